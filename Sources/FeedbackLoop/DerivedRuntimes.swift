@@ -1,0 +1,63 @@
+/// `deriving`: a task reads the stream of states through the user's
+/// transform; each derived value is handed to the loop, which triggers the
+/// effect for it under the feedback's strategy.
+final class DerivingRuntime<State: Sendable, Event: Sendable, Derived: Sendable>: EffectfulRuntime<State, Event> {
+  private let derive: @Sendable (AsyncStream<State>, @escaping @Sendable (Derived) -> Void) async throws -> Void
+  private let effects: @Sendable (Derived) -> Effect<Event>
+  private var continuation: AsyncStream<State>.Continuation?
+  private var task: Task<Void, Never>?
+
+  init(
+    id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy,
+    derive: @escaping @Sendable (AsyncStream<State>, @escaping @Sendable (Derived) -> Void) async throws -> Void,
+    effects: @escaping @Sendable (Derived) -> Effect<Event>
+  ) {
+    self.derive = derive
+    self.effects = effects
+    super.init(id: id, core: core, strategy: strategy, receivesStates: true)
+  }
+
+  override func start() {
+    let (states, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .unbounded)
+    self.continuation = continuation
+    let feedback = Int32(id.index)
+    task = core.spawnFeedbackTask(id) { [core, derive] _ in
+      try await derive(states) { value in core.receiveControl(feedback: feedback, value: value) }
+    }
+  }
+
+  override func onState(_ state: State) {
+    continuation?.yield(state)
+  }
+
+  override func onControl(_ value: any Sendable) {
+    guard let value = value as? Derived else { return }
+    runner.trigger(effects(value), because: "\(value)")
+  }
+
+  override func stop() {
+    continuation?.finish()
+    task?.cancel()
+    super.stop()
+  }
+}
+
+/// `onEvent`: after each reduction, the event and the state it produced
+/// trigger an effect. `.none` leaves running effects alone.
+final class EventRuntime<State: Sendable, Event: Sendable>: EffectfulRuntime<State, Event> {
+  private let effects: @Sendable (Event, State) -> Effect<Event>
+
+  init(
+    id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy,
+    effects: @escaping @Sendable (Event, State) -> Effect<Event>
+  ) {
+    self.effects = effects
+    super.init(id: id, core: core, strategy: strategy, receivesStates: false, receivesEvents: true)
+  }
+
+  override func onEvent(_ event: Event, state: State) {
+    let effect = effects(event, state)
+    if case .none = effect.operation { return }
+    runner.trigger(effect, because: "\(event)")
+  }
+}

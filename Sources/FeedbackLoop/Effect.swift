@@ -1,0 +1,145 @@
+/// The work a feedback starts for a state: nothing, events at once, or an
+/// asynchronous operation that sends events while it runs.
+///
+/// Effects are values. A feedback returns one; the system runs it, cancels
+/// it when the feedback's trigger says so, and drops the events of a
+/// cancelled effect that were not reduced yet (G4).
+///
+/// ```swift
+/// Feedback<Search.State, Search.Event>(lensing: \.pageToLoad) { page in
+///   .task { try await api.page(page) } catch: { .failed($0) }
+/// }
+/// ```
+///
+/// - ``none``, ``send(_:)`` and ``send(contentsOf:)`` complete at once: the
+///   system enqueues their events with no task and no allocation.
+/// - ``run(priority:operation:catch:)``, ``task(priority:operation:catch:)``
+///   and ``sequence(_:)`` run in one task each.
+public struct Effect<Event: Sendable>: Sendable {
+  enum Operation: Sendable {
+    case none
+    case send(Event)
+    case sendAll([Event])
+    case run(
+      priority: TaskPriority?,
+      body: @Sendable (Send<Event>) async throws -> Void,
+      catch: (@Sendable (any Error) -> Event?)?
+    )
+  }
+
+  let operation: Operation
+
+  init(_ operation: Operation) { self.operation = operation }
+
+  /// An effect that does nothing.
+  public static var none: Effect { Effect(.none) }
+
+  /// An effect that sends one event at once.
+  ///
+  /// ```swift
+  /// Feedback<Int, Event>(predicate: { $0 < 10 }) { _ in .send(.increment) }
+  /// ```
+  public static func send(_ event: Event) -> Effect { Effect(.send(event)) }
+
+  /// An effect that sends several events at once, in order.
+  public static func send(contentsOf events: [Event]) -> Effect {
+    events.isEmpty ? .none : Effect(.sendAll(events))
+  }
+
+  /// An asynchronous effect: `operation` sends events while it runs.
+  ///
+  /// The operation runs in a task of its own. It is cancelled when the
+  /// feedback cancels the effect; events it sends after that are dropped. An
+  /// error it throws goes to `catch`, which may turn it into an event; an
+  /// error left unmapped is logged and reported to the monitor (G12).
+  ///
+  /// ```swift
+  /// .run { send in
+  ///   for second in stride(from: 10, through: 1, by: -1) {
+  ///     send(.tick(second))
+  ///     try await send.clock.sleep(for: .seconds(1))
+  ///   }
+  /// }
+  /// ```
+  public static func run(
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (Send<Event>) async throws -> Void,
+    catch: (@Sendable (any Error) -> Event?)? = nil
+  ) -> Effect {
+    Effect(.run(priority: priority, body: operation, catch: `catch`))
+  }
+
+  /// An asynchronous function whose result is the effect's one event.
+  ///
+  /// ```swift
+  /// .task { try await .loaded(api.search(query)) } catch: { .failed($0) }
+  /// ```
+  public static func task(
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable () async throws -> Event,
+    catch: (@Sendable (any Error) -> Event?)? = nil
+  ) -> Effect {
+    .run(priority: priority, operation: { send in send(try await operation()) }, catch: `catch`)
+  }
+
+  /// An effect that sends every element of an asynchronous sequence.
+  ///
+  /// ```swift
+  /// .sequence(notifications.map { _ in Event.refresh })
+  /// ```
+  public static func sequence<Events: AsyncSequence & Sendable>(
+    _ events: Events,
+    catch: (@Sendable (any Error) -> Event?)? = nil
+  ) -> Effect where Events.Element == Event {
+    .run(
+      operation: { send in
+        for try await event in events { send(event) }
+      },
+      catch: `catch`
+    )
+  }
+
+  /// An effect that waits `duration` on the system's clock, then sends `event`.
+  ///
+  /// The wait goes through the injected clock (G11), so a test clock drives it.
+  ///
+  /// ```swift
+  /// Feedback<HUD.State, HUD.Event>(lensing: \.lastInteraction) { _ in
+  ///   .after(.seconds(3), send: .hide)
+  /// }
+  /// ```
+  public static func after(_ duration: Duration, send event: Event) -> Effect {
+    .run { send in
+      try await send.clock.sleep(for: duration)
+      send(event)
+    }
+  }
+
+  /// The same effect, with thrown errors turned into events by `transform`
+  /// (a `nil` result leaves the error unmapped: it is logged and reported).
+  public func `catch`(_ transform: @escaping @Sendable (any Error) -> Event?) -> Effect {
+    guard case .run(let priority, let body, let previous) = operation else { return self }
+    let combined: @Sendable (any Error) -> Event? = { error in
+      previous?(error) ?? transform(error)
+    }
+    return Effect(.run(priority: priority, body: body, catch: combined))
+  }
+
+  /// The same effect, its events transformed.
+  public func map<Other: Sendable>(_ transform: @escaping @Sendable (Event) -> Other) -> Effect<Other> {
+    switch operation {
+    case .none: return .none
+    case .send(let event): return .send(transform(event))
+    case .sendAll(let events): return .send(contentsOf: events.map(transform))
+    case .run(let priority, let body, let handler):
+      let mappedBody: @Sendable (Send<Other>) async throws -> Void = { send in
+        try await body(send.pullback(transform))
+      }
+      var mappedHandler: (@Sendable (any Error) -> Other?)? = nil
+      if let handler {
+        mappedHandler = { error in handler(error).map(transform) }
+      }
+      return Effect<Other>(.run(priority: priority, body: mappedBody, catch: mappedHandler))
+    }
+  }
+}

@@ -1,0 +1,51 @@
+extension Feedback {
+  /// A keyed feedback (RxFeedback's `react(requests:effects:)`, G6): each
+  /// state yields a set of requests; a new request starts its effect, a
+  /// removed one cancels it, a kept one goes on untouched. Effects of
+  /// different requests run side by side. An effect that finished on its own
+  /// is not restarted while its request stays in the set.
+  ///
+  /// ```swift
+  /// // Download every file the state lists, each once, concurrently.
+  /// Feedback<Downloads.State, Downloads.Event>.react(requests: \.queued) { file in
+  ///   .task { try await .downloaded(file, client.fetch(file)) } catch: { .failed(file, $0) }
+  /// }
+  /// ```
+  public static func react<Request: Hashable & Sendable>(
+    requests: @escaping @Sendable (State) -> Set<Request>,
+    name: String? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    effects: @escaping @Sendable (Request) -> Effect<Event>
+  ) -> Feedback {
+    Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
+      KeyedSetRuntime(id: id, core: core, requests: requests, effects: effects)
+    }
+  }
+
+  /// A keyed feedback by id (G6): each state yields requests by id. A new id
+  /// starts its effect with its value; a removed id cancels it; a kept id
+  /// whose value changed hands the new value to the running effect, through
+  /// `updates` (which keeps the newest value only), instead of restarting it.
+  ///
+  /// ```swift
+  /// // One upload per id; a new priority reaches the running upload.
+  /// Feedback<Uploads.State, Uploads.Event>.react(requests: \.priorityByID) { id, priority, updates in
+  ///   .run { send in
+  ///     try await uploader.upload(id, priority: priority, priorityChanges: updates)
+  ///     send(.uploaded(id))
+  ///   }
+  /// }
+  /// ```
+  public static func react<ID: Hashable & Sendable, Value: Equatable & Sendable>(
+    requests: @escaping @Sendable (State) -> [ID: Value],
+    name: String? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    effects: @escaping @Sendable (_ id: ID, _ initial: Value, _ updates: AsyncStream<Value>) -> Effect<Event>
+  ) -> Feedback {
+    Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
+      KeyedValueRuntime(id: id, core: core, requests: requests, effects: effects)
+    }
+  }
+}

@@ -1,0 +1,149 @@
+extension Feedback {
+  /// A query feedback (ReactiveFeedback's `lensing`, G4): `query` is
+  /// computed from each state; when it changes, the running effect is
+  /// cancelled and `effects` starts a new one for the non-`nil` query; `nil`
+  /// cancels. An equal query restarts nothing and costs one comparison.
+  ///
+  /// The events of a cancelled effect that were not reduced yet never reach
+  /// the reducer, whether it sent them before or after the cancellation.
+  ///
+  /// ```swift
+  /// // Seed 000: load the page whose URL the state asks for.
+  /// Feedback<Search.State, Search.Event>(lensing: \.nextPageURL) { url in
+  ///   .task { try await .success(store.search(url)) } catch: { .failure($0) }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - query: the part of the state the effect depends on; `nil` for none.
+  ///   - strategy: what a changed query does to running effects (G7).
+  ///   - name: the name monitors show; by default `lensing@File.swift:line`.
+  ///   - effects: the effect for a query.
+  public init<Query: Equatable & Sendable>(
+    lensing query: @escaping @Sendable (State) -> Query?,
+    strategy: ExecutionStrategy = .cancelPrevious,
+    name: String? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    effects: @escaping @Sendable (Query) -> Effect<Event>
+  ) {
+    self.init(name: name, kind: "lensing", fileID: fileID, line: line) { id, core in
+      QueryRuntime(id: id, core: core, strategy: strategy, query: query, effects: effects)
+    }
+  }
+
+  /// ReactiveFeedback's `skippingRepeated`: the same as
+  /// ``init(lensing:strategy:name:fileID:line:effects:)``, under the name
+  /// that says repeated queries are skipped.
+  ///
+  /// ```swift
+  /// Feedback<Movies.State, Movies.Event>(skippingRepeated: \.nextPage) { page in
+  ///   .task { try await .response(api.movies(page: page)) } catch: { .failed($0) }
+  /// }
+  /// ```
+  public init<Query: Equatable & Sendable>(
+    skippingRepeated query: @escaping @Sendable (State) -> Query?,
+    strategy: ExecutionStrategy = .cancelPrevious,
+    name: String? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    effects: @escaping @Sendable (Query) -> Effect<Event>
+  ) {
+    self.init(name: name, kind: "skippingRepeated", fileID: fileID, line: line) { id, core in
+      QueryRuntime(id: id, core: core, strategy: strategy, query: query, effects: effects)
+    }
+  }
+
+  /// RxFeedback's `react(request:effects:)`: the same as
+  /// ``init(lensing:strategy:name:fileID:line:effects:)``, under RxFeedback's name.
+  ///
+  /// ```swift
+  /// // Seed 001: count the skip-intro button down, one second per state.
+  /// .react(request: \.secondsLeft) { secondsLeft in
+  ///   .after(.seconds(1), send: .secondsLeftChanged(secondsLeft - 1))
+  /// }
+  /// ```
+  public static func react<Request: Equatable & Sendable>(
+    request: @escaping @Sendable (State) -> Request?,
+    strategy: ExecutionStrategy = .cancelPrevious,
+    name: String? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    effects: @escaping @Sendable (Request) -> Effect<Event>
+  ) -> Feedback {
+    Feedback(name: name, kind: "react(request:)", fileID: fileID, line: line) { id, core in
+      QueryRuntime(id: id, core: core, strategy: strategy, query: request, effects: effects)
+    }
+  }
+
+  /// A predicate feedback (level-triggered, G5): every state for which
+  /// `predicate` holds triggers `effects`, which by default replaces the
+  /// running effect. A state for which it does not hold changes nothing.
+  ///
+  /// ```swift
+  /// // Keep counting while below ten.
+  /// Feedback<Int, Counter.Event>(predicate: { $0 < 10 }) { _ in .send(.increment) }
+  /// ```
+  public init(
+    predicate: @escaping @Sendable (State) -> Bool,
+    strategy: ExecutionStrategy = .cancelPrevious,
+    name: String? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    effects: @escaping @Sendable (State) -> Effect<Event>
+  ) {
+    self.init(name: name, kind: "predicate", fileID: fileID, line: line) { id, core in
+      PredicateRuntime(id: id, core: core, strategy: strategy, predicate: predicate, effects: effects)
+    }
+  }
+
+  /// An edge-triggered predicate feedback (G5): the effect starts when
+  /// `predicate` becomes true (or holds for the initial state), runs while
+  /// it stays true, and is cancelled when it becomes false.
+  ///
+  /// ```swift
+  /// // Seed 001: seek past the intro once, when skipping starts.
+  /// Feedback<SkipIntro.State, SkipIntro.Event>(onBecomingTrue: { $0 == .skipping }) { _ in
+  ///   .task { await player.seek(to: introEnd); return .didSkipIntro }
+  /// }
+  /// ```
+  public init(
+    onBecomingTrue predicate: @escaping @Sendable (State) -> Bool,
+    strategy: ExecutionStrategy = .cancelPrevious,
+    name: String? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    effects: @escaping @Sendable (State) -> Effect<Event>
+  ) {
+    self.init(name: name, kind: "onBecomingTrue", fileID: fileID, line: line) { id, core in
+      RisingEdgeRuntime(
+        id: id, core: core, strategy: strategy, query: { predicate($0) ? $0 : nil }, effects: effects)
+    }
+  }
+
+  /// An edge-triggered query feedback (G5): the effect starts when `query`
+  /// becomes non-`nil` after `nil` (or is non-`nil` for the initial state),
+  /// and is cancelled when it becomes `nil`. Changes of a non-`nil` query
+  /// restart nothing, so the query need not be `Equatable`.
+  ///
+  /// ```swift
+  /// // Seed 000: while a page is shown, wait for the list to near its bottom, once.
+  /// Feedback<Search.State, Search.Event>(onBecomingNonNil: \.loadNextPage) { _ in
+  ///   .run { send in
+  ///     for await _ in nearBottom { send(.loadNextPage); return }
+  ///   }
+  /// }
+  /// ```
+  public init<Query: Sendable>(
+    onBecomingNonNil query: @escaping @Sendable (State) -> Query?,
+    strategy: ExecutionStrategy = .cancelPrevious,
+    name: String? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    effects: @escaping @Sendable (Query) -> Effect<Event>
+  ) {
+    self.init(name: name, kind: "onBecomingNonNil", fileID: fileID, line: line) { id, core in
+      RisingEdgeRuntime(id: id, core: core, strategy: strategy, query: query, effects: effects)
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/// Identifies a feedback within its system: its position in the list given
+/// to the system, and a readable name.
+///
+/// The name is the one passed to the feedback's initializer, or its kind and
+/// the place it was written (`lensing@Search.swift:42`).
+public struct FeedbackID: Sendable, Hashable, CustomStringConvertible {
+  /// The feedback's position in the system's list of feedbacks.
+  public let index: Int
+  /// The feedback's readable name.
+  public let name: String
+
+  public var description: String { "#\(index) \(name)" }
+}
+
+/// Identifies one effect started by a feedback, for monitors and tests.
+public struct EffectID: Sendable, Hashable, CustomStringConvertible {
+  /// The feedback that started the effect.
+  public let feedback: FeedbackID
+  /// The effect's number within its feedback, increasing from 1.
+  public let number: UInt64
+  /// What started it: the query, request or key, as text (when known).
+  public let trigger: String?
+
+  public var description: String {
+    trigger.map { "\(feedback) effect \(number) for \($0)" } ?? "\(feedback) effect \(number)"
+  }
+
+  public static func == (lhs: EffectID, rhs: EffectID) -> Bool {
+    lhs.feedback == rhs.feedback && lhs.number == rhs.number
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(feedback)
+    hasher.combine(number)
+  }
+}
+
+/// Where the events of a feedback's effects come from, inside the system.
+///
+/// `feedback == -1` marks events sent from outside (``System/send(_:)``,
+/// inputs): they are never cancelled.
+struct EffectToken: Sendable, Hashable {
+  var feedback: Int32
+  var number: UInt64
+
+  static let external = EffectToken(feedback: -1, number: 0)
+
+  var isExternal: Bool { feedback < 0 }
+}

@@ -1,0 +1,34 @@
+/// One entry of a system's queue of work, drained in order by the thread that
+/// runs the loop.
+///
+/// Events are not the only work: the end of an effect, a value derived by a
+/// feedback and the arrival of an observer must be handled by the loop too,
+/// in order with the events, because they change what the loop owns.
+enum InboxItem<State: Sendable, Event: Sendable>: Sendable {
+  case start
+  case event(Event, EffectToken)
+  case effectEnded(EffectToken, EffectOutcome)
+  case control(feedback: Int32, value: any Sendable)
+  case addObserver(StateObserver<State>)
+  case removeObserver(UInt64)
+
+  var isEvent: Bool {
+    if case .event = self { return true }
+    return false
+  }
+}
+
+/// How an effect's task ended.
+enum EffectOutcome: Sendable {
+  case finished
+  case cancelled
+  case failed(any Error)
+}
+
+/// A callback that receives every state of a system, in order, on the loop's
+/// thread, and a way to tell it the system stopped.
+struct StateObserver<State: Sendable>: Sendable {
+  let id: UInt64
+  let receive: @Sendable (State) -> Void
+  let stopped: @Sendable () -> Void
+}

@@ -1,0 +1,69 @@
+/// Runs a feedback of the general form: a task that reads every state from
+/// an `AsyncStream` and sends events.
+final class StreamRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State, Event> {
+  private let body: @Sendable (AsyncStream<State>, Send<Event>) async throws -> Void
+  private var continuation: AsyncStream<State>.Continuation?
+  private var task: Task<Void, Never>?
+
+  init(
+    id: FeedbackID,
+    core: SystemCore<State, Event>,
+    body: @escaping @Sendable (AsyncStream<State>, Send<Event>) async throws -> Void
+  ) {
+    self.body = body
+    super.init(id: id, core: core, receivesStates: true)
+  }
+
+  override func start() {
+    let (states, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .unbounded)
+    self.continuation = continuation
+    task = core.spawnFeedbackTask(id) { [body] send in try await body(states, send) }
+  }
+
+  override func onState(_ state: State) {
+    continuation?.yield(state)
+  }
+
+  override func stop() {
+    continuation?.finish()
+    task?.cancel()
+  }
+}
+
+/// Runs an input bound to an asynchronous sequence.
+final class InputSequenceRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State, Event> {
+  private let body: @Sendable (Send<Event>) async throws -> Void
+  private var task: Task<Void, Never>?
+
+  init(id: FeedbackID, core: SystemCore<State, Event>, body: @escaping @Sendable (Send<Event>) async throws -> Void) {
+    self.body = body
+    super.init(id: id, core: core, receivesStates: false)
+  }
+
+  override func start() {
+    task = core.spawnFeedbackTask(id, body)
+  }
+
+  override func stop() {
+    task?.cancel()
+  }
+}
+
+/// Runs an input bound to an ``Input`` handle.
+final class InputHandleRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State, Event> {
+  private let input: Input<Event>
+
+  init(id: FeedbackID, core: SystemCore<State, Event>, input: Input<Event>) {
+    self.input = input
+    super.init(id: id, core: core, receivesStates: false)
+  }
+
+  override func start() {
+    if !input.bind(to: core) {
+      core.environment.logger.error(
+        "an Input is bound to a system already; it sends to that one only",
+        metadata: ["feedback": "\(id)"])
+      assertionFailure("FeedbackLoop: an Input can be bound to one system only (\(id))")
+    }
+  }
+}

@@ -1,0 +1,175 @@
+/// A running feedback loop: an initial state, a reducer, and feedbacks.
+///
+/// A system starts when it is created: every feedback and observer sees the
+/// initial state before any event is reduced (G1). Events are reduced one at
+/// a time, in the order they were sent, whichever threads send them (G2);
+/// after each reduction every feedback sees the new state, then the
+/// observers do (G3). The system stops when ``stop()`` is called, when the
+/// task running ``run()`` is cancelled, or when its last reference is
+/// released: every effect and input is cancelled and nothing runs afterwards
+/// (G9). Feedbacks hold nothing that holds the system, so releasing it is
+/// enough.
+///
+/// ```swift
+/// enum Event: Sendable { case increment, decrement }
+///
+/// let buttons = Input<Event>()
+/// let counter = System(
+///   initial: 0,
+///   reduce: { count, event in
+///     switch event {
+///     case .increment: count + 1
+///     case .decrement: count - 1
+///     }
+///   },
+///   feedbacks: [.input(buttons)]
+/// )
+/// buttons.send(.increment)
+/// counter.state  // 1
+/// ```
+public final class System<State: Sendable, Event: Sendable>: Sendable {
+  let core: SystemCore<State, Event>
+
+  /// Starts a system whose reducer returns the new state.
+  ///
+  /// - Parameters:
+  ///   - initial: the state the system starts in.
+  ///   - reduce: the pure function `(State, Event) -> State`, the only place
+  ///     the state changes.
+  ///   - feedbacks: the feedbacks, in the order they see each state.
+  ///   - isolation: where the reducer and the feedbacks run (G10).
+  ///   - environment: the clock, executor, logger and event buffer.
+  ///   - monitor: receives every reduction and effect.
+  public convenience init(
+    initial: State,
+    reduce: @escaping @Sendable (State, Event) -> State,
+    feedbacks: [Feedback<State, Event>] = [],
+    isolation: SystemIsolation = .own,
+    environment: SystemEnvironment = SystemEnvironment(),
+    monitor: SystemMonitor<State, Event>? = nil
+  ) {
+    self.init(
+      initial: initial,
+      reduceInPlace: { state, event in state = reduce(state, event) },
+      feedbacks: feedbacks, isolation: isolation, environment: environment, monitor: monitor)
+  }
+
+  /// Starts a system whose reducer changes the state in place, which spares
+  /// a large state a copy per event.
+  ///
+  /// ```swift
+  /// let search = System(
+  ///   initial: Search.State(),
+  ///   reduceInPlace: Search.reduce,  // (inout State, Event) -> Void
+  ///   feedbacks: Search.feedbacks(api: api)
+  /// )
+  /// ```
+  public init(
+    initial: State,
+    reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
+    feedbacks: [Feedback<State, Event>] = [],
+    isolation: SystemIsolation = .own,
+    environment: SystemEnvironment = SystemEnvironment(),
+    monitor: SystemMonitor<State, Event>? = nil
+  ) {
+    core = SystemCore(
+      initial: initial, reducer: reduce, feedbacks: feedbacks,
+      isolation: isolation, environment: environment, monitor: monitor)
+    core.start()
+  }
+
+  deinit {
+    core.stop()
+  }
+
+  /// The current state.
+  ///
+  /// Read from any thread; a main-actor system's state is read on the main
+  /// actor without waiting. Reading it from inside the reducer is a
+  /// programming error (the reducer receives the state).
+  public var state: State { core.currentState }
+
+  /// Sends an event, from any thread, task or actor.
+  ///
+  /// On an idle system of its own isolation, and on a main-actor system when
+  /// called on the main actor, the event has been reduced, and the feedbacks
+  /// and observers have seen the new state, by the time `send` returns.
+  /// Otherwise it is queued and reduced in order. A send from inside the
+  /// reducer, a feedback or an observer is queued and reduced after the
+  /// current event, never re-entrantly. Events sent to a stopped system are
+  /// dropped and reported to the monitor as ``DiscardReason/systemStopped``.
+  public func send(_ event: Event) {
+    core.receive(event, from: .external)
+  }
+
+  /// Sends several events, in order.
+  public func send(contentsOf events: some Sequence<Event>) {
+    for event in events { core.receive(event, from: .external) }
+  }
+
+  /// Every state, the current one first, as an asynchronous sequence.
+  ///
+  /// Each iteration of ``states`` receives the state current when it was
+  /// created, then every later state in order, after the feedbacks have seen
+  /// it (G3). States wait in a buffer for a slow reader; choose its policy
+  /// with ``states(buffering:)``. This one keeps them all.
+  ///
+  /// ```swift
+  /// for await count in counter.states.prefix(3) { print(count) }
+  /// ```
+  public var states: StateSequence<State> { states(buffering: .all) }
+
+  /// Every state, the current one first, buffered for a slow reader as
+  /// `policy` says (G14).
+  ///
+  /// ```swift
+  /// for await state in system.states(buffering: .newest(1)) { render(state) }
+  /// ```
+  public func states(buffering policy: StateBuffering) -> StateSequence<State> {
+    let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: policy.streamPolicy())
+    let id = core.addObserver(
+      { state in continuation.yield(state) },
+      stopped: { continuation.finish() })
+    continuation.onTermination = { [weak core] _ in core?.removeObserver(id) }
+    return StateSequence(stream: stream)
+  }
+
+  /// Calls `observer` with the current state, then with every later state,
+  /// on the loop's thread (the main actor for a main-actor system), after
+  /// the feedbacks have seen it (G3). The loop waits for it: keep it short.
+  ///
+  /// The observation ends when the returned ``StateObservation`` is
+  /// cancelled or the system stops.
+  ///
+  /// ```swift
+  /// let observation = counter.observe { count in print(count) }
+  /// ```
+  public func observe(_ observer: @escaping @Sendable (State) -> Void) -> StateObservation {
+    let id = core.addObserver(observer, stopped: {})
+    return StateObservation { [weak core] in core?.removeObserver(id) }
+  }
+
+  /// Stops the system: every effect and input is cancelled, observers'
+  /// sequences finish, and no event is reduced afterwards (G9). Stopping a
+  /// stopped system does nothing.
+  public func stop() {
+    core.stop()
+  }
+
+  /// Whether the system has stopped.
+  public var isStopped: Bool { core.isStopped }
+
+  /// Keeps the system running until the calling task is cancelled, then
+  /// stops it.
+  ///
+  /// ```swift
+  /// let task = Task { await system.run() }
+  /// // ...
+  /// task.cancel()  // the system stops
+  /// ```
+  public func run() async {
+    let states = self.states(buffering: .newest(1))
+    for await _ in states {}
+    stop()
+  }
+}

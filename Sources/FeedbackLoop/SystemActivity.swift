@@ -1,0 +1,77 @@
+/// One thing a running system did, as its monitor sees it.
+///
+/// The testing kit, the logging monitor and the debugger are all built on
+/// these. A monitor receives them synchronously, on the thread that runs the
+/// loop, in the order they happened.
+public enum SystemActivity<State: Sendable, Event: Sendable>: Sendable {
+  /// The system started from `initial`; every feedback has seen it.
+  case started(initial: State)
+  /// `event` was reduced: the state went from `from` to `to` (they may be equal).
+  case reduced(event: Event, from: State, to: State, source: EventSource)
+  /// A feedback started an effect.
+  case effectStarted(EffectID)
+  /// An effect was cancelled: replaced, its query became `nil`, its key was
+  /// removed, or the system stopped.
+  case effectCancelled(EffectID)
+  /// An effect ended on its own.
+  case effectFinished(EffectID)
+  /// An effect threw an error that its `catch` did not turn into an event.
+  case effectFailed(EffectID, any Error)
+  /// An event was accepted but will never be reduced, and why.
+  case eventDiscarded(Event, reason: DiscardReason)
+  /// The system stopped: effects and inputs are cancelled, no event is reduced any more.
+  case stopped
+}
+
+/// Who sent an event that was reduced.
+public enum EventSource: Sendable, Hashable, CustomStringConvertible {
+  /// ``System/send(_:)``, an ``Input``, or an input feedback.
+  case external
+  /// An effect of a feedback.
+  case effect(EffectID)
+
+  public var description: String {
+    switch self {
+    case .external: "external"
+    case .effect(let id): "\(id)"
+    }
+  }
+}
+
+/// Why an event never reached the reducer.
+public enum DiscardReason: Sendable, Hashable {
+  /// Its effect was cancelled before the event was reduced (G4).
+  case effectCancelled(EffectID)
+  /// The system had stopped.
+  case systemStopped
+  /// The bounded event buffer was full (G14).
+  case bufferFull
+}
+
+/// Receives every ``SystemActivity`` of a system: reductions and the life of
+/// every effect.
+///
+/// A system without a monitor pays nothing for it. With one, each reduction
+/// copies the state before reducing, so that `.reduced` can show both.
+///
+/// ```swift
+/// let system = System(
+///   initial: 0, reduce: { $0 + $1 }, feedbacks: [],
+///   monitor: .logging(to: Logger(label: "counter"))
+/// )
+/// ```
+public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
+  let receive: @Sendable (SystemActivity<State, Event>) -> Void
+
+  /// A monitor that calls `receive` for each activity, on the loop's thread.
+  public init(_ receive: @escaping @Sendable (SystemActivity<State, Event>) -> Void) {
+    self.receive = receive
+  }
+
+  /// A monitor that forwards every activity to each of `monitors`, in order.
+  public static func combining(_ monitors: [SystemMonitor]) -> SystemMonitor {
+    SystemMonitor { activity in
+      for monitor in monitors { monitor.receive(activity) }
+    }
+  }
+}

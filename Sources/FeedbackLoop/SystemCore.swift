@@ -1,0 +1,528 @@
+import CFeedbackLoopShims
+import DequeModule
+import Logging
+
+/// The engine of a running system: a queue of work, a lock, and the rule of
+/// who drains the queue.
+///
+/// ## The drain
+///
+/// At most one thread at a time *drains* the system: it reduces one event,
+/// fans the new state out to the feedbacks and then to the observers, and
+/// takes the next item, until the queue is empty. Whoever sends to an idle
+/// system becomes that thread (for ``SystemIsolation/mainActor``, only the
+/// main thread may; others queue and schedule one hop to it). A send that
+/// arrives while the system is busy only enqueues, and returns: a send from
+/// inside the reducer, a feedback or an observer is therefore never
+/// re-entrant and never deadlocks (G2).
+///
+/// The thread that drains is marked in a thread-local variable. Its own sends
+/// go to `pendingLocal`, which only it touches, so that a feedback answering
+/// a state at once costs no lock; they join the shared queue at the next step.
+///
+/// ## What the lock guards
+///
+/// `lock` guards `state`, `inbox`, `queuedEvents`, `draining`, `stopped` and
+/// `mainDrainScheduled`. The reducer runs under the lock, in place, so that a
+/// reader on another thread sees whole states and a large state is never
+/// copied to be reduced. Everything else (the feedback runtimes, observers,
+/// `pendingLocal`, `isReducing`) belongs to the draining thread: only the
+/// thread that set `draining` touches it, and `draining` is handed over under
+/// the lock, which orders those accesses.
+///
+/// ## Why not an actor
+///
+/// An actor would make every send from outside an `await` and a hop, and a
+/// main-actor system could not reduce before `send` returns. A lock that is
+/// held only for the reducer keeps a send from an idle system's own thread
+/// at two uncontended lock operations, with no task and no allocation
+/// (see BENCHMARKS.md), which is what the design asks of the hot path.
+final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unchecked Sendable {
+  // Sendable: the fields are either immutable, guarded by `lock`, or owned
+  // by the draining thread as described above.
+
+  let environment: SystemEnvironment
+  let monitor: SystemMonitor<State, Event>?
+  let isolation: SystemIsolation
+  private let reducer: @Sendable (inout State, Event) -> Void
+  private let lock = Lock()
+  private var identity: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+  // Guarded by `lock`.
+  private var state: State
+  private var inbox = Deque<InboxItem<State, Event>>()
+  private var queuedEvents = 0
+  private var draining = false
+  private var stopped = false
+  private var mainDrainScheduled = false
+  private var nextObserverID: UInt64 = 0
+
+  // Owned by the draining thread.
+  private var runtimes: [FeedbackRuntime<State, Event>] = []
+  private var stateRuntimes: [FeedbackRuntime<State, Event>] = []
+  private var eventRuntimes: [FeedbackRuntime<State, Event>] = []
+  private var observers: [StateObserver<State>] = []
+  private var pendingLocal = Deque<InboxItem<State, Event>>()
+  private var isReducing = false
+  private var stopRequested = false
+  private var tornDown = false
+
+  init(
+    initial: State,
+    reducer: @escaping @Sendable (inout State, Event) -> Void,
+    feedbacks: [Feedback<State, Event>],
+    isolation: SystemIsolation,
+    environment: SystemEnvironment,
+    monitor: SystemMonitor<State, Event>?
+  ) {
+    self.state = initial
+    self.reducer = reducer
+    self.isolation = isolation
+    self.environment = environment
+    self.monitor = monitor
+    super.init()
+    runtimes = feedbacks.enumerated().map { index, feedback in
+      feedback.makeRuntime(FeedbackID(index: index, name: feedback.name), self)
+    }
+    stateRuntimes = runtimes.filter(\.receivesStates)
+    eventRuntimes = runtimes.filter(\.receivesEvents)
+  }
+
+  // MARK: - Sending
+
+  /// Whether this thread may drain: any thread for a system of its own
+  /// isolation, only the main thread for a main-actor system.
+  @inline(__always)
+  private var mayDrainHere: Bool {
+    isolation == .own || fl_is_main_thread()
+  }
+
+  @inline(__always)
+  private var isDrainingThread: Bool { fl_current_drainer() == identity }
+
+  override func receive(_ event: Event, from token: EffectToken) {
+    submit(.event(event, token))
+  }
+
+  func effectEnded(_ token: EffectToken, outcome: EffectOutcome) {
+    submit(.effectEnded(token, outcome))
+  }
+
+  func receiveControl(feedback: Int32, value: any Sendable) {
+    submit(.control(feedback: feedback, value: value))
+  }
+
+  /// Queues events behind everything already queued, even from the draining
+  /// thread (an ``Input`` hands over the events it kept before binding).
+  func enqueueShared(_ events: [Event]) {
+    guard !events.isEmpty else { return }
+    lock.lock()
+    var dropped: [Event] = []
+    for event in events {
+      if let event = enqueueLocked(.event(event, .external)) { dropped.append(event) }
+    }
+    lock.unlock()
+    for event in dropped { monitor?.receive(.eventDiscarded(event, reason: .bufferFull)) }
+  }
+
+  /// Enqueues work from a runtime, which always runs on the draining thread.
+  func enqueueFromLoop(_ item: InboxItem<State, Event>) {
+    pendingLocal.append(item)
+  }
+
+  /// Queues `item`, or, when this thread may and the system is idle, becomes
+  /// the draining thread and handles it at once.
+  private func submit(_ item: InboxItem<State, Event>) {
+    if isDrainingThread {
+      pendingLocal.append(item)
+      return
+    }
+    lock.lock()
+    if stopped {
+      lock.unlock()
+      if case .event(let event, _) = item { monitor?.receive(.eventDiscarded(event, reason: .systemStopped)) }
+      return
+    }
+    if draining || !mayDrainHere {
+      let dropped = enqueueLocked(item)
+      let schedule = !draining && !mainDrainScheduled
+      if schedule { mainDrainScheduled = true }
+      lock.unlock()
+      if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+      if schedule { scheduleMainDrain() }
+      return
+    }
+    draining = true
+    let previousDrainer = fl_current_drainer()
+    fl_set_current_drainer(identity)
+    let step: Step
+    if inbox.isEmpty {
+      step = prepareLocked(item)
+    } else {
+      // A main-actor system may hold items sent from other threads before
+      // this one: they go first.
+      _ = enqueueLocked(item)
+      step = prepareLocked(popLocked()!)
+    }
+    lock.unlock()
+    drain(from: step, restoring: previousDrainer)
+  }
+
+  /// Appends to the shared queue under the buffer policy; returns the event
+  /// dropped to respect it, if any. Caller holds `lock`.
+  private func enqueueLocked(_ item: InboxItem<State, Event>) -> Event? {
+    guard item.isEvent else {
+      inbox.append(item)
+      return nil
+    }
+    switch environment.eventBuffer {
+    case .unbounded:
+      break
+    case .dropNewest(let limit):
+      if queuedEvents >= limit, case .event(let event, _) = item { return event }
+    case .dropOldest(let limit):
+      if queuedEvents >= limit, let oldest = inbox.firstIndex(where: \.isEvent) {
+        let removed = inbox.remove(at: oldest)
+        inbox.append(item)
+        if case .event(let event, _) = removed { return event }
+        return nil
+      }
+    }
+    queuedEvents += 1
+    inbox.append(item)
+    return nil
+  }
+
+  /// Caller holds `lock`.
+  private func popLocked() -> InboxItem<State, Event>? {
+    guard let item = inbox.popFirst() else { return nil }
+    if item.isEvent { queuedEvents -= 1 }
+    return item
+  }
+
+  private func scheduleMainDrain() {
+    Task { @MainActor in self.drainOnMainActor() }
+  }
+
+  private func drainOnMainActor() {
+    lock.lock()
+    mainDrainScheduled = false
+    guard !draining, !stopped, let item = popLocked() else {
+      lock.unlock()
+      return
+    }
+    draining = true
+    let previousDrainer = fl_current_drainer()
+    fl_set_current_drainer(identity)
+    let step = prepareLocked(item)
+    lock.unlock()
+    drain(from: step, restoring: previousDrainer)
+  }
+
+  // MARK: - Draining
+
+  /// What the draining thread does with one item once the lock is released.
+  private enum Step {
+    case nothing
+    case start
+    case reduced(event: Event, state: State, before: State?, token: EffectToken)
+    case discarded(Event, DiscardReason)
+    case effectEnded(EffectToken, EffectOutcome)
+    case control(feedback: Int32, value: any Sendable)
+    case addObserver(StateObserver<State>, State)
+    case removeObserver(UInt64)
+  }
+
+  /// Turns an item into a step; reduces an event in place. Caller holds
+  /// `lock` and is the draining thread.
+  @inline(__always)
+  private func prepareLocked(_ item: InboxItem<State, Event>) -> Step {
+    switch item {
+    case .event(let event, let token):
+      if !token.isExternal {
+        let runtime = runtimes[Int(token.feedback)]
+        if !runtime.isLive(token.number) {
+          return .discarded(event, .effectCancelled(runtime.effectID(token.number)))
+        }
+      }
+      let before = monitor == nil ? nil : state
+      isReducing = true
+      reducer(&state, event)
+      isReducing = false
+      return .reduced(event: event, state: state, before: before, token: token)
+    case .start:
+      return .start
+    case .effectEnded(let token, let outcome):
+      return .effectEnded(token, outcome)
+    case .control(let feedback, let value):
+      return .control(feedback: feedback, value: value)
+    case .addObserver(let observer):
+      return .addObserver(observer, state)
+    case .removeObserver(let id):
+      return .removeObserver(id)
+    }
+  }
+
+  /// The drain loop. The caller is the draining thread and does not hold
+  /// `lock`. When done, the thread-local marker is given back to the system
+  /// this thread was draining before (a feedback of one system may send to
+  /// another, which then drains on the same thread).
+  private func drain(from first: Step, restoring previousDrainer: UnsafeRawPointer?) {
+    var step = first
+    while true {
+      perform(step)
+      lock.lock()
+      if stopRequested || stopped {
+        stopped = true
+        let leftovers = inbox
+        inbox.removeAll()
+        queuedEvents = 0
+        lock.unlock()
+        tearDown(discarding: pendingLocal + leftovers)
+        pendingLocal.removeAll()
+        lock.lock()
+        draining = false
+        fl_set_current_drainer(previousDrainer)
+        lock.unlock()
+        return
+      }
+      let next: InboxItem<State, Event>
+      if inbox.isEmpty, let local = pendingLocal.popFirst() {
+        next = local
+      } else {
+        if !pendingLocal.isEmpty {
+          for item in pendingLocal { _ = enqueueLocked(item) }
+          pendingLocal.removeAll(keepingCapacity: true)
+        }
+        guard let item = popLocked() else {
+          draining = false
+          fl_set_current_drainer(previousDrainer)
+          lock.unlock()
+          return
+        }
+        next = item
+      }
+      step = prepareLocked(next)
+      lock.unlock()
+    }
+  }
+
+  /// Runs one step outside the lock, on the draining thread.
+  @inline(__always)
+  private func perform(_ step: Step) {
+    switch step {
+    case .nothing:
+      return
+    case .reduced(let event, let state, let before, let token):
+      if let monitor, let before {
+        monitor.receive(.reduced(event: event, from: before, to: state, source: source(of: token)))
+      }
+      for runtime in stateRuntimes { runtime.onState(state) }
+      for runtime in eventRuntimes { runtime.onEvent(event, state: state) }
+      for observer in observers { observer.receive(state) }
+    case .start:
+      let initial = lock.withLock { self.state }
+      for runtime in runtimes { runtime.start() }
+      monitor?.receive(.started(initial: initial))
+      for runtime in stateRuntimes { runtime.onState(initial) }
+      for observer in observers { observer.receive(initial) }
+    case .discarded(let event, let reason):
+      monitor?.receive(.eventDiscarded(event, reason: reason))
+    case .effectEnded(let token, let outcome):
+      guard !tornDown else { return }
+      runtimes[Int(token.feedback)].effectEnded(token.number, outcome: outcome)
+    case .control(let feedback, let value):
+      guard !tornDown else { return }
+      runtimes[Int(feedback)].onControl(value)
+    case .addObserver(let observer, let current):
+      observers.append(observer)
+      observer.receive(current)
+    case .removeObserver(let id):
+      if let index = observers.firstIndex(where: { $0.id == id }) {
+        observers.remove(at: index).stopped()
+      }
+    }
+  }
+
+  private func source(of token: EffectToken) -> EventSource {
+    token.isExternal ? .external : .effect(runtimes[Int(token.feedback)].effectID(token.number))
+  }
+
+  // MARK: - Starting and stopping
+
+  /// Delivers the initial state to every feedback and starts the inputs (G1).
+  func start() {
+    submit(.start)
+  }
+
+  /// Stops the system: every effect and input is cancelled, every observer
+  /// finished, and no event is reduced afterwards (G9).
+  func stop() {
+    if isDrainingThread {
+      stopRequested = true
+      return
+    }
+    lock.lock()
+    if stopped {
+      lock.unlock()
+      return
+    }
+    stopped = true
+    if draining {
+      // The draining thread tears down at its next step.
+      lock.unlock()
+      return
+    }
+    draining = true
+    let leftovers = inbox
+    inbox.removeAll()
+    queuedEvents = 0
+    lock.unlock()
+    let previous = fl_current_drainer()
+    fl_set_current_drainer(identity)
+    tearDown(discarding: leftovers)
+    fl_set_current_drainer(previous)
+    lock.withLock { draining = false }
+  }
+
+  private func tearDown(discarding leftovers: Deque<InboxItem<State, Event>>) {
+    guard !tornDown else { return }
+    tornDown = true
+    for runtime in runtimes { runtime.stop() }
+    for observer in observers { observer.stopped() }
+    observers.removeAll()
+    if let monitor {
+      for case .event(let event, _) in leftovers {
+        monitor.receive(.eventDiscarded(event, reason: .systemStopped))
+      }
+      monitor.receive(.stopped)
+    }
+    for case .addObserver(let observer) in leftovers { observer.stopped() }
+    // Effects' tasks hold this core until they end; release the feedbacks'
+    // closures now rather than then.
+    runtimes.removeAll()
+    stateRuntimes.removeAll()
+    eventRuntimes.removeAll()
+  }
+
+  // MARK: - Reading and observing
+
+  /// The current state. On the draining thread, between reductions, it is
+  /// read without the lock: nobody else writes it.
+  var currentState: State {
+    if isDrainingThread {
+      precondition(!isReducing, "FeedbackLoop: a reducer read the system's state; reducers receive it as a parameter")
+      return state
+    }
+    return lock.withLock { state }
+  }
+
+  var isStopped: Bool { lock.withLock { stopped } }
+
+  /// Registers an observer; it receives the current state first, then every
+  /// later one, on the loop's thread. Returns its id for ``removeObserver(_:)``.
+  func addObserver(
+    _ receive: @escaping @Sendable (State) -> Void,
+    stopped: @escaping @Sendable () -> Void
+  ) -> UInt64 {
+    let id = lock.withLock {
+      nextObserverID += 1
+      return nextObserverID
+    }
+    submitControl(.addObserver(StateObserver(id: id, receive: receive, stopped: stopped)))
+    return id
+  }
+
+  func removeObserver(_ id: UInt64) {
+    submitControl(.removeObserver(id))
+  }
+
+  /// Like ``submit(_:)`` for work that is not an event: a stopped system
+  /// tells the observer it stopped instead of dropping it silently.
+  private func submitControl(_ item: InboxItem<State, Event>) {
+    if !isDrainingThread, isStopped {
+      if case .addObserver(let observer) = item { observer.stopped() }
+      return
+    }
+    submit(item)
+  }
+
+  // MARK: - Tasks
+
+  /// Starts a task for an effect or an input, on the environment's executor.
+  func spawn(
+    priority: TaskPriority? = nil,
+    _ operation: @escaping @Sendable () async -> Void
+  ) -> Task<Void, Never> {
+    fl_live_tasks_increment()
+    let body: @Sendable () async -> Void = {
+      await operation()
+      fl_live_tasks_decrement()
+    }
+    if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *),
+      let executor = environment.effectExecutorStorage as? any TaskExecutor
+    {
+      return Task(executorPreference: executor, priority: priority, operation: body)
+    }
+    return Task(priority: priority, operation: body)
+  }
+
+  /// Runs an effect's operation in a task; its events carry `token`.
+  func spawnEffect(
+    _ token: EffectToken,
+    priority: TaskPriority?,
+    body: @escaping @Sendable (Send<Event>) async throws -> Void,
+    catch handler: (@Sendable (any Error) -> Event?)?
+  ) -> Task<Void, Never> {
+    spawn(priority: priority) { [self] in
+      let send = Send<Event>(clock: environment.clock) { [self] event in
+        receive(event, from: token)
+      }
+      let outcome: EffectOutcome
+      do {
+        try await body(send)
+        outcome = .finished
+      } catch {
+        if Task.isCancelled {
+          outcome = .cancelled
+        } else if let event = handler?(error) {
+          send(event)
+          outcome = .finished
+        } else {
+          outcome = .failed(error)
+        }
+      }
+      effectEnded(token, outcome: outcome)
+    }
+  }
+
+  /// Runs a feedback's own long-lived task (an input, a stream of states).
+  /// Its events come from outside the state machine's effects: they are
+  /// never cancelled. An error it throws is reported as the feedback's
+  /// effect 0.
+  func spawnFeedbackTask(
+    _ feedback: FeedbackID,
+    _ body: @escaping @Sendable (Send<Event>) async throws -> Void
+  ) -> Task<Void, Never> {
+    spawn { [self] in
+      let send = Send<Event>(clock: environment.clock) { [self] event in
+        receive(event, from: .external)
+      }
+      do {
+        try await body(send)
+      } catch {
+        if !Task.isCancelled {
+          effectEnded(EffectToken(feedback: Int32(feedback.index), number: 0), outcome: .failed(error))
+        }
+      }
+    }
+  }
+
+  /// Reports an error that no `catch` turned into an event (G12).
+  func reportUnmappedError(_ error: any Error, of effect: EffectID) {
+    environment.logger.error(
+      "effect failed and its error is not mapped to an event",
+      metadata: ["effect": "\(effect)", "error": "\(error)"])
+    monitor?.receive(.effectFailed(effect, error))
+  }
+}

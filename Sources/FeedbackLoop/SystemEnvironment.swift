@@ -1,0 +1,101 @@
+import Logging
+
+/// What a running system takes from the world: its clock, where its effects
+/// run, where it logs, and how many events it may hold.
+///
+/// Every timer, delay and debounce of the system's effects goes through
+/// ``clock`` (G11), so a test injects a test clock and never sleeps.
+///
+/// ```swift
+/// let clock = TestClock()
+/// let system = System(
+///   initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks,
+///   environment: SystemEnvironment(clock: clock)
+/// )
+/// ```
+public struct SystemEnvironment: Sendable {
+  /// The clock every effect times itself with (``Send/clock``).
+  public var clock: any Clock<Duration>
+  /// Where the system logs what it cannot report otherwise, such as an
+  /// effect's unmapped error (G12).
+  public var logger: Logger
+  /// How many events the system holds while it is busy (G14).
+  public var eventBuffer: EventBufferPolicy
+  /// The task executor effects and inputs run on (Swift 6 `TaskExecutor`), or
+  /// `nil` for the global concurrent executor. Stored untyped because
+  /// `TaskExecutor` needs macOS 15 / iOS 18.
+  var effectExecutorStorage: (any Sendable)?
+
+  /// An environment with the given clock, logger and event buffer.
+  public init(
+    clock: any Clock<Duration> = ContinuousClock(),
+    logger: Logger = Logger(label: "FeedbackLoop"),
+    eventBuffer: EventBufferPolicy = .unbounded
+  ) {
+    self.clock = clock
+    self.logger = logger
+    self.eventBuffer = eventBuffer
+  }
+
+  /// An environment whose effects and inputs run on `effectExecutor`.
+  ///
+  /// The testing kit passes a manual executor here, so that a test runs every
+  /// effect to its next suspension point, deterministically.
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+  public init(
+    clock: any Clock<Duration> = ContinuousClock(),
+    effectExecutor: (any TaskExecutor)?,
+    logger: Logger = Logger(label: "FeedbackLoop"),
+    eventBuffer: EventBufferPolicy = .unbounded
+  ) {
+    self.init(clock: clock, logger: logger, eventBuffer: eventBuffer)
+    self.effectExecutorStorage = effectExecutor
+  }
+
+  /// The task executor effects and inputs run on, or `nil` for the global one.
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+  public var effectExecutor: (any TaskExecutor)? {
+    get { effectExecutorStorage as? any TaskExecutor }
+    set { effectExecutorStorage = newValue }
+  }
+}
+
+/// How many events a system holds while it is busy reducing, and what it
+/// does with one more (G14).
+///
+/// Events wait only while the loop is busy: an event sent to an idle system
+/// of its own isolation is reduced at once, on the sending thread. With
+/// ``unbounded`` (the default) no accepted event is ever lost. With a bound,
+/// memory stays bounded and every event dropped is reported to the monitor
+/// as ``DiscardReason/bufferFull``.
+///
+/// ```swift
+/// SystemEnvironment(eventBuffer: .dropNewest(limit: 10_000))
+/// ```
+public enum EventBufferPolicy: Sendable, Hashable {
+  /// Hold every event: nothing is lost, memory grows with the backlog.
+  case unbounded
+  /// Hold at most `limit` events; an event sent when full is dropped.
+  case dropNewest(limit: Int)
+  /// Hold at most `limit` events; when full, the oldest waiting one is
+  /// dropped to make room.
+  case dropOldest(limit: Int)
+}
+
+/// Where a system's reducer and feedbacks run (G10).
+///
+/// ```swift
+/// // UI code: a send made on the main actor has reduced before it returns.
+/// let store = System(initial: State(), reduce: reduce, isolation: .mainActor)
+/// ```
+public enum SystemIsolation: Sendable, Hashable {
+  /// The system is its own serial domain: the thread that sends to an idle
+  /// system runs the reducer and the feedbacks at once, under the system's
+  /// lock; a send that arrives while it is busy is queued and drained by that
+  /// same thread. No task and no hop. For background and server code.
+  case own
+  /// The reducer, the feedbacks and the observers run on the main actor. A
+  /// send made on the main actor reduces before it returns; a send from
+  /// elsewhere is queued and drained on the main actor with one hop.
+  case mainActor
+}

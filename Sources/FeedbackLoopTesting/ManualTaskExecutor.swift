@@ -1,0 +1,56 @@
+import DequeModule
+import FeedbackLoop
+
+/// A task executor that runs nothing until told to: the effects and inputs
+/// of a system given it (``SystemEnvironment/effectExecutor``) advance only
+/// inside ``runUntilIdle()``, on the calling thread, in the order they were
+/// scheduled.
+///
+/// With it, a test knows when effects have run: after `runUntilIdle()`,
+/// every effect has reached a point where it waits for something outside
+/// (the test clock, an input) or has ended. No sleeps, no yields, no timeouts.
+///
+/// ```swift
+/// let executor = ManualTaskExecutor()
+/// let clock = TestClock(executor: executor)
+/// let system = System(
+///   initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks,
+///   environment: SystemEnvironment(clock: clock, effectExecutor: executor)
+/// )
+/// system.send(.tap)
+/// executor.runUntilIdle()
+/// clock.advance(by: .seconds(3))  // the 3 s auto-hide fires, and runs
+/// ```
+///
+/// Work that leaves the executor (a call into another actor, a real network
+/// request) goes on elsewhere; `runUntilIdle()` does not wait for it.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+public final class ManualTaskExecutor: TaskExecutor, @unchecked Sendable {
+  // Sendable: `jobs` is guarded by `lock`; jobs run on the thread that calls
+  // `runUntilIdle()`, one at a time.
+  private let lock = Mutex()
+  private var jobs = Deque<UnownedJob>()
+
+  /// A new executor with no work.
+  public init() {}
+
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    lock.withLock { jobs.append(job) }
+  }
+
+  /// The number of jobs waiting to run.
+  public var pendingJobs: Int { lock.withLock { jobs.count } }
+
+  /// Runs jobs, including those they schedule, until none is left.
+  /// Returns the number of jobs run.
+  @discardableResult
+  public func runUntilIdle() -> Int {
+    var count = 0
+    while let job = lock.withLock({ jobs.popFirst() }) {
+      job.runSynchronously(on: asUnownedTaskExecutor())
+      count += 1
+    }
+    return count
+  }
+}
