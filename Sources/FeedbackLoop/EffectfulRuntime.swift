@@ -26,7 +26,8 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
 
 /// `lensing` / `skippingRepeated` / `react(request:)`: a query from each
 /// state; a changed query triggers its effect, `nil` cancels (G4).
-final class QueryRuntime<State: Sendable, Event: Sendable, Query: Equatable & Sendable>: EffectfulRuntime<State, Event> {
+final class QueryRuntime<State: Sendable, Event: Sendable, Query: Equatable & Sendable>: EffectfulRuntime<State, Event>
+{
   private let query: @Sendable (State) -> Query?
   private let effects: @Sendable (Query) -> Effect<Event>
   private var last: Query?

@@ -101,7 +101,10 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
 }
 
 /// `react(requests:)` over a set: one effect per request.
-final class KeyedSetRuntime<State: Sendable, Event: Sendable, Request: Hashable & Sendable>: FeedbackRuntime<State, Event> {
+final class KeyedSetRuntime<State: Sendable, Event: Sendable, Request: Hashable & Sendable>: FeedbackRuntime<
+  State, Event
+>
+{
   private let requests: @Sendable (State) -> Set<Request>
   private let effects: @Sendable (Request) -> Effect<Event>
   private var table: KeyedEffects<State, Event, Request, Request>!
