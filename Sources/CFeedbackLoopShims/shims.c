@@ -6,14 +6,6 @@ static _Thread_local const void *current_drainer = NULL;
 const void *fl_current_drainer(void) { return current_drainer; }
 void fl_set_current_drainer(const void *drainer) { current_drainer = drainer; }
 
-#if !defined(__APPLE__)
-// Constructors run on the main thread while the program loads, before any
-// other thread exists: that is when the main thread's identity is recorded.
-static pthread_t main_thread;
-__attribute__((constructor)) static void record_main_thread(void) { main_thread = pthread_self(); }
-bool fl_is_main_thread(void) { return pthread_equal(pthread_self(), main_thread) != 0; }
-#endif
-
 struct fl_atomic_pointer {
   _Atomic(const void *) value;
 };

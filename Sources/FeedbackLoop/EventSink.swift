@@ -7,4 +7,10 @@ class EventSink<Event: Sendable>: @unchecked Sendable {
   func receive(_ event: Event, from token: EffectToken) {
     preconditionFailure("EventSink.receive(_:from:) must be overridden")
   }
+
+  /// Accepts `event` from a caller that knows whether it is isolated to the
+  /// main actor (a main-actor system reduces at once for such a caller).
+  func receive(_ event: Event, from token: EffectToken, callerIsMainActor: Bool) {
+    preconditionFailure("EventSink.receive(_:from:callerIsMainActor:) must be overridden")
+  }
 }

@@ -36,15 +36,20 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
   }
 
   /// Sends `event` to the bound system, or keeps it until one is bound.
-  public func send(_ event: Event) {
+  ///
+  /// Called on the main actor, a send to a main-actor system has reduced
+  /// before it returns (`caller` is filled in by the compiler).
+  public func send(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
     if let sink = fl_atomic_pointer_load(target) {
-      Unmanaged<EventSink<Event>>.fromOpaque(sink).takeUnretainedValue().receive(event, from: .external)
+      Unmanaged<EventSink<Event>>.fromOpaque(sink).takeUnretainedValue()
+        .receive(event, from: .external, callerIsMainActor: caller === MainActor.shared)
       return
     }
     lock.lock()
     if let sink = fl_atomic_pointer_load(target) {
       lock.unlock()
-      Unmanaged<EventSink<Event>>.fromOpaque(sink).takeUnretainedValue().receive(event, from: .external)
+      Unmanaged<EventSink<Event>>.fromOpaque(sink).takeUnretainedValue()
+        .receive(event, from: .external, callerIsMainActor: caller === MainActor.shared)
       return
     }
     pending.append(event)

@@ -40,18 +40,23 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   ///   - isolation: where the reducer and the feedbacks run (G10).
   ///   - environment: the clock, executor, logger and event buffer.
   ///   - monitor: receives every reduction and effect.
+  ///   - caller: the caller's isolation, filled in by the compiler: a
+  ///     main-actor system created on the main actor delivers its initial
+  ///     state before `init` returns; created elsewhere, with one hop.
   public convenience init(
     initial: State,
     reduce: @escaping @Sendable (State, Event) -> State,
     feedbacks: [Feedback<State, Event>] = [],
     isolation: SystemIsolation = .own,
     environment: SystemEnvironment = SystemEnvironment(),
-    monitor: SystemMonitor<State, Event>? = nil
+    monitor: SystemMonitor<State, Event>? = nil,
+    caller: isolated (any Actor)? = #isolation
   ) {
     self.init(
       initial: initial,
       reduceInPlace: { state, event in state = reduce(state, event) },
-      feedbacks: feedbacks, isolation: isolation, environment: environment, monitor: monitor)
+      feedbacks: feedbacks, isolation: isolation, environment: environment, monitor: monitor,
+      caller: caller)
   }
 
   /// Starts a system whose reducer changes the state in place, which spares
@@ -70,12 +75,13 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     feedbacks: [Feedback<State, Event>] = [],
     isolation: SystemIsolation = .own,
     environment: SystemEnvironment = SystemEnvironment(),
-    monitor: SystemMonitor<State, Event>? = nil
+    monitor: SystemMonitor<State, Event>? = nil,
+    caller: isolated (any Actor)? = #isolation
   ) {
     core = SystemCore(
       initial: initial, reducer: reduce, feedbacks: feedbacks,
       isolation: isolation, environment: environment, monitor: monitor)
-    core.start()
+    core.start(callerIsMainActor: caller === MainActor.shared)
   }
 
   deinit {
@@ -98,13 +104,16 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// reducer, a feedback or an observer is queued and reduced after the
   /// current event, never re-entrantly. Events sent to a stopped system are
   /// dropped and reported to the monitor as ``DiscardReason/systemStopped``.
-  public func send(_ event: Event) {
-    core.receive(event, from: .external)
+  ///
+  /// - Parameter caller: the caller's isolation, filled in by the compiler.
+  public func send(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
+    core.receive(event, from: .external, callerIsMainActor: caller === MainActor.shared)
   }
 
   /// Sends several events, in order.
-  public func send(contentsOf events: some Sequence<Event>) {
-    for event in events { core.receive(event, from: .external) }
+  public func send(contentsOf events: some Sequence<Event>, isolation caller: isolated (any Actor)? = #isolation) {
+    let onMainActor = caller === MainActor.shared
+    for event in events { core.receive(event, from: .external, callerIsMainActor: onMainActor) }
   }
 
   /// Every state, the current one first, as an asynchronous sequence.
@@ -125,11 +134,15 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// for await state in system.states(buffering: .newest(1)) { render(state) }
   /// ```
-  public func states(buffering policy: StateBuffering) -> StateSequence<State> {
+  public func states(
+    buffering policy: StateBuffering,
+    isolation caller: isolated (any Actor)? = #isolation
+  ) -> StateSequence<State> {
     let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: policy.streamPolicy())
     let id = core.addObserver(
       { state in continuation.yield(state) },
-      stopped: { continuation.finish() })
+      stopped: { continuation.finish() },
+      callerIsMainActor: caller === MainActor.shared)
     continuation.onTermination = { [weak core] _ in core?.removeObserver(id) }
     return StateSequence(stream: stream)
   }
@@ -144,8 +157,11 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// let observation = counter.observe { count in print(count) }
   /// ```
-  public func observe(_ observer: @escaping @Sendable (State) -> Void) -> StateObservation {
-    let id = core.addObserver(observer, stopped: {})
+  public func observe(
+    isolation caller: isolated (any Actor)? = #isolation,
+    _ observer: @escaping @Sendable (State) -> Void
+  ) -> StateObservation {
+    let id = core.addObserver(observer, stopped: {}, callerIsMainActor: caller === MainActor.shared)
     return StateObservation { [weak core] in core?.removeObserver(id) }
   }
 
@@ -158,6 +174,11 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
 
   /// Whether the system has stopped.
   public var isStopped: Bool { core.isStopped }
+
+  /// The number of this system's effect and input tasks that have not
+  /// ended yet. After ``stop()``, it falls to zero as the cancelled tasks
+  /// end. Immediate effects (`.send`) never count.
+  public var runningTaskCount: Int { core.runningTaskCount }
 
   /// Keeps the system running until the calling task is cancelled, then
   /// stops it.

@@ -56,6 +56,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   private var stopped = false
   private var mainDrainScheduled = false
   private var nextObserverID: UInt64 = 0
+  private var runningTasks = 0
 
   // Owned by the draining thread.
   private var runtimes: [FeedbackRuntime<State, Event>] = []
@@ -90,26 +91,32 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
 
   // MARK: - Sending
 
-  /// Whether this thread may drain: any thread for a system of its own
-  /// isolation, only the main thread for a main-actor system.
+  /// Whether the caller may drain: any caller for a system of its own
+  /// isolation; for a main-actor system, only a caller isolated to the main
+  /// actor, which the public entry points learn from `#isolation` (the main
+  /// actor need not run on the main thread, so the thread cannot tell).
   @inline(__always)
-  private var mayDrainHere: Bool {
-    isolation == .own || fl_is_main_thread()
+  private func mayDrain(callerIsMainActor: Bool) -> Bool {
+    isolation == .own || callerIsMainActor
   }
 
   @inline(__always)
   private var isDrainingThread: Bool { fl_current_drainer() == identity }
 
   override func receive(_ event: Event, from token: EffectToken) {
-    submit(.event(event, token))
+    submit(.event(event, token), callerIsMainActor: false)
+  }
+
+  override func receive(_ event: Event, from token: EffectToken, callerIsMainActor: Bool) {
+    submit(.event(event, token), callerIsMainActor: callerIsMainActor)
   }
 
   func effectEnded(_ token: EffectToken, outcome: EffectOutcome) {
-    submit(.effectEnded(token, outcome))
+    submit(.effectEnded(token, outcome), callerIsMainActor: false)
   }
 
   func receiveControl(feedback: Int32, value: any Sendable) {
-    submit(.control(feedback: feedback, value: value))
+    submit(.control(feedback: feedback, value: value), callerIsMainActor: false)
   }
 
   /// Queues events behind everything already queued, even from the draining
@@ -132,7 +139,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
 
   /// Queues `item`, or, when this thread may and the system is idle, becomes
   /// the draining thread and handles it at once.
-  private func submit(_ item: InboxItem<State, Event>) {
+  private func submit(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
     if isDrainingThread {
       pendingLocal.append(item)
       return
@@ -143,7 +150,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
       if case .event(let event, _) = item { monitor?.receive(.eventDiscarded(event, reason: .systemStopped)) }
       return
     }
-    if draining || !mayDrainHere {
+    if draining || !mayDrain(callerIsMainActor: callerIsMainActor) {
       let dropped = enqueueLocked(item)
       let schedule = !draining && !mainDrainScheduled
       if schedule { mainDrainScheduled = true }
@@ -351,8 +358,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   // MARK: - Starting and stopping
 
   /// Delivers the initial state to every feedback and starts the inputs (G1).
-  func start() {
-    submit(.start)
+  func start(callerIsMainActor: Bool) {
+    submit(.start, callerIsMainActor: callerIsMainActor)
   }
 
   /// Stops the system: every effect and input is cancelled, every observer
@@ -419,32 +426,37 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
 
   var isStopped: Bool { lock.withLock { stopped } }
 
+  /// The number of this system's effect and input tasks that have not ended.
+  var runningTaskCount: Int { lock.withLock { runningTasks } }
+
   /// Registers an observer; it receives the current state first, then every
   /// later one, on the loop's thread. Returns its id for ``removeObserver(_:)``.
   func addObserver(
     _ receive: @escaping @Sendable (State) -> Void,
-    stopped: @escaping @Sendable () -> Void
+    stopped: @escaping @Sendable () -> Void,
+    callerIsMainActor: Bool
   ) -> UInt64 {
     let id = lock.withLock {
       nextObserverID += 1
       return nextObserverID
     }
-    submitControl(.addObserver(StateObserver(id: id, receive: receive, stopped: stopped)))
+    submitControl(
+      .addObserver(StateObserver(id: id, receive: receive, stopped: stopped)), callerIsMainActor: callerIsMainActor)
     return id
   }
 
   func removeObserver(_ id: UInt64) {
-    submitControl(.removeObserver(id))
+    submitControl(.removeObserver(id), callerIsMainActor: false)
   }
 
   /// Like ``submit(_:)`` for work that is not an event: a stopped system
   /// tells the observer it stopped instead of dropping it silently.
-  private func submitControl(_ item: InboxItem<State, Event>) {
+  private func submitControl(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
     if !isDrainingThread, isStopped {
       if case .addObserver(let observer) = item { observer.stopped() }
       return
     }
-    submit(item)
+    submit(item, callerIsMainActor: callerIsMainActor)
   }
 
   // MARK: - Tasks
@@ -455,8 +467,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     _ operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never> {
     fl_live_tasks_increment()
-    let body: @Sendable () async -> Void = {
+    lock.withLock { runningTasks += 1 }
+    let body: @Sendable () async -> Void = { [self] in
       await operation()
+      lock.withLock { runningTasks -= 1 }
       fl_live_tasks_decrement()
     }
     if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *),

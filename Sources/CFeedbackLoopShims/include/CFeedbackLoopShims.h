@@ -1,7 +1,6 @@
 // Small C helpers the Swift core needs on every platform it supports, from
 // the C library alone: a plain lock, a thread-local marker of the thread that
-// is draining a system, a main-thread test, an atomic pointer cell and an
-// atomic counter. Synchronization's Mutex and Atomic would serve on Linux, but
+// is draining a system, an atomic pointer cell and an atomic counter. Synchronization's Mutex and Atomic would serve on Linux, but
 // need macOS 15 / iOS 18 on Apple platforms, below this package's minimum.
 #ifndef C_FEEDBACK_LOOP_SHIMS_H
 #define C_FEEDBACK_LOOP_SHIMS_H
@@ -18,7 +17,6 @@ static inline void fl_lock_init(fl_lock_t *_Nonnull lock) { *lock = OS_UNFAIR_LO
 static inline void fl_lock_destroy(fl_lock_t *_Nonnull lock) { (void)lock; }
 static inline void fl_lock_lock(fl_lock_t *_Nonnull lock) { os_unfair_lock_lock(lock); }
 static inline void fl_lock_unlock(fl_lock_t *_Nonnull lock) { os_unfair_lock_unlock(lock); }
-static inline bool fl_is_main_thread(void) { return pthread_main_np() != 0; }
 #else
 #include <pthread.h>
 typedef pthread_mutex_t fl_lock_t;
@@ -26,7 +24,6 @@ static inline void fl_lock_init(fl_lock_t *_Nonnull lock) { pthread_mutex_init(l
 static inline void fl_lock_destroy(fl_lock_t *_Nonnull lock) { pthread_mutex_destroy(lock); }
 static inline void fl_lock_lock(fl_lock_t *_Nonnull lock) { pthread_mutex_lock(lock); }
 static inline void fl_lock_unlock(fl_lock_t *_Nonnull lock) { pthread_mutex_unlock(lock); }
-bool fl_is_main_thread(void);
 #endif
 
 /// The system whose drain loop runs on the calling thread, or NULL.
