@@ -20,9 +20,11 @@ public struct Effect<Event: Sendable>: Sendable {
     case none
     case send(Event)
     case sendAll([Event])
+    /// `body` may return a final event: it is reduced as the effect's end,
+    /// so the effect is over by the time its feedbacks see the new state.
     case run(
       priority: TaskPriority?,
-      body: @Sendable (Send<Event>) async throws -> Void,
+      body: @Sendable (Send<Event>) async throws -> Event?,
       catch: (@Sendable (any Error) -> Event?)?
     )
   }
@@ -66,10 +68,21 @@ public struct Effect<Event: Sendable>: Sendable {
     operation: @escaping @Sendable (Send<Event>) async throws -> Void,
     catch: (@Sendable (any Error) -> Event?)? = nil
   ) -> Effect {
-    Effect(.run(priority: priority, body: operation, catch: `catch`))
+    Effect(
+      .run(
+        priority: priority,
+        body: { send in
+          try await operation(send)
+          return nil
+        },
+        catch: `catch`))
   }
 
   /// An asynchronous function whose result is the effect's one event.
+  ///
+  /// The effect ends with its event: when the feedbacks see the state that
+  /// event produced, the effect is over (it is reported finished, not
+  /// cancelled, even if that state cancels the feedback's effects).
   ///
   /// ```swift
   /// .task { try await .loaded(api.search(query)) } catch: { .failed($0) }
@@ -79,7 +92,7 @@ public struct Effect<Event: Sendable>: Sendable {
     operation: @escaping @Sendable () async throws -> Event,
     catch: (@Sendable (any Error) -> Event?)? = nil
   ) -> Effect {
-    .run(priority: priority, operation: { send in send(try await operation()) }, catch: `catch`)
+    Effect(.run(priority: priority, body: { _ in try await operation() }, catch: `catch`))
   }
 
   /// An effect that sends every element of an asynchronous sequence.
@@ -109,10 +122,14 @@ public struct Effect<Event: Sendable>: Sendable {
   /// }
   /// ```
   public static func after(_ duration: Duration, send event: Event) -> Effect {
-    .run { send in
-      try await send.clock.sleep(for: duration)
-      send(event)
-    }
+    Effect(
+      .run(
+        priority: nil,
+        body: { send in
+          try await send.clock.sleep(for: duration)
+          return event
+        },
+        catch: nil))
   }
 
   /// The same effect, with thrown errors turned into events by `transform`
@@ -132,8 +149,8 @@ public struct Effect<Event: Sendable>: Sendable {
     case .send(let event): return .send(transform(event))
     case .sendAll(let events): return .send(contentsOf: events.map(transform))
     case .run(let priority, let body, let handler):
-      let mappedBody: @Sendable (Send<Other>) async throws -> Void = { send in
-        try await body(send.pullback(transform))
+      let mappedBody: @Sendable (Send<Other>) async throws -> Other? = { send in
+        try await body(send.pullback(transform)).map(transform)
       }
       var mappedHandler: (@Sendable (any Error) -> Other?)? = nil
       if let handler {

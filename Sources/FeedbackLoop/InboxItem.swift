@@ -7,14 +7,25 @@
 enum InboxItem<State: Sendable, Event: Sendable>: Sendable {
   case start
   case event(Event, EffectToken)
+  /// An effect's last event, which ends it (`Effect.task`, `Effect.after`).
+  case finalEvent(Event, EffectToken)
   case effectEnded(EffectToken, EffectOutcome)
   case control(feedback: Int32, value: any Sendable)
   case addObserver(StateObserver<State>)
   case removeObserver(UInt64)
 
   var isEvent: Bool {
-    if case .event = self { return true }
-    return false
+    switch self {
+    case .event, .finalEvent: true
+    default: false
+    }
+  }
+
+  var event: Event? {
+    switch self {
+    case .event(let event, _), .finalEvent(let event, _): event
+    default: nil
+    }
   }
 }
 

@@ -147,7 +147,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     lock.lock()
     if stopped {
       lock.unlock()
-      if case .event(let event, _) = item { monitor?.receive(.eventDiscarded(event, reason: .systemStopped)) }
+      if let event = item.event { monitor?.receive(.eventDiscarded(event, reason: .systemStopped)) }
       return
     }
     if draining || !mayDrain(callerIsMainActor: callerIsMainActor) {
@@ -186,13 +186,12 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     case .unbounded:
       break
     case .dropNewest(let limit):
-      if queuedEvents >= limit, case .event(let event, _) = item { return event }
+      if queuedEvents >= limit { return item.event }
     case .dropOldest(let limit):
       if queuedEvents >= limit, let oldest = inbox.firstIndex(where: \.isEvent) {
         let removed = inbox.remove(at: oldest)
         inbox.append(item)
-        if case .event(let event, _) = removed { return event }
-        return nil
+        return removed.event
       }
     }
     queuedEvents += 1
@@ -232,8 +231,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   private enum Step {
     case nothing
     case start
-    case reduced(event: Event, state: State, before: State?, token: EffectToken)
-    case discarded(Event, DiscardReason)
+    case reduced(event: Event, state: State, before: State?, token: EffectToken, endsEffect: Bool)
+    case discarded(Event, DiscardReason, endsEffect: EffectToken?)
     case effectEnded(EffectToken, EffectOutcome)
     case control(feedback: Int32, value: any Sendable)
     case addObserver(StateObserver<State>, State)
@@ -246,17 +245,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   private func prepareLocked(_ item: InboxItem<State, Event>) -> Step {
     switch item {
     case .event(let event, let token):
-      if !token.isExternal {
-        let runtime = runtimes[Int(token.feedback)]
-        if !runtime.isLive(token.number) {
-          return .discarded(event, .effectCancelled(runtime.effectID(token.number)))
-        }
-      }
-      let before = monitor == nil ? nil : state
-      isReducing = true
-      reducer(&state, event)
-      isReducing = false
-      return .reduced(event: event, state: state, before: before, token: token)
+      return reduceLocked(event, token, endsEffect: false)
+    case .finalEvent(let event, let token):
+      return reduceLocked(event, token, endsEffect: true)
     case .start:
       return .start
     case .effectEnded(let token, let outcome):
@@ -268,6 +259,24 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     case .removeObserver(let id):
       return .removeObserver(id)
     }
+  }
+
+  /// Reduces `event` in place unless its effect was cancelled. Caller holds
+  /// `lock` and is the draining thread.
+  @inline(__always)
+  private func reduceLocked(_ event: Event, _ token: EffectToken, endsEffect: Bool) -> Step {
+    if !token.isExternal {
+      let runtime = runtimes[Int(token.feedback)]
+      if !runtime.isLive(token.number) {
+        return .discarded(
+          event, .effectCancelled(runtime.effectID(token.number)), endsEffect: endsEffect ? token : nil)
+      }
+    }
+    let before = monitor == nil ? nil : state
+    isReducing = true
+    reducer(&state, event)
+    isReducing = false
+    return .reduced(event: event, state: state, before: before, token: token, endsEffect: endsEffect)
   }
 
   /// The drain loop. The caller is the draining thread and does not hold
@@ -320,10 +329,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     switch step {
     case .nothing:
       return
-    case .reduced(let event, let state, let before, let token):
+    case .reduced(let event, let state, let before, let token, let endsEffect):
       if let monitor, let before {
         monitor.receive(.reduced(event: event, from: before, to: state, source: source(of: token)))
       }
+      if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
       for runtime in stateRuntimes { runtime.onState(state) }
       for runtime in eventRuntimes { runtime.onEvent(event, state: state) }
       for observer in observers { observer.receive(state) }
@@ -333,8 +343,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
       monitor?.receive(.started(initial: initial))
       for runtime in stateRuntimes { runtime.onState(initial) }
       for observer in observers { observer.receive(initial) }
-    case .discarded(let event, let reason):
+    case .discarded(let event, let reason, let endsEffect):
       monitor?.receive(.eventDiscarded(event, reason: reason))
+      if let token = endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
     case .effectEnded(let token, let outcome):
       guard !tornDown else { return }
       runtimes[Int(token.feedback)].effectEnded(token.number, outcome: outcome)
@@ -399,7 +410,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     for observer in observers { observer.stopped() }
     observers.removeAll()
     if let monitor {
-      for case .event(let event, _) in leftovers {
+      for event in leftovers.compactMap(\.event) {
         monitor.receive(.eventDiscarded(event, reason: .systemStopped))
       }
       monitor.receive(.stopped)
@@ -485,28 +496,28 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   func spawnEffect(
     _ token: EffectToken,
     priority: TaskPriority?,
-    body: @escaping @Sendable (Send<Event>) async throws -> Void,
+    body: @escaping @Sendable (Send<Event>) async throws -> Event?,
     catch handler: (@Sendable (any Error) -> Event?)?
   ) -> Task<Void, Never> {
     spawn(priority: priority) { [self] in
       let send = Send<Event>(clock: environment.clock) { [self] event in
         receive(event, from: token)
       }
-      let outcome: EffectOutcome
       do {
-        try await body(send)
-        outcome = .finished
+        if let final = try await body(send) {
+          submit(.finalEvent(final, token), callerIsMainActor: false)
+        } else {
+          effectEnded(token, outcome: .finished)
+        }
       } catch {
         if Task.isCancelled {
-          outcome = .cancelled
+          effectEnded(token, outcome: .cancelled)
         } else if let event = handler?(error) {
-          send(event)
-          outcome = .finished
+          submit(.finalEvent(event, token), callerIsMainActor: false)
         } else {
-          outcome = .failed(error)
+          effectEnded(token, outcome: .failed(error))
         }
       }
-      effectEnded(token, outcome: outcome)
     }
   }
 
