@@ -1,0 +1,34 @@
+import FeedbackLoop
+import FeedbackLoopTesting
+import Testing
+
+/// The README's example, verbatim but for the injected test clock, so that
+/// it keeps compiling and doing what the README says.
+@Suite struct ReadmeExampleTests {
+  enum Event: Sendable { case tap, hide }
+
+  @Test("the README's HUD example shows at once and hides 3 s later")
+  func readmeExample() {
+    let harness = Harness()
+    let taps = Input<Event>()
+    let hud = System(
+      initial: false,  // is the HUD visible?
+      reduce: { visible, event in
+        switch event {
+        case .tap: !visible
+        case .hide: false
+        }
+      },
+      feedbacks: [
+        .input(taps),
+        // Hide 3 s after the HUD shows; a new state restarts the timer.
+        Feedback(lensing: { $0 ? true : nil }) { _ in .after(.seconds(3), send: .hide) },
+      ],
+      environment: harness.environment
+    )
+    taps.send(.tap)
+    #expect(hud.state == true)
+    harness.clock.advance(by: .seconds(3))
+    #expect(hud.state == false)
+  }
+}
