@@ -5,24 +5,31 @@ import FeedbackLoop
 ///
 /// Inject it through ``SystemEnvironment/clock``; effects sleep on it with
 /// ``Send/clock``. ``advance(by:)`` moves time forward, waking each sleeper
-/// whose deadline is reached, in deadline order, at its own deadline. Given a
+/// whose deadline is reached, in deadline order (and, for equal deadlines,
+/// in the order they went to sleep), at its own deadline. Given a
 /// ``ManualTaskExecutor``, the clock runs it until idle after each wake, so
 /// that what a timer triggers (events, new timers) has happened before time
 /// moves on: a 3-second timer fires in no real time, deterministically.
 ///
 /// ```swift
-/// let clock = TestClock()
-/// let system = System(..., environment: SystemEnvironment(clock: clock))
+/// let executor = ManualTaskExecutor()
+/// let clock = TestClock(executor: executor)
+/// let system = System(..., environment: SystemEnvironment(clock: clock, effectExecutor: executor))
 /// clock.advance(by: .seconds(3))
 /// ```
+///
+/// A ``TestSystem`` makes and drives one for you; make it yourself when a
+/// fake dependency must sleep on it too, and hand it to the test system.
 public final class TestClock: Clock, @unchecked Sendable {
-  // Sendable: `now` and `sleepers` are guarded by `lock`.
+  // Sendable: `current`, `sleepers` and `nextID` are guarded by `lock`; the
+  // other stored properties are immutable.
 
   /// A moment on a test clock: the time since the clock was made.
   public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
     /// The time elapsed since the clock's start.
     public let offset: Duration
 
+    /// The moment `offset` after the clock's start.
     public init(offset: Duration) { self.offset = offset }
 
     public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
@@ -42,21 +49,32 @@ public final class TestClock: Clock, @unchecked Sendable {
   private var sleepers: [Sleeper] = []
   private var nextID: UInt64 = 0
   private let settle: @Sendable () -> Void
+  /// The manual executor given at creation, stored untyped because
+  /// `TaskExecutor` needs macOS 15 / iOS 18.
+  private let executorStorage: (any Sendable)?
 
   /// A test clock at time zero. Wakes sleepers and returns; the woken tasks
   /// run on their own executors.
   public init() {
     settle = {}
+    executorStorage = nil
   }
 
   /// A test clock at time zero that runs `executor` until idle after each wake.
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   public init(executor: ManualTaskExecutor) {
     settle = { executor.runUntilIdle() }
+    executorStorage = executor
   }
 
+  /// The executor this clock runs after each wake, if it was given one.
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+  public var executor: ManualTaskExecutor? { executorStorage as? ManualTaskExecutor }
+
+  /// The current time.
   public var now: Instant { lock.withLock { current } }
 
+  /// Zero: a test clock wakes a sleeper at its deadline exactly.
   public var minimumResolution: Duration { .zero }
 
   /// The number of tasks sleeping on this clock.
@@ -65,6 +83,8 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// The deadline of the earliest sleeper, if any.
   public var nextDeadline: Instant? { lock.withLock { sleepers.map(\.deadline).min() } }
 
+  /// Suspends until the clock reaches `deadline`, or throws
+  /// `CancellationError` when the task is cancelled first.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
     let id = lock.withLock {
@@ -73,12 +93,21 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        let resumeNow: Bool = lock.withLock {
-          if deadline <= current { return true }
+        enum Outcome { case wait, wake, cancel }
+        let outcome: Outcome = lock.withLock {
+          if deadline <= current { return .wake }
+          // A cancellation handler that ran before this point found no
+          // sleeper to cancel; the task's flag is set before handlers run,
+          // so checking it under the lock misses no cancellation.
+          if Task.isCancelled { return .cancel }
           sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-          return false
+          return .wait
         }
-        if resumeNow { continuation.resume() }
+        switch outcome {
+        case .wait: break
+        case .wake: continuation.resume()
+        case .cancel: continuation.resume(throwing: CancellationError())
+        }
       }
     } onCancel: {
       let cancelled = lock.withLock { () -> Sleeper? in
@@ -117,13 +146,15 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
   }
 
+  /// Removes and returns the earliest sleeper due by `target` (the first to
+  /// sleep among equal deadlines), moving the time to its deadline.
   private func nextSleeper(until target: Instant) -> Sleeper? {
     lock.withLock {
       guard let index = sleepers.indices.min(by: { sleepers[$0].deadline < sleepers[$1].deadline }),
         sleepers[index].deadline <= target
       else { return nil }
       let sleeper = sleepers.remove(at: index)
-      current = sleeper.deadline
+      if current < sleeper.deadline { current = sleeper.deadline }
       return sleeper
     }
   }

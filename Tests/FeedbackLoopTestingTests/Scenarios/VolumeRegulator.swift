@@ -1,0 +1,33 @@
+import FeedbackLoop
+
+/// Seed 004's speaker volume regulator: two feedbacks step the volume
+/// towards a target, one step per state, until it is reached.
+enum Volume {
+  struct State: Equatable, Sendable {
+    var value: Int
+  }
+
+  enum Event: Equatable, Sendable {
+    case increase
+    case decrease
+  }
+
+  static func reduce(_ state: State, _ event: Event) -> State {
+    switch event {
+    case .increase: State(value: state.value + 1)
+    case .decrease: State(value: state.value - 1)
+    }
+  }
+
+  /// Feedbacks' `.continueOnNewState` is `.queue` here.
+  static func feedbacks(target: Int) -> [Feedback<State, Event>] {
+    [
+      Feedback(predicate: { _ in true }, strategy: .queue, name: "increase") { state in
+        state.value >= target ? .none : .send(.increase)
+      },
+      Feedback(predicate: { _ in true }, strategy: .queue, name: "decrease") { state in
+        state.value <= target ? .none : .send(.decrease)
+      },
+    ]
+  }
+}
