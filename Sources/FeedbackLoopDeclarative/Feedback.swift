@@ -1,0 +1,145 @@
+import FeedbackLoop
+
+// The seed's `Feedback(on:strategy:perform:)`, as functions rather than a
+// type: the core already has a type named `Feedback`, and two imported types
+// of one name would force every user to qualify both. A function and a type
+// of the same name coexist: `Feedback(on: ...)` finds these functions,
+// `Feedback(lensing: ...)` and `Feedback.input(...)` the core's initializers,
+// and neither needs a module name.
+
+// MARK: - Side effects that return an Effect
+
+/// A feedback for the states of type `type` (the seed's form): each such
+/// state triggers `perform`, whose effect runs under `strategy`.
+///
+/// ```swift
+/// Feedback(on: VolumeState.self, strategy: .continueOnNewState) { state in
+///   state.value >= targetedVolume ? .none : .send(IncreaseEvent())
+/// }
+/// ```
+///
+/// - Parameters:
+///   - type: the state type; ``AnyState`` for every state.
+///   - strategy: what a new matching state does to the running effect.
+///   - name: the name monitors show; by default `on StateType`.
+///   - perform: the side effect for a matching state.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func Feedback<State: Sendable, Event: Sendable, StateType: Sendable>(
+  on type: StateType.Type,
+  strategy: ExecutionStrategy = .cancelOnNewState,
+  name: String? = nil,
+  fileID: StaticString = #fileID,
+  line: UInt = #line,
+  perform: @escaping @Sendable (StateType) -> Effect<Event>
+) -> DeclaredFeedback<State, Event> {
+  DeclaredFeedback(
+    pattern: typePattern(type), strategy: strategy, name: name, fileID: fileID, line: line, perform: perform)
+}
+
+/// A feedback for every state: each state triggers `perform`.
+///
+/// ```swift
+/// Feedback(on: AnyState.self, strategy: .continueOnNewState) { state in
+///   .run { _ in await analytics.record(state) }
+/// }
+/// ```
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func Feedback<State: Sendable, Event: Sendable>(
+  on type: AnyState.Type,
+  strategy: ExecutionStrategy = .cancelOnNewState,
+  name: String? = nil,
+  fileID: StaticString = #fileID,
+  line: UInt = #line,
+  perform: @escaping @Sendable (State) -> Effect<Event>
+) -> DeclaredFeedback<State, Event> {
+  DeclaredFeedback(
+    pattern: Pattern<State, State>.anyNamed("AnyState"), strategy: strategy, name: name, fileID: fileID, line: line,
+    perform: perform)
+}
+
+/// A feedback for the states `pattern` matches: each one triggers `perform`
+/// with the value the pattern extracts.
+///
+/// ```swift
+/// Feedback(on: .case("loading", \Phase.loading)) { page in
+///   .task { .loaded(try await api.page(page)) } catch: { _ in .failed }
+/// }
+/// ```
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func Feedback<State: Sendable, Event: Sendable, Value: Sendable>(
+  on pattern: Pattern<State, Value>,
+  strategy: ExecutionStrategy = .cancelOnNewState,
+  name: String? = nil,
+  fileID: StaticString = #fileID,
+  line: UInt = #line,
+  perform: @escaping @Sendable (Value) -> Effect<Event>
+) -> DeclaredFeedback<State, Event> {
+  DeclaredFeedback(pattern: pattern, strategy: strategy, name: name, fileID: fileID, line: line, perform: perform)
+}
+
+// MARK: - Side effects that are asynchronous operations
+
+/// A feedback for the states of type `type` whose side effect is an
+/// asynchronous operation that sends events while it runs. Unlike an
+/// ``Effect``, an operation can be moved to an executor with
+/// ``DeclaredFeedback/execute(on:)``.
+///
+/// ```swift
+/// Feedback(on: LoadingState.self, strategy: .cancelOnNewState) { state, send in
+///   send(DataIsLoaded(data: try await api.page(state.page)))
+/// }
+/// .execute(on: imageDecodingExecutor)
+/// ```
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func Feedback<State: Sendable, Event: Sendable, StateType: Sendable>(
+  on type: StateType.Type,
+  strategy: ExecutionStrategy = .cancelOnNewState,
+  name: String? = nil,
+  fileID: StaticString = #fileID,
+  line: UInt = #line,
+  run: @escaping @Sendable (StateType, Send<Event>) async throws -> Void
+) -> DeclaredFeedback<State, Event> {
+  DeclaredFeedback(pattern: typePattern(type), strategy: strategy, name: name, fileID: fileID, line: line, run: run)
+}
+
+/// A feedback for every state whose side effect is an asynchronous
+/// operation that sends events while it runs.
+///
+/// ```swift
+/// Feedback(on: AnyState.self) { state, send in
+///   await recorder.record(state)
+/// }
+/// ```
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func Feedback<State: Sendable, Event: Sendable>(
+  on type: AnyState.Type,
+  strategy: ExecutionStrategy = .cancelOnNewState,
+  name: String? = nil,
+  fileID: StaticString = #fileID,
+  line: UInt = #line,
+  run: @escaping @Sendable (State, Send<Event>) async throws -> Void
+) -> DeclaredFeedback<State, Event> {
+  DeclaredFeedback(
+    pattern: Pattern<State, State>.anyNamed("AnyState"), strategy: strategy, name: name, fileID: fileID, line: line,
+    run: run)
+}
+
+/// A feedback for the states `pattern` matches whose side effect is an
+/// asynchronous operation that sends events while it runs.
+///
+/// ```swift
+/// Feedback(on: .case("loading", \Phase.loading)) { page, send in
+///   send(.loaded(try await api.page(page)))
+/// }
+/// ```
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func Feedback<State: Sendable, Event: Sendable, Value: Sendable>(
+  on pattern: Pattern<State, Value>,
+  strategy: ExecutionStrategy = .cancelOnNewState,
+  name: String? = nil,
+  fileID: StaticString = #fileID,
+  line: UInt = #line,
+  run: @escaping @Sendable (Value, Send<Event>) async throws -> Void
+) -> DeclaredFeedback<State, Event> {
+  DeclaredFeedback(pattern: pattern, strategy: strategy, name: name, fileID: fileID, line: line, run: run)
+}

@@ -1,2 +1,0 @@
-// The Feedbacks-style DSL is built here (see the declarative issue).
-import FeedbackLoop

@@ -1,0 +1,130 @@
+import FeedbackLoop
+
+// When a declaration names no state and event types, they are the seed's
+// `any State` and `any Event`. Swift infers a result builder's types from its
+// context, not from its body, so each entry point that the seed writes
+// without types has an overload here that fixes them; an explicit type
+// (`System<Phase, Action> { ... }`) selects the generic one.
+
+extension FeedbackLoop.System
+where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
+  /// Declares a system of the seed's protocol states and events, and starts it.
+  ///
+  /// ```swift
+  /// let system = System {
+  ///   InitialState { VolumeState(value: 10) }
+  ///   Transitions {
+  ///     From(VolumeState.self) { state in
+  ///       On(IncreaseEvent.self, transitionTo: VolumeState(value: state.value + 1))
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  public convenience init(
+    isolation: SystemIsolation? = nil,
+    environment: SystemEnvironment = SystemEnvironment(),
+    monitor: SystemMonitor<State, Event>? = nil,
+    unmatchedEvents: UnmatchedEventPolicy<State, Event>? = nil,
+    @SystemBuilder<State, Event> _ content: () -> DeclarativeSystem<State, Event>
+  ) {
+    var declaration = content()
+    if let unmatchedEvents { declaration = declaration.unmatchedEvents(unmatchedEvents) }
+    self.init(declaration, isolation: isolation, environment: environment, monitor: monitor)
+  }
+}
+
+extension DeclarativeSystem
+where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
+  /// Declares a system of the seed's protocol states and events.
+  ///
+  /// ```swift
+  /// let volume = DeclarativeSystem {
+  ///   InitialState { VolumeState(value: 10) }
+  ///   Transitions { ... }
+  /// }
+  /// ```
+  public init(@SystemBuilder<State, Event> _ content: () -> DeclarativeSystem<State, Event>) {
+    self = content()
+  }
+}
+
+extension Transitions
+where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
+  /// Transitions between the seed's protocol states.
+  ///
+  /// ```swift
+  /// let transitions = Transitions {
+  ///   loadingTransitions
+  ///   loadedTransitions
+  /// }
+  /// ```
+  public init(@TransitionsBuilder<State, Event> _ content: () -> [From<State, Event>]) {
+    self.init(content())
+  }
+}
+
+extension Feedbacks
+where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
+  /// Feedbacks on the seed's protocol states.
+  ///
+  /// ```swift
+  /// let feedbacks = Feedbacks {
+  ///   Feedback(on: LoadingState.self) { state in ... }
+  /// }
+  /// ```
+  public init(@FeedbacksBuilder<State, Event> _ content: () -> [DeclaredFeedback<State, Event>]) {
+    feedbacks = content()
+  }
+}
+
+extension From
+where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
+  /// A block for the seed's protocol states, defined apart.
+  ///
+  /// ```swift
+  /// let loadingTransitions = From(LoadingState.self) { state in
+  ///   On(LoadingHasFailed.self, transitionTo: ErrorState())
+  /// }
+  /// ```
+  public init<StateType: Sendable>(
+    _ type: StateType.Type,
+    @OnBuilder<State, Event> _ transitions: @escaping @Sendable (Matched<StateType>) -> [On<State, Event>]
+  ) {
+    self.init(typePattern(type) as Pattern<State, StateType>, transitions)
+  }
+
+  /// A block for the seed's protocol states that need not read the state,
+  /// defined apart.
+  ///
+  /// ```swift
+  /// let errorTransitions = From(ErrorState.self) {
+  ///   On(AnyEvent.self, transitionTo: LoadingState(page: 1))
+  /// }
+  /// ```
+  public init<StateType>(
+    _ type: StateType.Type,
+    @OnBuilder<State, Event> _ transitions: @escaping @Sendable () -> [On<State, Event>]
+  ) {
+    self.init(typePattern(type) as Pattern<State, Void>, transitions)
+  }
+}
+
+/// A feedback on the seed's protocol states, defined apart (see
+/// `Feedback(on:strategy:name:fileID:line:perform:)`).
+///
+/// ```swift
+/// let load = SideEffect.make(LoadingSideEffects.load, network, database)
+/// let feedback = Feedback(on: LoadingState.self, strategy: .cancelOnNewState, perform: load)
+/// ```
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func Feedback<Event: Sendable, StateType: Sendable>(
+  on type: StateType.Type,
+  strategy: ExecutionStrategy = .cancelOnNewState,
+  name: String? = nil,
+  fileID: StaticString = #fileID,
+  line: UInt = #line,
+  perform: @escaping @Sendable (StateType) -> Effect<Event>
+) -> DeclaredFeedback<any State, Event> {
+  DeclaredFeedback(
+    pattern: typePattern(type), strategy: strategy, name: name, fileID: fileID, line: line, perform: perform)
+}

@@ -1,0 +1,55 @@
+/// A state of a system declared in the seed's protocol style: each state is
+/// a type of its own, and transitions match states by type.
+///
+/// A system of such states has the state type `any State`; `System { ... }`
+/// without type arguments declares one.
+///
+/// ```swift
+/// struct VolumeState: State { let value: Int }
+/// struct MutedState: State {}
+///
+/// From(VolumeState.self) { state in
+///   On(MuteEvent.self, transitionTo: MutedState())
+/// }
+/// ```
+///
+/// Systems whose state is one enum or struct need not conform to anything:
+/// they match by case or by value with ``Pattern``.
+public protocol State: Sendable {}
+
+/// An event of a system declared in the seed's protocol style: each event is
+/// a type of its own, and transitions match events by type.
+///
+/// ```swift
+/// struct IncreaseEvent: Event {}
+/// struct DataIsLoaded: Event { let data: [String] }
+///
+/// On(DataIsLoaded.self, transitionTo: LoadedState.self) { event in
+///   LoadedState(data: event.data)
+/// }
+/// ```
+public protocol Event: Sendable {}
+
+/// The state wildcard: `From(AnyState.self)` matches every state.
+///
+/// A wildcard transition applies only when no transition from an exact state
+/// matches the same event (see ``Transitions`` for the whole rule).
+///
+/// ```swift
+/// From(AnyState.self) { _ in
+///   On(RefreshEvent.self, transitionTo: LoadingState(page: 1))
+/// }
+/// ```
+public enum AnyState: State {}
+
+/// The event wildcard: `On(AnyEvent.self, ...)` matches every event.
+///
+/// A wildcard transition applies only when no transition for the exact event
+/// matches (see ``Transitions`` for the whole rule).
+///
+/// ```swift
+/// From(ErrorState.self) {
+///   On(AnyEvent.self, transitionTo: LoadingState(page: 1))
+/// }
+/// ```
+public enum AnyEvent: Event {}

@@ -1,0 +1,59 @@
+import FeedbackLoop
+
+extension FeedbackLoop.System {
+  /// Declares a system and starts it on the core runtime: the seed's
+  /// `System { InitialState { ... } Feedbacks { ... } Transitions { ... } }`.
+  ///
+  /// Name the state and event types when they are not the seed's
+  /// `any State` and `any Event`:
+  ///
+  /// ```swift
+  /// let loader = System<Phase, Action> {
+  ///   InitialState { .loading(page: 1) }
+  ///   Feedbacks { ... }
+  ///   Transitions { ... }
+  /// }
+  /// loader.send(.refresh)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - isolation: where the reducer and feedbacks run; by default what the
+  ///     transitions say (``Transitions/execute(on:)``), else `.own`.
+  ///   - environment: the clock, executor, logger and event buffer.
+  ///   - monitor: receives every reduction and effect.
+  ///   - unmatchedEvents: what an event no transition matches does; by
+  ///     default what the declaration says, else keep the state.
+  ///   - content: the initial state, feedbacks and transitions.
+  public convenience init(
+    isolation: SystemIsolation? = nil,
+    environment: SystemEnvironment = SystemEnvironment(),
+    monitor: SystemMonitor<State, Event>? = nil,
+    unmatchedEvents: UnmatchedEventPolicy<State, Event>? = nil,
+    @SystemBuilder<State, Event> _ content: () -> DeclarativeSystem<State, Event>
+  ) {
+    var declaration = content()
+    if let unmatchedEvents { declaration = declaration.unmatchedEvents(unmatchedEvents) }
+    self.init(declaration, isolation: isolation, environment: environment, monitor: monitor)
+  }
+
+  /// Starts a declared system on the core runtime.
+  ///
+  /// ```swift
+  /// let system = System(volume, environment: SystemEnvironment(clock: clock))
+  /// ```
+  public convenience init(
+    _ declaration: DeclarativeSystem<State, Event>,
+    isolation: SystemIsolation? = nil,
+    environment: SystemEnvironment = SystemEnvironment(),
+    monitor: SystemMonitor<State, Event>? = nil
+  ) {
+    let parts = declaration.coreParts(isolation: isolation, environment: environment)
+    self.init(
+      initial: declaration.initialState,
+      reduceInPlace: parts.reduce,
+      feedbacks: parts.feedbacks,
+      isolation: parts.isolation,
+      environment: parts.environment,
+      monitor: monitor)
+  }
+}

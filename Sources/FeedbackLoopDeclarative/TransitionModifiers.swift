@@ -1,0 +1,63 @@
+import FeedbackLoop
+
+extension On {
+  /// The same transition, skipped while `condition` returns `true`: the
+  /// next candidate by the rule of ``Transitions`` runs instead, if any.
+  ///
+  /// `condition` is read inside the reducer, for each event the transition
+  /// matches: keep it quick, and know that a condition outside the state
+  /// makes the reducer depend on more than its state and event.
+  ///
+  /// ```swift
+  /// On(IncreaseEvent.self, transitionTo: VolumeState(value: state.value + 1))
+  ///   .disable { settings.isVolumeLocked }
+  /// ```
+  public func disable(_ condition: @escaping @Sendable () -> Bool) -> On {
+    var copy = self
+    copy.disabled.append(condition)
+    return copy
+  }
+}
+
+extension From {
+  /// The same block, every transition of it skipped while `condition`
+  /// returns `true`.
+  ///
+  /// ```swift
+  /// From(LoadedState.self) { state in ... }.disable { isOffline() }
+  /// ```
+  public func disable(_ condition: @escaping @Sendable () -> Bool) -> From {
+    var copy = self
+    copy.disabled.append(condition)
+    return copy
+  }
+}
+
+extension Transitions {
+  /// The same transitions, all skipped while `condition` returns `true`:
+  /// events are then unmatched.
+  ///
+  /// ```swift
+  /// Transitions { ... }.disable { maintenance.isOn }
+  /// ```
+  public func disable(_ condition: @escaping @Sendable () -> Bool) -> Transitions {
+    var copy = self
+    copy.blocks = blocks.map { $0.disable(condition) }
+    return copy
+  }
+
+  /// The same transitions, reduced in `isolation`: the seed's
+  /// `Transitions { ... }.execute(on: queue)` in Swift concurrency terms.
+  ///
+  /// The reducer runs where its system runs (G10), so this chooses the
+  /// system's isolation, unless the system is given one explicitly.
+  ///
+  /// ```swift
+  /// Transitions { ... }.execute(on: .mainActor)
+  /// ```
+  public func execute(on isolation: SystemIsolation) -> Transitions {
+    var copy = self
+    copy.isolation = isolation
+    return copy
+  }
+}
