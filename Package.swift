@@ -58,6 +58,10 @@ let package = Package(
       dependencies: ["FeedbackLoop", "FeedbackLoopTesting"]
     ),
     .testTarget(
+      name: "FeedbackLoopReliabilityTests",
+      dependencies: ["FeedbackLoop", "FeedbackLoopTesting"]
+    ),
+    .testTarget(
       name: "FeedbackLoopTestingTests",
       dependencies: ["FeedbackLoop", "FeedbackLoopTesting"]
     ),

@@ -177,6 +177,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
 
   /// Appends to the shared queue under the buffer policy; returns the event
   /// dropped to respect it, if any. Caller holds `lock`.
+  ///
+  /// Only events count against the bound. An effect's final event that is
+  /// dropped still ends its effect: it leaves an `effectEnded` in its place.
   private func enqueueLocked(_ item: InboxItem<State, Event>) -> Event? {
     guard item.isEvent else {
       inbox.append(item)
@@ -186,10 +189,18 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     case .unbounded:
       break
     case .dropNewest(let limit):
-      if queuedEvents >= limit { return item.event }
+      if queuedEvents >= limit {
+        if case .finalEvent(_, let token) = item { inbox.append(.effectEnded(token, .finished)) }
+        return item.event
+      }
     case .dropOldest(let limit):
       if queuedEvents >= limit, let oldest = inbox.firstIndex(where: \.isEvent) {
-        let removed = inbox.remove(at: oldest)
+        let removed = inbox[oldest]
+        if case .finalEvent(_, let token) = removed {
+          inbox[oldest] = .effectEnded(token, .finished)
+        } else {
+          inbox.remove(at: oldest)
+        }
         inbox.append(item)
         return removed.event
       }
