@@ -1,0 +1,14 @@
+/// `==` for `T`, when `T` is `Equatable` at run time; `nil` otherwise.
+///
+/// A store dedupes its states with it, so that one generic type serves
+/// `Equatable` states and others without an overload per constraint. It is
+/// looked up once per store; each comparison then costs two casts that
+/// succeed (the values are of type `T`, which is `E`).
+func equality<T>(of type: T.Type) -> ((T, T) -> Bool)? {
+  guard let equatable = type as? any Equatable.Type else { return nil }
+  return equality(of: type, as: equatable)
+}
+
+private func equality<T, E: Equatable>(of _: T.Type, as _: E.Type) -> (T, T) -> Bool {
+  { lhs, rhs in (lhs as! E) == (rhs as! E) }
+}

@@ -1,0 +1,36 @@
+extension Store {
+  /// Reads a member of the state through the store, so that only a change
+  /// of that member notifies the reader.
+  ///
+  /// A view that shows `store.count` re-renders when `count` changes, not
+  /// when another member of the state does. (A view that reads
+  /// `store.state.count` depends on the whole ``state``.) Each member read
+  /// this way costs one comparison per new state.
+  ///
+  /// ```swift
+  /// Text("\(store.count)")        // re-renders when count changes
+  /// ProgressView().opacity(store.isLoading ? 1 : 0)
+  /// ```
+  public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    field(keyPath).access(self)
+    return current[keyPath: keyPath]
+  }
+
+  /// Reads a member of the state that is not `Equatable` through the store:
+  /// the store cannot tell when it changes, so the read depends on the whole
+  /// ``state``.
+  ///
+  /// ```swift
+  /// let error = store.lastError  // any Error?: re-renders with every new state
+  /// ```
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    state[keyPath: keyPath]
+  }
+
+  private func field<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> ObservedField<State, Event> {
+    if let field = fields[keyPath] { return field }
+    let field = ObservedField<State, Event>(keyPath)
+    fields[keyPath] = field
+    return field
+  }
+}

@@ -1,0 +1,86 @@
+import FeedbackLoop
+
+extension Store where State: Sendable, Event: Sendable {
+  /// Starts a system on the main actor and holds it in a store: the
+  /// counterpart of ``FeedbackLoop/System/init(initial:reduce:feedbacks:isolation:environment:monitor:caller:)``
+  /// for a user interface (ReactiveFeedback's
+  /// `Property(initial:reduce:feedbacks:)`).
+  ///
+  /// The system runs with isolation ``FeedbackLoop/SystemIsolation/mainActor``:
+  /// its reducer, its feedbacks and the store's state updates run on the
+  /// main actor, and a send made there reduces before it returns. The
+  /// initial state has reached every feedback, and the store, when `init`
+  /// returns (G1).
+  ///
+  /// ```swift
+  /// let store = Store(
+  ///   initial: Search.State(),
+  ///   reduce: Search.reduce,
+  ///   feedbacks: Search.feedbacks(api: api)
+  /// )
+  /// store.send(.search("swift"))
+  /// store.isLoading  // true
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - initial: the state the system starts in.
+  ///   - reduce: the pure function `(State, Event) -> State`.
+  ///   - feedbacks: the feedbacks, in the order they see each state.
+  ///   - environment: the clock, effect executor, logger and event buffer.
+  ///   - monitor: receives every reduction and effect.
+  public convenience init(
+    initial: State,
+    reduce: @escaping @Sendable (State, Event) -> State,
+    feedbacks: [Feedback<State, Event>] = [],
+    environment: SystemEnvironment = SystemEnvironment(),
+    monitor: SystemMonitor<State, Event>? = nil
+  ) {
+    self.init(
+      running: System(
+        initial: initial, reduce: reduce, feedbacks: feedbacks,
+        isolation: .mainActor, environment: environment, monitor: monitor))
+  }
+
+  /// Starts a system on the main actor whose reducer changes the state in
+  /// place, and holds it in a store.
+  ///
+  /// ```swift
+  /// let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
+  /// ```
+  public convenience init(
+    initial: State,
+    reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
+    feedbacks: [Feedback<State, Event>] = [],
+    environment: SystemEnvironment = SystemEnvironment(),
+    monitor: SystemMonitor<State, Event>? = nil
+  ) {
+    self.init(
+      running: System(
+        initial: initial, reduceInPlace: reduce, feedbacks: feedbacks,
+        isolation: .mainActor, environment: environment, monitor: monitor))
+  }
+
+  /// Holds `system`, which must run on the main actor, and follows its
+  /// states.
+  private convenience init(running system: System<State, Event>) {
+    self.init(
+      initial: system.state,
+      forward: { event in system.send(event) },
+      stop: { system.stop() },
+      owner: system)
+    // The observer is a `@Sendable` closure, which the core calls from the
+    // thread that drains the system. For a `.mainActor` system that is always
+    // the main actor: the core drains it only for a caller isolated to the
+    // main actor (a send or an observation made there, which it learns from
+    // `#isolation`) or in its own `Task { @MainActor in ... }` hop, and it
+    // calls observers from the drain. So `assumeIsolated` holds; it also
+    // checks it at run time and stops the process if it ever did not.
+    // Observing from this main-actor `init` on an idle system delivers the
+    // current state at once, so no state is missed between `system.state`
+    // above and this line. The closure holds the store weakly: the system
+    // does not keep its store alive.
+    _ = system.observe { [weak self] state in
+      MainActor.assumeIsolated { self?.receive(state) }
+    }
+  }
+}

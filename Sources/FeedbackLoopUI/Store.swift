@@ -1,0 +1,217 @@
+import FeedbackLoop
+import Observation
+
+/// A running system, held for a user interface: an `@Observable` object on
+/// the main actor whose state views read synchronously, and which they send
+/// events to.
+///
+/// A store is what ReactiveFeedback's `Property(initial:reduce:feedbacks:)`
+/// and Feedbacks' `UISystem` were: the loop's state as something a view
+/// observes. It runs a ``FeedbackLoop/System`` of isolation
+/// ``FeedbackLoop/SystemIsolation/mainActor``, so that:
+///
+/// - ``send(_:)`` (or ``emit(_:)``) made on the main actor has reduced the
+///   event, and the store holds the new state, by the time it returns: no
+///   hop between a tap and its state (G10);
+/// - only what a view reads re-renders it: ``state`` notifies its readers
+///   when the state changes (not when an event leaves it equal, for an
+///   `Equatable` state), a member read through the store (`store.count`)
+///   notifies only when that member changes, and ``isStopped`` only when the
+///   system stops;
+/// - a view can read a projection of the state (``project(_:)``, the view
+///   state of Feedbacks' `viewStateFactory`), or a child store scoped to a
+///   part of the state and a subset of the events
+///   (``scope(state:event:)``).
+///
+/// ```swift
+/// @MainActor
+/// struct CounterView: View {
+///   let store = Store(initial: Counter.State(), reduce: Counter.reduce, feedbacks: Counter.feedbacks)
+///
+///   var body: some View {
+///     Stepper("\(store.count)") {
+///       store.send(.increment)
+///     } onDecrement: {
+///       store.send(.decrement)
+///     }
+///   }
+/// }
+/// ```
+///
+/// The store owns its system: releasing the store (and every store scoped
+/// from it) stops the system, which cancels every effect and input (G9).
+@MainActor
+@Observable
+@dynamicMemberLookup
+public final class Store<State, Event> {
+  /// The state, as the store last received it. Read through ``state``, which
+  /// registers the read with Observation.
+  @ObservationIgnored private(set) var current: State
+  /// Whether two states are equal, when `State` is `Equatable`: an equal
+  /// state does not notify the readers of ``state``.
+  @ObservationIgnored private let isDuplicate: ((State, State) -> Bool)?
+  /// Sends an event to the root system, mapped to the root's event type.
+  @ObservationIgnored private let forward: @MainActor (Event) -> Void
+  /// Stops the root system (a scoped store asks the store it was scoped
+  /// from, up to the root).
+  @ObservationIgnored private let stopSystem: @MainActor () -> Void
+  /// Keeps the root system alive: the system for a root store, the parent
+  /// store for a scoped one.
+  @ObservationIgnored private let owner: AnyObject
+  /// Who hears of each new state after this store: scoped stores, state
+  /// sequences, state publishers.
+  @ObservationIgnored private var listeners: [StoreListener<State>] = []
+  @ObservationIgnored private var nextListenerID = 0
+  /// The members of the state read through the store (`store.count`), by
+  /// key path, each notified only when it changes.
+  @ObservationIgnored var fields: [AnyKeyPath: ObservedField<State, Event>] = [:]
+  /// What ends the sequences and publishers of this store when it goes
+  /// away. Only the main actor touches it, but for `deinit`, which runs when
+  /// no other reference is left, so nothing can touch it at the same time.
+  @ObservationIgnored private var finishers: [Int: @Sendable () -> Void] = [:]
+
+  /// Whether the system has stopped: after ``stop()``, no event is reduced
+  /// and the state no longer changes.
+  public private(set) var isStopped = false
+
+  init(
+    initial: State,
+    forward: @escaping @MainActor (Event) -> Void,
+    stop: @escaping @MainActor () -> Void,
+    owner: AnyObject
+  ) {
+    current = initial
+    isDuplicate = equality(of: State.self)
+    self.forward = forward
+    stopSystem = stop
+    self.owner = owner
+  }
+
+  deinit {
+    for finish in finishers.values { finish() }
+  }
+
+  /// The current state.
+  ///
+  /// Reading it registers the read with Observation: a view that reads
+  /// `state` re-renders whenever the state changes. For an `Equatable`
+  /// state, an event that leaves the state equal notifies nobody. To depend
+  /// on one member only, read it through the store (`store.count`), or
+  /// project the state (``project(_:)``).
+  ///
+  /// ```swift
+  /// Text(store.state.title)
+  /// ```
+  public var state: State {
+    access(keyPath: \.state)
+    return current
+  }
+
+  /// Sends an event. Called on the main actor, as a view does, the event has
+  /// been reduced, every feedback has seen the new state, and ``state``
+  /// holds it, by the time `send` returns.
+  ///
+  /// A send made while the system is reducing (from an observation
+  /// callback, say) is queued and reduced right after the current event,
+  /// never re-entrantly (G2). A scoped store sends its event, mapped, to the
+  /// system of the store it was scoped from.
+  ///
+  /// ```swift
+  /// Button("+") { store.send(.increment) }
+  /// ```
+  public func send(_ event: Event) {
+    forward(event)
+  }
+
+  /// Sends several events, in order; each has been reduced when `send`
+  /// returns.
+  ///
+  /// ```swift
+  /// store.send(contentsOf: [.clear, .search("swift")])
+  /// ```
+  public func send(contentsOf events: some Sequence<Event>) {
+    for event in events { forward(event) }
+  }
+
+  /// Feedbacks' `emit(event:)`: the same as ``send(_:)``.
+  ///
+  /// ```swift
+  /// Button("Refresh") { store.emit(.refresh) }
+  /// ```
+  public func emit(_ event: Event) {
+    forward(event)
+  }
+
+  /// Stops the system: every effect and input is cancelled, no event is
+  /// reduced afterwards, and the state sequences and publishers of this
+  /// store and of the stores scoped from the same system finish (G9).
+  /// Releasing the root store and its scoped stores does the same.
+  ///
+  /// ```swift
+  /// .onDisappear { store.stop() }
+  /// ```
+  public func stop() {
+    stopSystem()
+    systemStopped()
+  }
+
+  // MARK: - Receiving states
+
+  /// Takes a new state: notifies the readers of what changed, then the
+  /// listeners. The core calls it, through the root store's observation, on
+  /// the main actor, after every feedback has seen the state (G3), one state
+  /// at a time (it never re-enters: a send made from here is queued).
+  func receive(_ new: State) {
+    guard !isStopped else { return }
+    if let isDuplicate, isDuplicate(current, new) { return }
+    let old = current
+    let changed = fields.values.filter { $0.hasChanged(old, new) }
+    withMutation(keyPath: \.state) {
+      notifying(changed[...]) { current = new }
+    }
+    guard !listeners.isEmpty else { return }
+    var ended: Set<Int> = []
+    for listener in listeners where !listener.receive(new) {
+      ended.insert(listener.id)
+    }
+    if !ended.isEmpty {
+      listeners.removeAll { ended.contains($0.id) }
+      for id in ended { finishers[id] = nil }
+    }
+  }
+
+  /// Runs `body` between the will-set and did-set notifications of each
+  /// field in `fields`.
+  private func notifying(_ fields: ArraySlice<ObservedField<State, Event>>, _ body: () -> Void) {
+    guard let field = fields.first else { return body() }
+    field.withMutation(self) { notifying(fields.dropFirst(), body) }
+  }
+
+  /// The system stopped: no state changes any more; the listeners finish.
+  func systemStopped() {
+    guard !isStopped else { return }
+    isStopped = true
+    let ending = listeners
+    listeners.removeAll()
+    for listener in ending { listener.finish() }
+    for finish in finishers.values { finish() }
+    finishers.removeAll()
+  }
+
+  /// Adds a listener that hears of each new state of this store, until it
+  /// returns `false` or the system stops (then `finish` is called).
+  /// `finishOnRelease`, if given, is called if the store goes away first.
+  func addListener(
+    receive: @escaping @MainActor (State) -> Bool,
+    finish: @escaping @MainActor () -> Void,
+    finishOnRelease: (@Sendable () -> Void)? = nil
+  ) {
+    nextListenerID += 1
+    guard !isStopped else {
+      finish()
+      return
+    }
+    listeners.append(StoreListener(id: nextListenerID, receive: receive, finish: finish))
+    if let finishOnRelease { finishers[nextListenerID] = finishOnRelease }
+  }
+}
