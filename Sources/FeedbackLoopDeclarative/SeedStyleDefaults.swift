@@ -108,23 +108,3 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
     self.init(typePattern(type) as Pattern<State, Void>, transitions)
   }
 }
-
-/// A feedback on the seed's protocol states, defined apart (see
-/// `Feedback(on:strategy:name:fileID:line:perform:)`).
-///
-/// ```swift
-/// let load = SideEffect.make(LoadingSideEffects.load, network, database)
-/// let feedback = Feedback(on: LoadingState.self, strategy: .cancelOnNewState, perform: load)
-/// ```
-// swift-format-ignore: AlwaysUseLowerCamelCase
-public func Feedback<Event: Sendable, StateType: Sendable>(
-  on type: StateType.Type,
-  strategy: ExecutionStrategy = .cancelOnNewState,
-  name: String? = nil,
-  fileID: StaticString = #fileID,
-  line: UInt = #line,
-  perform: @escaping @Sendable (StateType) -> Effect<Event>
-) -> DeclaredFeedback<any State, Event> {
-  DeclaredFeedback(
-    pattern: typePattern(type), strategy: strategy, name: name, fileID: fileID, line: line, perform: perform)
-}
