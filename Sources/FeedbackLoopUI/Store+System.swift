@@ -36,7 +36,7 @@ extension Store where State: Sendable, Event: Sendable {
     monitor: SystemMonitor<State, Event>? = nil
   ) {
     self.init(
-      running: System(
+      System(
         initial: initial, reduce: reduce, feedbacks: feedbacks,
         isolation: .mainActor, environment: environment, monitor: monitor))
   }
@@ -55,14 +55,27 @@ extension Store where State: Sendable, Event: Sendable {
     monitor: SystemMonitor<State, Event>? = nil
   ) {
     self.init(
-      running: System(
+      System(
         initial: initial, reduceInPlace: reduce, feedbacks: feedbacks,
         isolation: .mainActor, environment: environment, monitor: monitor))
   }
 
-  /// Holds `system`, which must run on the main actor, and follows its
-  /// states.
-  private convenience init(running system: System<State, Event>) {
+  /// Holds a running system in a store: for a system built elsewhere, such
+  /// as a declarative one (`DeclarativeSystem { ... }.start(isolation: .mainActor)`,
+  /// Feedbacks' `UISystem`).
+  ///
+  /// The system must run on the main actor: start it with isolation
+  /// ``FeedbackLoop/SystemIsolation/mainActor``. The store checks it at run
+  /// time, on every state, and stops the process with a message if a state
+  /// arrives elsewhere. The store keeps the system running while it lives;
+  /// stop the system through the store (``stop()``), so that the store
+  /// knows.
+  ///
+  /// ```swift
+  /// let store = Store(volume.start(isolation: .mainActor))
+  /// let label = store.project { "Volume \($0.value)" }
+  /// ```
+  public convenience init(_ system: System<State, Event>) {
     self.init(
       initial: system.state,
       forward: { event in system.send(event) },
@@ -73,13 +86,16 @@ extension Store where State: Sendable, Event: Sendable {
     // the main actor: the core drains it only for a caller isolated to the
     // main actor (a send or an observation made there, which it learns from
     // `#isolation`) or in its own `Task { @MainActor in ... }` hop, and it
-    // calls observers from the drain. So `assumeIsolated` holds; it also
-    // checks it at run time and stops the process if it ever did not.
-    // Observing from this main-actor `init` on an idle system delivers the
-    // current state at once, so no state is missed between `system.state`
-    // above and this line. The closure holds the store weakly: the system
-    // does not keep its store alive.
+    // calls observers from the drain. So `assumeIsolated` holds; the
+    // precondition checks it at run time (for a system built elsewhere, whose
+    // isolation the core does not tell) and stops the process with a message
+    // if it ever did not. Observing from this main-actor `init` on an idle
+    // system delivers the current state at once, so no state is missed
+    // between `system.state` above and this line. The closure holds the store
+    // weakly: the system does not keep its store alive.
     _ = system.observe { [weak self] state in
+      MainActor.preconditionIsolated(
+        "FeedbackLoopUI: a Store needs a system that runs on the main actor (isolation: .mainActor)")
       MainActor.assumeIsolated { self?.receive(state) }
     }
   }

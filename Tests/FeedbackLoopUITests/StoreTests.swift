@@ -139,3 +139,20 @@ extension SystemActivity {
     }
   }
 }
+
+@MainActor
+@Suite("Store(_:): a system built elsewhere")
+struct StoreOfSystemTests {
+  @Test("a main-actor system built elsewhere is held and followed by a store")
+  func holdsAMainActorSystem() {
+    let system = System(initial: Counter.State(), reduceInPlace: Counter.reduce, isolation: .mainActor)
+    system.send(.increment)
+    let store = Store(system)
+    #expect(store.count == 1)
+    store.send(.increment)
+    #expect(system.state.count == 2)
+    #expect(store.count == 2)
+    system.send(.increment)  // a send made on the main actor elsewhere reaches the store too
+    #expect(store.count == 3)
+  }
+}
