@@ -24,6 +24,7 @@ import FeedbackLoop
 ///   - name: the name monitors show; by default `on StateType`.
 ///   - perform: the side effect for a matching state.
 // swift-format-ignore: AlwaysUseLowerCamelCase
+@_disfavoredOverload  // `AnyState.self` takes the wildcard's form, whose side effect gets the state
 public func Feedback<State: Sendable, Event: Sendable, StateType: Sendable>(
   on type: StateType.Type,
   strategy: ExecutionStrategy = .cancelOnNewState,
@@ -91,6 +92,7 @@ public func Feedback<State: Sendable, Event: Sendable, Value: Sendable>(
 /// .execute(on: imageDecodingExecutor)
 /// ```
 // swift-format-ignore: AlwaysUseLowerCamelCase
+@_disfavoredOverload  // `AnyState.self` takes the wildcard's form, whose side effect gets the state
 public func Feedback<State: Sendable, Event: Sendable, StateType: Sendable>(
   on type: StateType.Type,
   strategy: ExecutionStrategy = .cancelOnNewState,

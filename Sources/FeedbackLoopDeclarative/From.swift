@@ -79,6 +79,7 @@ public struct From<State: Sendable, Event: Sendable>: Sendable {
   ///   On(IncreaseEvent.self, transitionTo: VolumeState(value: state.value + 1))
   /// }
   /// ```
+  @_disfavoredOverload  // `AnyState.self` takes the wildcard's form, whose block gets the state
   public init<StateType: Sendable>(
     _ type: StateType.Type,
     @OnBuilder<State, Event> _ transitions: @escaping @Sendable (Matched<StateType>) -> [On<State, Event>]

@@ -113,6 +113,7 @@ public struct On<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// On(PageLoaded.self, transitionTo: .case("loaded")) { event in .loaded(event.items) }
   /// ```
+  @_disfavoredOverload  // `AnyEvent.self` takes the wildcard's form, whose closure gets the event
   public init<EventType: Sendable, TargetValue>(
     _ event: EventType.Type,
     transitionTo target: Pattern<State, TargetValue>,

@@ -86,6 +86,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
   ///   On(LoadingHasFailed.self, transitionTo: ErrorState())
   /// }
   /// ```
+  @_disfavoredOverload  // `AnyState.self` takes the wildcard's form, whose block gets the state
   public init<StateType: Sendable>(
     _ type: StateType.Type,
     @OnBuilder<State, Event> _ transitions: @escaping @Sendable (Matched<StateType>) -> [On<State, Event>]
@@ -106,5 +107,19 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
     @OnBuilder<State, Event> _ transitions: @escaping @Sendable () -> [On<State, Event>]
   ) {
     self.init(typePattern(type) as Pattern<State, Void>, transitions)
+  }
+
+  /// A block for every state of the seed's protocol states, defined apart.
+  ///
+  /// ```swift
+  /// let refresh = From(AnyState.self) { _ in
+  ///   On(RefreshEvent.self, transitionTo: LoadingState(page: 1))
+  /// }
+  /// ```
+  public init(
+    _ type: AnyState.Type,
+    @OnBuilder<State, Event> _ transitions: @escaping @Sendable (Matched<State>) -> [On<State, Event>]
+  ) {
+    self.init(Pattern<State, State>.anyNamed("AnyState"), transitions)
   }
 }

@@ -1,0 +1,41 @@
+/// A mediator that keeps the last value sent, and gives it to each new
+/// subscriber first (the seed's `CurrentValueMediator`, Combine's
+/// `CurrentValueSubject`).
+///
+/// A system attached to it receives the current value when it attaches.
+///
+/// ```swift
+/// let session = CurrentValueMediator(SessionStatus.signedOut)
+/// let profile = System { ... }
+///   .attach(to: session, onMediatorValue: .signedIn, emitSystemEvent: { _ in RefreshEvent() })
+/// session.send(.signedIn)
+/// session.value  // .signedIn
+/// ```
+public final class CurrentValueMediator<Value: Sendable>: Mediator {
+  private let subscribers = MediatorSubscribers<Value>()
+  private let storage: Storage
+
+  /// Sendable: `value` is read and written only under the subscribers' lock.
+  private final class Storage: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+  }
+
+  /// A mediator whose current value is `value`.
+  public init(_ value: Value) {
+    storage = Storage(value)
+  }
+
+  /// The last value sent, or the initial one.
+  public var value: Value {
+    subscribers.withLock { storage.value }
+  }
+
+  public func send(_ value: Value) {
+    subscribers.deliver(value) { storage.value = value }
+  }
+
+  public func subscribe(_ receive: @escaping @Sendable (Value) -> Void) -> MediatorSubscription {
+    subscribers.add(receive) { storage.value }
+  }
+}
