@@ -1,0 +1,61 @@
+import FeedbackLoop
+import FeedbackLoopDeclarative
+import Testing
+
+@Suite struct UnmatchedEventTests {
+  enum Door: Equatable, Sendable { case open, closed }
+  enum Push: Equatable, Sendable { case open, close, knock }
+
+  static let door = DeclarativeSystem<Door, Push> {
+    InitialState { .closed }
+    Transitions {
+      From(Door.closed) { On(Push.open, transitionTo: Door.open) }
+      From(Door.open) { On(Push.close, transitionTo: Door.closed) }
+    }
+  }
+
+  final class Reports: @unchecked Sendable {
+    // Sendable: guarded by `lock`.
+    private let lock = NSLockish()
+    private var stored: [String] = []
+    func append(_ report: String) { lock.withLock { stored.append(report) } }
+    var all: [String] { lock.withLock { stored } }
+  }
+
+  @Test func byDefaultTheStateIsKeptAndStillPublished() {
+    let system = System(Self.door)
+    let states = Recorder<Door>()
+    let observation = system.observe { states.append($0) }
+    system.send(.knock)
+    #expect(system.state == .closed)
+    #expect(states.all == [.closed, .closed])  // G3: an unchanged state is still a state
+    observation.cancel()
+  }
+
+  @Test func reportCallsTheHandlerWithTheStateAndTheEvent() {
+    let reports = Reports()
+    let system = System(Self.door.unmatchedEvents(.report { state, event in reports.append("\(event) in \(state)") }))
+    system.send(.knock)
+    system.send(.open)
+    system.send(.open)
+    #expect(reports.all == ["knock in closed", "open in open"])
+    #expect(system.state == .open)
+  }
+
+  @Test func thePolicyCanBeGivenWhereTheSystemStarts() {
+    let reports = Reports()
+    let system = System<Door, Push>(unmatchedEvents: .report { _, event in reports.append("\(event)") }) {
+      InitialState { .open }
+      Transitions { From(Door.open) { On(Push.close, transitionTo: Door.closed) } }
+    }
+    system.send(.knock)
+    #expect(reports.all == ["knock"])
+  }
+
+  @Test func reportLogsThroughTheSystemsLoggerWithoutChangingTheState() {
+    // The warning goes to the environment's logger; the state is kept.
+    let system = System(Self.door.unmatchedEvents(.report))
+    system.send(.close)
+    #expect(system.state == .closed)
+  }
+}
