@@ -1,0 +1,48 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The benchmark package: a package of its own, so that a user of the library
+// never resolves or builds it. It depends on the library by path; the name
+// makes the dependency `FeedbackLoop` whatever the clone's folder is called
+// (a path dependency is otherwise named after its folder).
+//
+//   swift package --allow-writing-to-directory .benchmarkBaselines benchmark
+//     runs the package-benchmark suite (wall clock, mallocs, ARC per iteration;
+//     ARC counts where the Swift runtime's hooks work, see the suite);
+//   ./run
+//     builds in release mode, times every workload with the `timings`
+//     executable and prints one RESULT line per workload.
+let package = Package(
+  name: "FeedbackLoopBenchmarks",
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+  dependencies: [
+    .package(name: "FeedbackLoop", path: ".."),
+    .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+  ],
+  targets: [
+    // The workloads W0...W6, shared by the suite and the timings executable.
+    .target(
+      name: "Workloads",
+      dependencies: ["CMallocInfo", .product(name: "FeedbackLoop", package: "FeedbackLoop")]
+    ),
+    // glibc's mallinfo2, which Swift's Glibc module does not show.
+    .target(name: "CMallocInfo"),
+    // Times every workload (ContinuousClock, median of several runs) and
+    // prints the RESULT lines.
+    .executableTarget(
+      name: "timings",
+      dependencies: ["Workloads"]
+    ),
+    // The package-benchmark suite: the same workloads.
+    .executableTarget(
+      name: "FeedbackLoopBenchmarks",
+      dependencies: [
+        "Workloads",
+        .product(name: "Benchmark", package: "benchmark"),
+      ],
+      path: "Benchmarks/FeedbackLoopBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
