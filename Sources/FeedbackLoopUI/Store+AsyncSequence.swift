@@ -7,7 +7,7 @@ extension Store where State: Sendable {
   ///
   /// These are the states the store takes: for an `Equatable` state, an
   /// event that leaves it equal yields nothing (the core's
-  /// ``FeedbackLoop/System/states`` yields every state). All of them wait for
+  /// `System.states` yields every state). All of them wait for
   /// a slow reader; choose another policy with ``states(buffering:)``.
   ///
   /// ```swift
@@ -48,7 +48,7 @@ extension Store where Event: Sendable {
   ///
   /// Each event hops to the main actor and is reduced there. To bind a
   /// source for the system's whole lifetime, give it to the system as
-  /// ``FeedbackLoop/Feedback/input(_:name:fileID:line:)-(Events,_,_,_)`` instead.
+  /// `Feedback.input(_:)` instead.
   ///
   /// ```swift
   /// .task { await store.send(contentsOf: NotificationCenter.default.notifications(named: .refresh).map { _ in .refresh }) }

@@ -2,11 +2,11 @@ import FeedbackLoop
 
 extension Store where State: Sendable, Event: Sendable {
   /// Starts a system on the main actor and holds it in a store: the
-  /// counterpart of ``FeedbackLoop/System/init(initial:reduce:feedbacks:isolation:environment:monitor:caller:)``
+  /// counterpart of `System(initial:reduce:feedbacks:)`
   /// for a user interface (ReactiveFeedback's
   /// `Property(initial:reduce:feedbacks:)`).
   ///
-  /// The system runs with isolation ``FeedbackLoop/SystemIsolation/mainActor``:
+  /// The system runs with isolation `SystemIsolation.mainActor`:
   /// its reducer, its feedbacks and the store's state updates run on the
   /// main actor, and a send made there reduces before it returns. The
   /// initial state has reached every feedback, and the store, when `init`
@@ -65,7 +65,7 @@ extension Store where State: Sendable, Event: Sendable {
   /// Feedbacks' `UISystem`).
   ///
   /// The system must run on the main actor: start it with isolation
-  /// ``FeedbackLoop/SystemIsolation/mainActor``. The store checks it at run
+  /// `SystemIsolation.mainActor`. The store checks it at run
   /// time, on every state, and stops the process with a message if a state
   /// arrives elsewhere. The store keeps the system running while it lives;
   /// stop the system through the store (``stop()``), so that the store

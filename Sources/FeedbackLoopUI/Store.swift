@@ -7,8 +7,8 @@ import Observation
 ///
 /// A store is what ReactiveFeedback's `Property(initial:reduce:feedbacks:)`
 /// and Feedbacks' `UISystem` were: the loop's state as something a view
-/// observes. It runs a ``FeedbackLoop/System`` of isolation
-/// ``FeedbackLoop/SystemIsolation/mainActor``, so that:
+/// observes. It runs a `System` of isolation
+/// `SystemIsolation.mainActor`, so that:
 ///
 /// - ``send(_:)`` (or ``emit(_:)``) made on the main actor has reduced the
 ///   event, and the store holds the new state, by the time it returns: no
@@ -24,9 +24,9 @@ import Observation
 ///   (``scope(state:event:)``).
 ///
 /// ```swift
-/// @MainActor
 /// struct CounterView: View {
-///   let store = Store(initial: Counter.State(), reduce: Counter.reduce, feedbacks: Counter.feedbacks)
+///   @State private var store = Store(
+///     initial: Counter.State(), reduceInPlace: Counter.reduce, feedbacks: Counter.feedbacks)
 ///
 ///   var body: some View {
 ///     Stepper("\(store.count)") {
