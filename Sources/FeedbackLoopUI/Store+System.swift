@@ -98,5 +98,6 @@ extension Store where State: Sendable, Event: Sendable {
         "FeedbackLoopUI: a Store needs a system that runs on the main actor (isolation: .mainActor)")
       MainActor.assumeIsolated { self?.receive(state) }
     }
+    if system.isStopped { systemStopped() }
   }
 }

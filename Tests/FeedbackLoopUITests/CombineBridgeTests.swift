@@ -197,6 +197,21 @@ import Testing
       withExtendedLifetime(cancellable) {}
     }
 
+    @Test("G2 a send made while the store delivers a state is queued and reduced right after, in order")
+    @MainActor
+    func test_G2_reentrantSendFromASubscriber() {
+      let store = Store(initial: State(), reduceInPlace: Self.reduce)
+      let totals = Recorder<Int>()
+      let cancellable = store.statePublisher.map(\.total).sink { total in
+        totals.append(total)
+        if total == 1 { store.send(.add(10)) }
+      }
+      store.send(.add(1))
+      #expect(store.total == 11)  // before the outer send returned
+      #expect(totals.entries == [0, 1, 11])
+      withExtendedLifetime(cancellable) {}
+    }
+
     @Test("a store's publisher completes when the store goes away")
     @MainActor
     func storeStatePublisherCompletesOnRelease() {
