@@ -63,10 +63,17 @@ final class Slot<Value: Sendable>: @unchecked Sendable {
 
 extension System {
   /// Waits, without sleeping, until the system's state satisfies `done`:
-  /// at once if it does already, otherwise by observing its states.
+  /// at once if it does already, otherwise by observing its states. The
+  /// observer costs the loop one call of `done` per state, and wakes the
+  /// waiting task once.
   func waitUntil(_ done: @escaping @Sendable (State) -> Bool) async {
     if done(state) { return }
-    for await state in states(buffering: .newest(1)) where done(state) { return }
+    let (reached, signal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    let observation = observe { state in
+      if done(state) { signal.yield() }
+    }
+    for await _ in reached { break }
+    observation.cancel()
   }
 }
 

@@ -4,8 +4,10 @@
 //
 //   timings                  every per-operation workload (W0 W1 W2 W2a W3 W6 W6-100)
 //   timings W4               memory of 10,000 idle systems (run it in a process of its own)
-//   timings W5               100,000 systems, 10 events each (in a process of its own)
+//   timings W5               100,000 systems, 10 events each: one run (in a process of its own)
+//   timings W5-tasks         the same with one task per system: one run (in a process of its own)
 //   timings W0 W2 ...        the workloads named
+//   timings --once W1        one run, no warm-up: for profilers (perf, callgrind)
 import Workloads
 
 #if canImport(Glibc)
@@ -14,9 +16,11 @@ import Workloads
   import Darwin
 #endif
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+let once = arguments.contains("--once")
+arguments.removeAll { $0 == "--once" }
 let requested = arguments.isEmpty ? Workloads.timed.map(\.id) : arguments
-let known = Set(Workloads.timed.map(\.id) + ["W4", "W5"])
+let known = Set(Workloads.timed.map(\.id) + ["W4", "W5", "W5-tasks"])
 for id in requested where !known.contains(id) {
   print("unknown workload \(id); known: \(known.sorted().joined(separator: " "))")
   exit(2)
@@ -24,6 +28,10 @@ for id in requested where !known.contains(id) {
 
 func nanoseconds(_ duration: Duration) -> Double {
   Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+}
+
+func mebibytes(_ bytes: Int?) -> String {
+  bytes.map { "\($0 / 1_048_576) MiB" } ?? "unknown"
 }
 
 func format(_ value: Double) -> String {
@@ -42,24 +50,25 @@ for id in requested {
       "W4  \(IdleSystems.systemCount) idle systems: \(Int(measured.residentBytesPerSystem)) resident bytes"
         + " per system, \(Int(measured.allocatedBytesPerSystem)) bytes allocated per system")
     print("MEASURED W4 \(Int(measured.residentBytesPerSystem.rounded()))")
-  case "W5":
-    var runs: [Scale.Measurement] = []
-    for _ in 0..<3 { runs.append(await Scale.measure()) }
-    let median = runs.sorted { $0.total < $1.total }[1]
-    let peak = runs.compactMap(\.peakResidentBytes).max()
+  case "W5", "W5-tasks":
+    // One run per process: a second run in the same process would find the
+    // allocator's arenas of the first one (made on other threads) still
+    // mapped, and the peak would say more about glibc than about systems.
+    let tasks = id == "W5" ? Scale.taskCount : Scale.systemCount
+    let run = await Scale.measure(tasks: tasks)
     let events = Scale.systemCount * Scale.eventsPerSystem
     print(
-      "W5  \(Scale.systemCount) systems x \(Scale.eventsPerSystem) events: median total \(median.total)"
-        + " (making \(median.making), sending \(median.sending)); runs: "
-        + runs.map { "\($0.total)" }.joined(separator: ", ")
-        + "; peak resident \(peak.map { "\($0 / 1_048_576) MiB" } ?? "unknown")")
-    print("MEASURED W5 \(format(nanoseconds(median.total) / Double(events)))")
-    print("W5TOTAL \(format(nanoseconds(median.total) / 1e9)) \(peak.map { "\($0)" } ?? "-")")
+      "\(id)  \(Scale.systemCount) systems x \(Scale.eventsPerSystem) events from \(tasks) tasks:"
+        + " total \(run.total) (making \(run.making), sending \(run.sending));"
+        + " peak resident \(mebibytes(run.peakResidentBytes)), resident after making"
+        + " \(mebibytes(run.residentAfterMaking)) and after sending \(mebibytes(run.residentAfterSending))")
+    print("MEASURED \(id) \(format(nanoseconds(run.total) / Double(events)))")
+    print("TOTAL \(id) \(format(nanoseconds(run.total) / 1e9)) \(run.peakResidentBytes.map { "\($0)" } ?? "-")")
   default:
     let workload = Workloads.timed.first { $0.id == id }!
-    _ = await workload.makeTrial().timed()  // warm-up
+    if !once { _ = await workload.makeTrial().timed() }  // warm-up
     var perOperation: [Double] = []
-    for _ in 0..<workload.runs {
+    for _ in 0..<(once ? 1 : workload.runs) {
       let elapsed = await workload.makeTrial().timed()
       perOperation.append(nanoseconds(elapsed) / Double(workload.operations))
     }
@@ -67,7 +76,7 @@ for id in requested {
     let median = perOperation[perOperation.count / 2]
     print(
       "\(workload.id)  \(workload.summary): median \(format(median)) ns/op"
-        + " (min \(format(perOperation.first!)), max \(format(perOperation.last!)); \(workload.runs) runs)")
+        + " (min \(format(perOperation.first!)), max \(format(perOperation.last!)); \(perOperation.count) runs)")
     print("MEASURED \(workload.id) \(format(median))")
   }
 }
