@@ -28,7 +28,7 @@ let benchmarks: @Sendable () -> Void = {
     maxIterations: 25
   )
 
-  for workload in Workloads.timed {
+  for workload in Workloads.timed + Workloads.references {
     let perEvent = workload.operations == 1_000_000
     let name =
       "\(workload.id) \(workload.summary)" + (perEvent ? " (per event)" : " (per run of \(workload.operations))")

@@ -11,4 +11,8 @@ public enum Workloads {
     KeyedChurn.workload(keys: 1_000),
     KeyedChurn.workload(keys: 100),
   ]
+
+  /// What the workloads are compared with besides W0: the cost of the
+  /// platform's own primitives on the same machine, in the same run.
+  public static let references: [Workload] = [TaskChain.workload]
 }

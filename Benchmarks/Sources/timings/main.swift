@@ -2,7 +2,8 @@
 // run, with a ContinuousClock, and prints one `MEASURED` line per workload
 // for `Benchmarks/run`, which turns them into RESULT lines.
 //
-//   timings                  every per-operation workload (W0 W1 W2 W2a W3 W6 W6-100)
+//   timings                  every per-operation workload (W0 W1 W2 W2a W3 W6 W6-100) and
+//                            the reference task-chain (the floor under W2a)
 //   timings W4               memory of 10,000 idle systems (run it in a process of its own)
 //   timings W5               100,000 systems, 10 events each: one run (in a process of its own)
 //   timings W5-tasks         the same with one task per system: one run (in a process of its own)
@@ -19,8 +20,9 @@ import Workloads
 var arguments = Array(CommandLine.arguments.dropFirst())
 let once = arguments.contains("--once")
 arguments.removeAll { $0 == "--once" }
-let requested = arguments.isEmpty ? Workloads.timed.map(\.id) : arguments
-let known = Set(Workloads.timed.map(\.id) + ["W4", "W5", "W5-tasks"])
+let measurable = Workloads.timed + Workloads.references
+let requested = arguments.isEmpty ? measurable.map(\.id) : arguments
+let known = Set(measurable.map(\.id) + ["W4", "W5", "W5-tasks"])
 for id in requested where !known.contains(id) {
   print("unknown workload \(id); known: \(known.sorted().joined(separator: " "))")
   exit(2)
@@ -65,7 +67,7 @@ for id in requested {
     print("MEASURED \(id) \(format(nanoseconds(run.total) / Double(events)))")
     print("TOTAL \(id) \(format(nanoseconds(run.total) / 1e9)) \(run.peakResidentBytes.map { "\($0)" } ?? "-")")
   default:
-    let workload = Workloads.timed.first { $0.id == id }!
+    let workload = measurable.first { $0.id == id }!
     if !once { _ = await workload.makeTrial().timed() }  // warm-up
     var perOperation: [Double] = []
     for _ in 0..<(once ? 1 : workload.runs) {
