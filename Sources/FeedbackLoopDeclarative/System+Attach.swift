@@ -8,6 +8,12 @@ import FeedbackLoop
 // mediator, a mediator holds its subscribers' systems weakly, and a system
 // attached to another holds it weakly. Each attachment lasts as long as the
 // system it observes runs.
+//
+// Attachments are level-triggered, as in the seed: every state that matches
+// sends, including a state left unchanged by an event no transition
+// matched (G3). Two systems attached both ways on states that persist
+// therefore answer each other forever; attach one way, or match states that
+// the answer leaves.
 
 extension FeedbackLoop.System {
   /// Sends `emitMediatorValue(value)` to `mediator` for each state `pattern`
