@@ -1,4 +1,4 @@
-import CMallocInfo
+import CBenchmarkSupport
 
 #if canImport(Glibc)
   import Glibc
