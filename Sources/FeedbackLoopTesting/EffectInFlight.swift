@@ -7,7 +7,7 @@ import FeedbackLoop
 /// ```swift
 /// hud.send(.tap) { $0.isVisible = true; $0.interactions = 1 }
 /// let timer = try #require(hud.effectsInFlight.first)
-/// #expect(timer.feedback.name == "hide after 3 s")
+/// #expect(timer.feedback.name == "hide after the last interaction")
 /// #expect(timer.trigger == "1")
 /// #expect(timer.startedAt == TestClock.Instant(offset: .zero))
 /// ```

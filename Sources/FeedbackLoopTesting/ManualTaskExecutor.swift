@@ -2,7 +2,7 @@ import DequeModule
 import FeedbackLoop
 
 /// A task executor that runs nothing until told to: the effects and inputs
-/// of a system given it (``SystemEnvironment/effectExecutor``) advance only
+/// of a system given it (`SystemEnvironment.effectExecutor`) advance only
 /// inside ``runUntilIdle()``, on the calling thread, in the order they were
 /// scheduled.
 ///
@@ -14,7 +14,7 @@ import FeedbackLoop
 /// let executor = ManualTaskExecutor()
 /// let clock = TestClock(executor: executor)
 /// let system = System(
-///   initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks,
+///   initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks,
 ///   environment: SystemEnvironment(clock: clock, effectExecutor: executor)
 /// )
 /// system.send(.tap)
@@ -34,6 +34,9 @@ public final class ManualTaskExecutor: TaskExecutor, @unchecked Sendable {
   /// A new executor with no work.
   public init() {}
 
+  /// Keeps `job` until ``runUntilIdle()`` runs it. Called by the Swift
+  /// runtime for each task that prefers this executor, when it starts and
+  /// each time it resumes.
   public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     lock.withLock { jobs.append(job) }
@@ -42,8 +45,14 @@ public final class ManualTaskExecutor: TaskExecutor, @unchecked Sendable {
   /// The number of jobs waiting to run.
   public var pendingJobs: Int { lock.withLock { jobs.count } }
 
-  /// Runs jobs, including those they schedule, until none is left.
-  /// Returns the number of jobs run.
+  /// Runs jobs, including those they schedule, until none is left, on the
+  /// calling thread. Returns the number of jobs run. Call it from one thread
+  /// at a time (a test's own).
+  ///
+  /// ```swift
+  /// system.send(.search("swift"))
+  /// executor.runUntilIdle()  // the request effect has started, and waits
+  /// ```
   @discardableResult
   public func runUntilIdle() -> Int {
     var count = 0
@@ -52,5 +61,25 @@ public final class ManualTaskExecutor: TaskExecutor, @unchecked Sendable {
       count += 1
     }
     return count
+  }
+
+  /// Runs jobs, including those they schedule, until none is left or
+  /// `limit` jobs have run. Returns whether none is left: `false` means the
+  /// work does not come to rest, such as a loop of effects that never waits.
+  ///
+  /// ```swift
+  /// guard executor.runUntilIdle(limit: 100_000) else {
+  ///   Issue.record("the effects never come to rest")
+  ///   return
+  /// }
+  /// ```
+  @discardableResult
+  public func runUntilIdle(limit: Int) -> Bool {
+    var count = 0
+    while count < limit, let job = lock.withLock({ jobs.popFirst() }) {
+      job.runSynchronously(on: asUnownedTaskExecutor())
+      count += 1
+    }
+    return pendingJobs == 0
   }
 }

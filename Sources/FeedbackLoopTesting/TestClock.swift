@@ -3,8 +3,8 @@ import FeedbackLoop
 
 /// A clock whose time moves only when a test moves it (G11).
 ///
-/// Inject it through ``SystemEnvironment/clock``; effects sleep on it with
-/// ``Send/clock``. ``advance(by:)`` moves time forward, waking each sleeper
+/// Inject it through `SystemEnvironment.clock`; effects sleep on it with
+/// `Send.clock`. ``advance(by:)`` moves time forward, waking each sleeper
 /// whose deadline is reached, in deadline order (and, for equal deadlines,
 /// in the order they went to sleep), at its own deadline. Given a
 /// ``ManualTaskExecutor``, the clock runs it until idle after each wake, so

@@ -7,11 +7,13 @@
 /// to check them:
 ///
 /// ```swift
-/// let failures = Mutex<[TestFailure]>([])
+/// let failures = FailureLog()  // a locked array of your own
 /// let hud = TestSystem(
-///   initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks,
-///   reporter: TestFailureReporter { failure in failures.withLock { $0.append(failure) } }
+///   initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks,
+///   reporter: TestFailureReporter { failure in failures.append(failure) }
 /// )
+/// hud.send(.tap)
+/// #expect(failures.all.map(\.kind) == [.stateMismatch])
 /// ```
 public struct TestFailure: Sendable, CustomStringConvertible {
   /// What kind of assertion failed.
@@ -34,6 +36,9 @@ public struct TestFailure: Sendable, CustomStringConvertible {
     case eventNotReduced
     /// A transition of a reducer did not give the expected state.
     case transition
+    /// The system's effects never came to rest: they kept running without
+    /// waiting for the clock or anything outside. The system is stopped.
+    case runaway
     /// The kit was used in a way it cannot check (e.g. sending after
     /// `finish()`).
     case misuse
@@ -48,6 +53,7 @@ public struct TestFailure: Sendable, CustomStringConvertible {
       case .unmappedError: "unmapped error"
       case .eventNotReduced: "event not reduced"
       case .transition: "transition"
+      case .runaway: "runaway"
       case .misuse: "misuse"
       }
     }

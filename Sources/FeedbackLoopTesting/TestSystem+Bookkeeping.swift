@@ -4,9 +4,20 @@ import FeedbackLoop
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
 extension TestSystem {
   /// Runs the effects until each waits for something outside (the clock,
-  /// an input) or has ended, then reads what the monitor saw.
-  func settle() {
-    executor.runUntilIdle()
+  /// an input) or has ended, then reads what the monitor saw. A system whose
+  /// effects never come to rest is reported, and stopped.
+  func settle(at location: CallSite? = nil) {
+    if !executor.runUntilIdle(limit: runawayLimit) {
+      fail(
+        .runaway,
+        "The system's effects ran \(runawayLimit) steps without coming to rest: a feedback may answer each "
+          + "state with an event that makes a new state, forever. The system under test is stopped.",
+        at: location ?? creationSite)
+      stopReason = "the system under test was stopped as a runaway"
+      isFinished = true
+      system.stop()
+      executor.runUntilIdle(limit: runawayLimit)
+    }
     absorb()
   }
 
@@ -62,7 +73,7 @@ extension TestSystem {
   /// Whether the test may still drive the system; reports a misuse if not.
   func checkNotFinished(_ action: @autoclosure () -> String, at location: CallSite) -> Bool {
     guard isFinished else { return true }
-    fail(.misuse, "\(action()) after finish(): the system under test has stopped.", at: location)
+    fail(.misuse, "\(action()) after \(stopReason): the system under test has stopped.", at: location)
     return false
   }
 

@@ -7,7 +7,7 @@ extension TestSystem {
   ///
   /// In exhaustive mode, it fails when events were received and not
   /// asserted, when an unmapped error was not asserted, and when effects are
-  /// still in flight (except those let go with ``skipInFlightEffects()``);
+  /// still in flight (except those let go with ``skipInFlightEffects(fileID:filePath:line:column:)``);
   /// the message lists which, with the feedback, the query and the time each
   /// started. A test system released without `finish()` makes the same
   /// checks, and reports them where it was created.
@@ -36,14 +36,19 @@ extension TestSystem {
   /// search.skipInFlightEffects()  // the near-bottom watch waits for the user
   /// search.finish()
   /// ```
-  public func skipInFlightEffects() {
-    settle()
+  public func skipInFlightEffects(
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    settle(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     skippedEffects.formUnion(inFlight.map(\.id))
   }
 
   func finish(at location: CallSite) {
     guard !isFinished else { return }
-    settle()
+    settle(at: location)
     reportUnasserted(before: "the end of the test", at: location)
     let running = inFlight.filter { !skippedEffects.contains($0.id) }
     if exhaustivity == .on, !running.isEmpty {
@@ -58,6 +63,6 @@ extension TestSystem {
     }
     isFinished = true
     system.stop()
-    settle()
+    settle(at: location)
   }
 }

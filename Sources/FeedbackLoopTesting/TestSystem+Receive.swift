@@ -61,8 +61,13 @@ extension TestSystem {
   /// ticker.advance(by: .seconds(60))
   /// ticker.skipReceivedEvents()  // sixty ticks, none of interest here
   /// ```
-  public func skipReceivedEvents() {
-    settle()
+  public func skipReceivedEvents(
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    settle(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     received.removeAll()
   }
 
@@ -84,7 +89,7 @@ extension TestSystem {
     column: UInt = #column
   ) {
     let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    settle()
+    settle(at: location)
     guard let failure = unmappedErrors.popFirst() else {
       fail(.noEventReceived, "Expected an effect to fail with an unmapped error, but none did.", at: location)
       return
@@ -106,7 +111,7 @@ extension TestSystem {
     at location: CallSite
   ) {
     guard checkNotFinished("Receiving \(description)", at: location) else { return }
-    settle()
+    settle(at: location)
     guard !received.isEmpty else {
       fail(
         .noEventReceived,

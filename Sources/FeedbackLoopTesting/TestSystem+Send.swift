@@ -32,12 +32,13 @@ extension TestSystem {
     let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let description = EventFormat.describe(event)
     guard checkNotFinished("Sending \(description)", at: location) else { return }
-    settle()
+    settle(at: location)
     reportUnasserted(before: "sending \(description)", at: location)
     sentReduction = nil
     log.expectSentEvent()
     system.send(event)
-    settle()
+    settle(at: location)
+    guard !isFinished else { return }
     guard let reduction = sentReduction else {
       _ = log.abandonSentEvent()
       fail(

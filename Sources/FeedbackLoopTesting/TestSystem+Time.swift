@@ -27,14 +27,14 @@ extension TestSystem {
       fail(.misuse, "advance(by: \(duration)): a test clock does not go backwards.", at: location)
       return
     }
-    settle()
+    settle(at: location)
     let target = clock.now.advanced(by: duration)
     while let deadline = clock.nextDeadline, deadline <= target {
       clock.advance(to: deadline)
-      settle()
+      settle(at: location)
     }
     clock.advance(to: target)
-    settle()
+    settle(at: location)
   }
 
   /// Moves the test clock forward until no effect sleeps on it any more,
@@ -56,7 +56,7 @@ extension TestSystem {
   ) {
     let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     guard checkNotFinished("Running the clock", at: location) else { return }
-    settle()
+    settle(at: location)
     var wakes = 0
     while let deadline = clock.nextDeadline {
       guard wakes < limit else {
@@ -68,7 +68,7 @@ extension TestSystem {
         return
       }
       clock.advance(to: deadline)
-      settle()
+      settle(at: location)
       wakes += 1
     }
   }

@@ -8,7 +8,7 @@ import FeedbackLoop
 /// A test system runs its system's effects on a ``ManualTaskExecutor`` and
 /// times them with a ``TestClock``, so that after each step of the test
 /// everything that could happen has happened: no sleeps, no timeouts, no
-/// flakes. It watches the system through its ``SystemMonitor`` and insists,
+/// flakes. It watches the system through its `SystemMonitor` and insists,
 /// by default (``Exhaustivity/on``), that the test states every change:
 ///
 /// - ``send(_:assert:fileID:filePath:line:column:)`` sends an event and states
@@ -26,7 +26,7 @@ import FeedbackLoop
 ///
 /// ```swift
 /// @Test func hidesThreeSecondsAfterTheLastInteraction() {
-///   let hud = TestSystem(initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks)
+///   let hud = TestSystem(initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks)
 ///   hud.send(.tap) {
 ///     $0.isVisible = true
 ///     $0.interactions = 1
@@ -47,6 +47,16 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
   public var exhaustivity: Exhaustivity
   /// Where failures go.
   public let reporter: TestFailureReporter
+  /// How many executor jobs the system's effects may run in one step of the
+  /// test (a send, a receive, a move of the clock) before the test system
+  /// reports a runaway loop of effects and stops the system: a guard against
+  /// a test that never ends. 100 000 by default.
+  ///
+  /// ```swift
+  /// let big = TestSystem(initial: Grid(), reduce: Grid.reduce, feedbacks: Grid.feedbacks)
+  /// big.runawayLimit = 1_000_000  // a million cells, an effect each
+  /// ```
+  public var runawayLimit = 100_000
   /// What the system did so far, each at its time on the test clock.
   public var timeline: Timeline<State, Event> {
     absorb()
@@ -63,6 +73,8 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
   var skippedEffects: Set<EffectID> = []
   var unmappedErrors = Deque<UnmappedError>()
   var isFinished = false
+  /// Why the test system no longer drives the system, for misuse messages.
+  var stopReason = "finish()"
 
   /// An event reduced by the system, with the states around it.
   struct Reduction {
@@ -97,8 +109,13 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
   ///     made with ``TestClock/init(executor:)``, its executor runs the effects.
   ///   - exhaustivity: whether every change must be asserted.
   ///   - reporter: where failures go; by default the running test framework.
+  ///   - fileID: where the test system is made: failures found when it is
+  ///     released without ``finish(fileID:filePath:line:column:)`` point here.
+  ///   - filePath: the same place's full path.
+  ///   - line: the same place's line.
+  ///   - column: the same place's column.
   ///   - makeSystem: builds the system with the given environment and
-  ///     monitor, of ``SystemIsolation/own`` isolation.
+  ///     monitor, of `SystemIsolation.own` isolation.
   public init(
     clock: TestClock = TestClock(),
     exhaustivity: Exhaustivity = .on,
@@ -136,6 +153,11 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
   ///   - clock: the test clock; make it first when fakes need it too.
   ///   - exhaustivity: whether every change must be asserted.
   ///   - reporter: where failures go; by default the running test framework.
+  ///   - fileID: where the test system is made: failures found when it is
+  ///     released without ``finish(fileID:filePath:line:column:)`` point here.
+  ///   - filePath: the same place's full path.
+  ///   - line: the same place's line.
+  ///   - column: the same place's column.
   public convenience init(
     initial: State,
     reduce: @escaping @Sendable (State, Event) -> State,

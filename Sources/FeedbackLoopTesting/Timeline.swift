@@ -10,18 +10,29 @@ import FeedbackLoop
 ///
 /// ```text
 /// Timeline (test clock time, what happened):
-///   0s     started: HUD.State(isVisible: false, interactions: 0)
+///   0s     started in
+///              HUD.State(
+///                isVisible: false,
+///                interactions: 0
+///              )
 ///   0s     sent HUD.Event.tap
-///            HUD.State(
-///          −   isVisible: false,
-///          +   isVisible: true,
-///          −   interactions: 0
-///          +   interactions: 1
-///            )
-///   0s     effect started: #0 lensing@HUD.swift:31 effect 1 for 1
-///   3s     effect finished: #0 lensing@HUD.swift:31 effect 1 for 1
-///   3s     received HUD.Event.hide from #0 lensing@HUD.swift:31 effect 1 for 1
+///              HUD.State(
+///            −   isVisible: false,
+///            +   isVisible: true,
+///            −   interactions: 0
+///            +   interactions: 1
+///              )
+///   0s     effect started: #0 hide after the last interaction effect 1 for 1
+///   3s     received HUD.Event.hide from #0 hide after the last interaction effect 1 for 1
+///              HUD.State(
+///            −   isVisible: true,
+///            +   isVisible: false,
+///                interactions: 1
+///              )
+///   3s     effect finished: #0 hide after the last interaction effect 1 for 1
 /// ```
+///
+/// A failure shows the last 100 entries.
 ///
 /// Read it in a test through ``TestSystem/timeline``:
 ///

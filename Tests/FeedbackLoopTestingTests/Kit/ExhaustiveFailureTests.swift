@@ -274,6 +274,36 @@ struct ExhaustiveFailureTests {
   }
 
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+  @Test func aSystemWhoseEffectsNeverComeToRestIsReportedAndStopped() throws {
+    let log = FailureLog()
+    // Answers every state with an effect that sends an event, which makes
+    // a new state, and so on, forever: each turn is a new effect task.
+    let echo = Feedback<Int, Fixtures.Ticker.Event>(lensing: { $0 > 0 ? $0 : nil }) { _ in
+      .run { send in send(.tick) }
+    }
+    let runaway = TestSystem(initial: 0, reduce: Fixtures.Ticker.reduce, feedbacks: [echo], reporter: log.reporter)
+    runaway.runawayLimit = 1_000
+    let line: UInt = #line + 1
+    runaway.send(.tick)
+    #expect(runaway.state > 100)
+    runaway.send(.tick)
+    runaway.finish()
+
+    let failure = try #require(log.failures.first)
+    #expect(log.kinds == [.runaway, .misuse])
+    #expect(failure.location.line == line)
+    #expect(
+      failure.message
+        == "The system's effects ran 1000 steps without coming to rest: a feedback may answer each state with "
+        + "an event that makes a new state, forever. The system under test is stopped.")
+    #expect(failure.timeline?.contains("earlier entries not shown") == true)
+    #expect(
+      log.failures.last?.message
+        == "Sending Fixtures.Ticker.Event.tick after the system under test was stopped as a runaway: the system "
+        + "under test has stopped.")
+  }
+
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func everyFailureCarriesTheTimelineUpToIt() throws {
     let log = FailureLog()
     let hud = Fixtures.hud(reporting: log)
