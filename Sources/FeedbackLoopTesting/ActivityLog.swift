@@ -39,12 +39,9 @@ final class ActivityLog<State: Sendable, Event: Sendable>: @unchecked Sendable {
     lock.withLock { awaitingSentEvent = true }
   }
 
-  /// Whether the event being sent was not reduced; stops waiting for it.
-  func abandonSentEvent() -> Bool {
-    lock.withLock {
-      defer { awaitingSentEvent = false }
-      return awaitingSentEvent
-    }
+  /// Stops waiting for the event being sent (it was not reduced).
+  func abandonSentEvent() {
+    lock.withLock { awaitingSentEvent = false }
   }
 
   /// Takes every record so far.

@@ -40,7 +40,7 @@ extension TestSystem {
     settle(at: location)
     guard !isFinished else { return }
     guard let reduction = sentReduction else {
-      _ = log.abandonSentEvent()
+      log.abandonSentEvent()
       fail(
         .eventNotReduced,
         "Sending \(description): the event was not reduced. Has the system stopped, or is it not of "

@@ -76,4 +76,24 @@ struct HUDTests {
     #expect(hud.now == TestClock.Instant(offset: .seconds(6)))
     hud.finish()
   }
+
+  @Test func theTransitionsOfTheHUD() {
+    let transitions = TransitionAssertions(reduceInPlace: HUD.reduce)
+    transitions.assertThat(
+      from: HUD.State(isVisible: false, interactions: 0), on: .tap,
+      newStateIs: HUD.State(isVisible: true, interactions: 1))
+    transitions.assertThat(
+      from: HUD.State(isVisible: true, interactions: 1), on: .interact,
+      newStateIs: HUD.State(isVisible: true, interactions: 2))
+    transitions.assertThatStateIsUnchanged(from: HUD.State(isVisible: false, interactions: 2), on: .hide)
+  }
+
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+  @Test func anIntegrationTestNamesOnlyTheMilestones() {
+    let hud = TestSystem(
+      initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks, exhaustivity: .off)
+    hud.send(.tap) { $0.isVisible = true }
+    hud.run()
+    hud.receive(.hide) { $0.isVisible = false }
+  }
 }
