@@ -23,7 +23,7 @@ public struct Effect<Event: Sendable>: Sendable {
     /// `body` may return a final event: it is reduced as the effect's end,
     /// so the effect is over by the time its feedbacks see the new state.
     case run(
-      priority: TaskPriority?,
+      options: EffectTaskOptions,
       body: @Sendable (Send<Event>) async throws -> Event?,
       catch: (@Sendable (any Error) -> Event?)?
     )
@@ -70,7 +70,7 @@ public struct Effect<Event: Sendable>: Sendable {
   ) -> Effect {
     Effect(
       .run(
-        priority: priority,
+        options: EffectTaskOptions(priority: priority),
         body: { send in
           try await operation(send)
           return nil
@@ -92,7 +92,7 @@ public struct Effect<Event: Sendable>: Sendable {
     operation: @escaping @Sendable () async throws -> Event,
     catch: (@Sendable (any Error) -> Event?)? = nil
   ) -> Effect {
-    Effect(.run(priority: priority, body: { _ in try await operation() }, catch: `catch`))
+    Effect(.run(options: EffectTaskOptions(priority: priority), body: { _ in try await operation() }, catch: `catch`))
   }
 
   /// An effect that sends every element of an asynchronous sequence.
@@ -124,7 +124,7 @@ public struct Effect<Event: Sendable>: Sendable {
   public static func after(_ duration: Duration, send event: Event) -> Effect {
     Effect(
       .run(
-        priority: nil,
+        options: EffectTaskOptions(),
         body: { send in
           try await send.clock.sleep(for: duration)
           return event
@@ -135,11 +135,27 @@ public struct Effect<Event: Sendable>: Sendable {
   /// The same effect, with thrown errors turned into events by `transform`
   /// (a `nil` result leaves the error unmapped: it is logged and reported).
   public func `catch`(_ transform: @escaping @Sendable (any Error) -> Event?) -> Effect {
-    guard case .run(let priority, let body, let previous) = operation else { return self }
+    guard case .run(let options, let body, let previous) = operation else { return self }
     let combined: @Sendable (any Error) -> Event? = { error in
       previous?(error) ?? transform(error)
     }
-    return Effect(.run(priority: priority, body: body, catch: combined))
+    return Effect(.run(options: options, body: body, catch: combined))
+  }
+
+  /// The same effect, its task run on `executor` rather than the
+  /// environment's ``SystemEnvironment/effectExecutor`` (Feedbacks'
+  /// `.execute(on:)`). An immediate effect (`.send`) runs no task and is
+  /// unchanged.
+  ///
+  /// ```swift
+  /// .task { try await .decoded(decoder.decode(data)) }
+  ///   .executorPreference(decodingExecutor)
+  /// ```
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+  public func executorPreference(_ executor: any TaskExecutor) -> Effect {
+    guard case .run(var options, let body, let handler) = operation else { return self }
+    options.executor = executor
+    return Effect(.run(options: options, body: body, catch: handler))
   }
 
   /// The same effect, its events transformed.
@@ -148,7 +164,7 @@ public struct Effect<Event: Sendable>: Sendable {
     case .none: return .none
     case .send(let event): return .send(transform(event))
     case .sendAll(let events): return .send(contentsOf: events.map(transform))
-    case .run(let priority, let body, let handler):
+    case .run(let options, let body, let handler):
       let mappedBody: @Sendable (Send<Other>) async throws -> Other? = { send in
         try await body(send.pullback(transform)).map(transform)
       }
@@ -156,7 +172,15 @@ public struct Effect<Event: Sendable>: Sendable {
       if let handler {
         mappedHandler = { error in handler(error).map(transform) }
       }
-      return Effect<Other>(.run(priority: priority, body: mappedBody, catch: mappedHandler))
+      return Effect<Other>(.run(options: options, body: mappedBody, catch: mappedHandler))
     }
   }
+}
+
+/// How an effect's task is created.
+struct EffectTaskOptions: Sendable {
+  var priority: TaskPriority?
+  /// A `TaskExecutor` preferred over the environment's, stored untyped
+  /// because `TaskExecutor` needs macOS 15 / iOS 18.
+  var executor: (any Sendable)?
 }

@@ -95,13 +95,13 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
       startImmediate(CollectionOfOne(event), trigger: trigger)
     case .sendAll(let events):
       startImmediate(events, trigger: trigger)
-    case .run(let priority, let body, let handler):
+    case .run(let options, let body, let handler):
       lastNumber += 1
       let number = lastNumber
       if let trigger { triggers[number] = trigger }
       core.monitor?.receive(.effectStarted(effectID(number)))
       let token = EffectToken(feedback: Int32(feedback.index), number: number)
-      running[number] = RunningEffect(task: core.spawnEffect(token, priority: priority, body: body, catch: handler))
+      running[number] = RunningEffect(task: core.spawnEffect(token, options: options, body: body, catch: handler))
     }
   }
 

@@ -48,9 +48,9 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
       continuation.finish()
       for event in events { core.enqueueFromLoop(.event(event, token)) }
       core.enqueueFromLoop(.effectEnded(token, .finished))
-    case .run(let priority, let body, let handler):
+    case .run(let options, let body, let handler):
       entry.updates = continuation
-      entry.task = core.spawnEffect(token, priority: priority, body: body, catch: handler)
+      entry.task = core.spawnEffect(token, options: options, body: body, catch: handler)
     }
     entries[key] = entry
   }

@@ -486,6 +486,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   /// Starts a task for an effect or an input, on the environment's executor.
   func spawn(
     priority: TaskPriority? = nil,
+    executor preferred: (any Sendable)? = nil,
     _ operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never> {
     fl_live_tasks_increment()
@@ -496,7 +497,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
       fl_live_tasks_decrement()
     }
     if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *),
-      let executor = environment.effectExecutorStorage as? any TaskExecutor
+      let executor = (preferred ?? environment.effectExecutorStorage) as? any TaskExecutor
     {
       return Task(executorPreference: executor, priority: priority, operation: body)
     }
@@ -506,11 +507,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   /// Runs an effect's operation in a task; its events carry `token`.
   func spawnEffect(
     _ token: EffectToken,
-    priority: TaskPriority?,
+    options: EffectTaskOptions,
     body: @escaping @Sendable (Send<Event>) async throws -> Event?,
     catch handler: (@Sendable (any Error) -> Event?)?
   ) -> Task<Void, Never> {
-    spawn(priority: priority) { [self] in
+    spawn(priority: options.priority, executor: options.executor) { [self] in
       let send = Send<Event>(clock: environment.clock) { [self] event in
         receive(event, from: token)
       }

@@ -161,3 +161,23 @@ import Testing
     #expect(system.state.total == 2)
   }
 }
+
+@Suite struct EffectExecutorPreferenceTests {
+  enum Event: Sendable, Equatable { case ran }
+
+  @Test("an effect's executor preference overrides the environment's")
+  func executorPreference() {
+    let harness = Harness()
+    let other = ManualTaskExecutor()
+    let system = System(
+      initial: 0, reduce: { (count: Int, _: Event) in count + 1 },
+      feedbacks: [
+        Feedback(lensing: { $0 == 0 ? 0 : nil }) { _ in Effect<Event>.task { .ran }.executorPreference(other) }
+      ],
+      environment: harness.environment)
+    harness.settle()
+    #expect(system.state == 0)  // its task waits on the other executor
+    other.runUntilIdle()
+    #expect(system.state == 1)
+  }
+}
