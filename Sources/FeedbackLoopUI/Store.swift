@@ -71,7 +71,14 @@ public final class Store<State, Event> {
   @ObservationIgnored private var finishers: [Int: @Sendable () -> Void] = [:]
 
   /// Whether the system has stopped: after ``stop()``, no event is reduced
-  /// and the state no longer changes.
+  /// and the state no longer changes. Observation tracks it apart from the
+  /// state: a view that reads it re-renders when the system stops, not for
+  /// each state.
+  ///
+  /// ```swift
+  /// Button("Retry") { store.send(.retry) }
+  ///   .disabled(store.isStopped)
+  /// ```
   public private(set) var isStopped = false
 
   init(
