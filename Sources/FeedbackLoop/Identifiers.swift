@@ -35,15 +35,22 @@ public struct EffectID: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// Where the events of a feedback's effects come from, inside the system.
+/// Where an event comes from, inside the system.
 ///
-/// `feedback == -1` marks events sent from outside (``System/send(_:)``,
-/// inputs): they are never cancelled.
+/// `feedback == -1` marks events sent from outside (``System/send(_:isolation:)``,
+/// an ``Input``); `number == 0` marks a feedback's own task (an input
+/// sequence, the general form). Neither is ever cancelled: only effects,
+/// numbered from 1, are.
 struct EffectToken: Sendable, Hashable {
   var feedback: Int32
   var number: UInt64
 
   static let external = EffectToken(feedback: -1, number: 0)
 
+  static func feedbackTask(_ feedback: FeedbackID) -> EffectToken {
+    EffectToken(feedback: Int32(feedback.index), number: 0)
+  }
+
   var isExternal: Bool { feedback < 0 }
+  var isEffect: Bool { number > 0 }
 }

@@ -25,6 +25,8 @@ extension SystemMonitor {
         logger.log(
           level: level, "event \(event): \(from) -> \(to)",
           metadata: ["source": "\(source)"])
+      case .effectQueued(let id):
+        logger.log(level: level, "queued \(id)")
       case .effectStarted(let id):
         logger.log(level: level, "started \(id)")
       case .effectCancelled(let id):

@@ -165,6 +165,24 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     return StateObservation { [weak core] in core?.removeObserver(id) }
   }
 
+  /// Reduces, now, the events that effects and other threads queued for a
+  /// main-actor system, instead of waiting for the hop that is scheduled
+  /// for them.
+  ///
+  /// A main-actor system reduces a send made on the main actor at once;
+  /// events sent from elsewhere wait for one hop to the main actor. Tests
+  /// that run effects on a ``SystemEnvironment/effectExecutor`` of their own
+  /// call this after running it, so that the whole loop is deterministic.
+  ///
+  /// ```swift
+  /// executor.runUntilIdle()        // effects run and send
+  /// system.processQueuedEvents()   // their events are reduced, here
+  /// ```
+  @MainActor
+  public func processQueuedEvents() {
+    core.processQueuedEvents()
+  }
+
   /// Stops the system: every effect and input is cancelled, observers'
   /// sequences finish, and no event is reduced afterwards (G9). Stopping a
   /// stopped system does nothing.

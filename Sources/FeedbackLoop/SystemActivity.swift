@@ -8,6 +8,10 @@ public enum SystemActivity<State: Sendable, Event: Sendable>: Sendable {
   case started(initial: State)
   /// `event` was reduced: the state went from `from` to `to` (they may be equal).
   case reduced(event: Event, from: State, to: State, source: EventSource)
+  /// A feedback with the ``ExecutionStrategy/queue`` strategy queued an
+  /// effect behind the running one; `.effectStarted` follows when it starts,
+  /// or `.effectCancelled` if it is cancelled first.
+  case effectQueued(EffectID)
   /// A feedback started an effect.
   case effectStarted(EffectID)
   /// An effect was cancelled: replaced, its query became `nil`, its key was
@@ -25,14 +29,18 @@ public enum SystemActivity<State: Sendable, Event: Sendable>: Sendable {
 
 /// Who sent an event that was reduced.
 public enum EventSource: Sendable, Hashable, CustomStringConvertible {
-  /// ``System/send(_:)``, an ``Input``, or an input feedback.
+  /// ``System/send(_:isolation:)`` or an ``Input``.
   case external
+  /// A feedback's own task: an input bound to an asynchronous sequence, or
+  /// the general form ``Feedback/init(name:fileID:line:events:)``.
+  case feedback(FeedbackID)
   /// An effect of a feedback.
   case effect(EffectID)
 
   public var description: String {
     switch self {
     case .external: "external"
+    case .feedback(let id): "\(id)"
     case .effect(let id): "\(id)"
     }
   }

@@ -224,6 +224,14 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   private func drainOnMainActor() {
     lock.lock()
     mainDrainScheduled = false
+    lock.unlock()
+    processQueuedEvents()
+  }
+
+  /// Drains what is queued, now, if nobody is draining. The caller is on the
+  /// main actor (for a main-actor system) or anywhere (for its own).
+  func processQueuedEvents() {
+    lock.lock()
     guard !draining, !stopped, let item = popLocked() else {
       lock.unlock()
       return
@@ -276,7 +284,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   /// `lock` and is the draining thread.
   @inline(__always)
   private func reduceLocked(_ event: Event, _ token: EffectToken, endsEffect: Bool) -> Step {
-    if !token.isExternal {
+    if token.isEffect {
       let runtime = runtimes[Int(token.feedback)]
       if !runtime.isLive(token.number) {
         return .discarded(
@@ -374,7 +382,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   }
 
   private func source(of token: EffectToken) -> EventSource {
-    token.isExternal ? .external : .effect(runtimes[Int(token.feedback)].effectID(token.number))
+    if token.isExternal { return .external }
+    let runtime = runtimes[Int(token.feedback)]
+    return token.isEffect ? .effect(runtime.effectID(token.number)) : .feedback(runtime.id)
   }
 
   // MARK: - Starting and stopping
@@ -534,23 +544,21 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   }
 
   /// Runs a feedback's own long-lived task (an input, a stream of states).
-  /// Its events come from outside the state machine's effects: they are
-  /// never cancelled. An error it throws is reported as the feedback's
-  /// effect 0.
+  /// Its events are never cancelled; their source is the feedback. An error
+  /// it throws is reported as the feedback's effect 0.
   func spawnFeedbackTask(
     _ feedback: FeedbackID,
     _ body: @escaping @Sendable (Send<Event>) async throws -> Void
   ) -> Task<Void, Never> {
-    spawn { [self] in
+    let token = EffectToken.feedbackTask(feedback)
+    return spawn { [self] in
       let send = Send<Event>(clock: environment.clock) { [self] event in
-        receive(event, from: .external)
+        receive(event, from: token)
       }
       do {
         try await body(send)
       } catch {
-        if !Task.isCancelled {
-          effectEnded(EffectToken(feedback: Int32(feedback.index), number: 0), outcome: .failed(error))
-        }
+        if !Task.isCancelled { effectEnded(token, outcome: .failed(error)) }
       }
     }
   }

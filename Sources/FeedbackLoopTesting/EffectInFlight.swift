@@ -14,13 +14,17 @@ import FeedbackLoop
 public struct EffectInFlight: Sendable, Hashable, CustomStringConvertible {
   /// The effect's identity within its system.
   public let id: EffectID
-  /// When it started, on the test clock.
+  /// When it started, on the test clock (when it was queued, if it waits).
   public let startedAt: TestClock.Instant
+  /// Whether it waits behind a running effect of its feedback
+  /// (``ExecutionStrategy/queue``) rather than running.
+  public let isQueued: Bool
 
   /// An effect in flight; the test system makes these.
-  public init(id: EffectID, startedAt: TestClock.Instant) {
+  public init(id: EffectID, startedAt: TestClock.Instant, isQueued: Bool = false) {
     self.id = id
     self.startedAt = startedAt
+    self.isQueued = isQueued
   }
 
   /// The feedback that started it: its position and name.
@@ -30,5 +34,9 @@ public struct EffectInFlight: Sendable, Hashable, CustomStringConvertible {
   /// has one.
   public var trigger: String? { id.trigger }
 
-  public var description: String { "\(id), started at \(TimeFormat.short(startedAt.offset))" }
+  public var description: String {
+    isQueued
+      ? "\(id), queued at \(TimeFormat.short(startedAt.offset))"
+      : "\(id), started at \(TimeFormat.short(startedAt.offset))"
+  }
 }

@@ -38,7 +38,11 @@ extension TestSystem {
           received.append(reduction)
           recordedTimeline.append(.init(time: time, kind: .received(event, source: source, from: from, to: to)))
         }
+      case .effectQueued(let id):
+        inFlight.append(EffectInFlight(id: id, startedAt: time, isQueued: true))
+        recordedTimeline.append(.init(time: time, kind: .effectQueued(id)))
       case .effectStarted(let id):
+        inFlight.removeAll { $0.id == id }
         inFlight.append(EffectInFlight(id: id, startedAt: time))
         recordedTimeline.append(.init(time: time, kind: .effectStarted(id)))
       case .effectCancelled(let id):

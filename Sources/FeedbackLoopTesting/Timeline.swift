@@ -63,6 +63,8 @@ public struct Timeline<State: Sendable, Event: Sendable>: Sendable, CustomString
     case sent(Event, from: State, to: State)
     /// An effect or an input produced an event; it was reduced.
     case received(Event, source: EventSource, from: State, to: State)
+    /// A feedback queued an effect behind its running one.
+    case effectQueued(EffectID)
     /// A feedback started an effect.
     case effectStarted(EffectID)
     /// An effect was cancelled (replaced, its query became `nil`, or the
@@ -120,6 +122,8 @@ public struct Timeline<State: Sendable, Event: Sendable>: Sendable, CustomString
       return ["sent \(EventFormat.describe(event))"] + change(from: before, to: after)
     case .received(let event, let source, let before, let after):
       return ["received \(EventFormat.describe(event)) from \(source)"] + change(from: before, to: after)
+    case .effectQueued(let id):
+      return ["effect queued: \(id)"]
     case .effectStarted(let id):
       return ["effect started: \(id)"]
     case .effectCancelled(let id):

@@ -137,3 +137,60 @@ import Testing
     #expect(timeline(.merge) == ["start 1", "start 2", "start 3", "end 1", "end 2", "end 3"])
   }
 }
+
+@Suite struct QueueStrategyDetailTests {
+  enum Event: Sendable, Equatable { case fire, log(String) }
+
+  struct State: Sendable, Equatable {
+    var trigger = 0
+    var log: [String] = []
+  }
+
+  @Test("G7 queue: queued immediate effects all run once the running one ends; the monitor sees them queued")
+  func queuedImmediateEffectsAllRun() {
+    let harness = Harness()
+    let activity = ActivityLog<State, Event>()
+    let system = System(
+      initial: State(),
+      reduceInPlace: { (state: inout State, event: Event) in
+        switch event {
+        case .fire: state.trigger += 1
+        case .log(let line): state.log.append(line)
+        }
+      },
+      feedbacks: [
+        Feedback(lensing: { $0.trigger == 0 ? nil : $0.trigger }, strategy: .queue) { number in
+          number == 1 ? .after(.seconds(1), send: .log("slow 1")) : .send(.log("quick \(number)"))
+        }
+      ],
+      environment: harness.environment, monitor: activity.monitor)
+    system.send(.fire)
+    system.send(.fire)
+    system.send(.fire)
+    harness.settle()
+    #expect(activity.log.entries.filter { if case .effectQueued = $0 { true } else { false } }.count == 2)
+    harness.clock.advance(by: .seconds(1))
+    #expect(system.state.log == ["slow 1", "quick 2", "quick 3"])
+  }
+
+  @Test("events of an input sequence name their feedback as their source")
+  func feedbackTaskSource() {
+    let harness = Harness()
+    let activity = ActivityLog<State, Event>()
+    let (events, continuation) = AsyncStream<Event>.makeStream()
+    let system = System(
+      initial: State(),
+      reduceInPlace: { (state: inout State, event: Event) in if case .log(let line) = event { state.log.append(line) }
+      },
+      feedbacks: [.input(events, name: "buttons")],
+      environment: harness.environment, monitor: activity.monitor)
+    continuation.yield(.log("tap"))
+    harness.settle()
+    #expect(system.state.log == ["tap"])
+    let sources = activity.log.entries.compactMap { activity -> EventSource? in
+      if case .reduced(_, _, _, let source) = activity { return source }
+      return nil
+    }
+    #expect(sources.map(\.description) == ["#0 buttons"])
+  }
+}

@@ -12,6 +12,7 @@ struct TimelineTests {
         case .started: "started"
         case .sent(let event, _, _): "sent \(event)"
         case .received(let event, _, _, _): "received \(event)"
+        case .effectQueued(let id): "queued effect \(id.number)"
         case .effectStarted(let id): "started effect \(id.number)"
         case .effectCancelled(let id): "cancelled effect \(id.number)"
         case .effectFinished(let id): "finished effect \(id.number)"
