@@ -95,7 +95,7 @@ final class ActivityCounts<State: Sendable, Event: Sendable>: @unchecked Sendabl
     SystemMonitor { [counts] activity in
       counts.withLock { counts in
         switch activity {
-        case .started: break
+        case .started, .effectQueued: break
         case .reduced: counts.reduced += 1
         case .effectStarted: counts.started += 1
         case .effectCancelled: counts.cancelled += 1
@@ -157,8 +157,8 @@ struct CapturingLogHandler: LogHandler {
 /// checks rest on ``heapInUse()``, the bytes glibc's allocator has handed
 /// out and not had back, which a leak raises and fragmentation does not.
 /// Both are looked up at run time (`dlsym`): they are not in Swift's Glibc
-/// module. Under AddressSanitizer, whose allocator replaces glibc's, the
-/// heap figure stays flat and says nothing.
+/// module. Under a sanitizer, whose allocator replaces glibc's, the heap
+/// figure stays flat and says nothing, and freed memory waits in quarantine.
 enum ResidentMemory {
   /// Resident bytes, from `/proc/self/statm`.
   static func bytes() -> Int? {
