@@ -1,0 +1,46 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// The examples: a package of their own, so that a user of the library never
+// resolves or builds what only they need. It depends on the library by path;
+// the name makes the dependency `FeedbackLoop` whatever the clone's folder is
+// called.
+//
+//   swift test --package-path Examples                              tests them
+//
+// Each example is a small library (State, Event, reducer, feedbacks and the
+// dependencies they need), tested with FeedbackLoopTesting.
+let package = Package(
+  name: "FeedbackLoopExamples",
+  platforms: [.macOS(.v15)],
+  dependencies: [
+    .package(name: "FeedbackLoop", path: ".."),
+  ],
+  targets: [
+    // ReactiveFeedback's counter: two buttons, increment and decrement.
+    .target(name: "CounterExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
+    // Seed 001's player: the HUD's auto-hide and the skip-intro countdown.
+    .target(name: "PlayerExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
+    // Seed 004's volume regulator.
+    .target(name: "VolumeExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
+    // Seed 000's stateful environment: signing in, with a token that expires.
+    .target(name: "SignInExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
+    .testTarget(
+      name: "CounterExampleTests",
+      dependencies: ["CounterExample", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
+    ),
+    .testTarget(
+      name: "PlayerExampleTests",
+      dependencies: ["PlayerExample", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
+    ),
+    .testTarget(
+      name: "VolumeExampleTests",
+      dependencies: ["VolumeExample", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
+    ),
+    .testTarget(
+      name: "SignInExampleTests",
+      dependencies: ["SignInExample", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
