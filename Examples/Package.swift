@@ -2,9 +2,9 @@
 import PackageDescription
 
 // The examples: a package of their own, so that a user of the library never
-// resolves or builds what only they need. It depends on the library by path;
-// the name makes the dependency `FeedbackLoop` whatever the clone's folder is
-// called.
+// resolves or builds what only they need (an HTTP server and client). It
+// depends on the library by path; the name makes the dependency
+// `FeedbackLoop` whatever the clone's folder is called.
 //
 //   swift test --package-path Examples                              tests them
 //
@@ -15,10 +15,31 @@ let package = Package(
   platforms: [.macOS(.v15)],
   dependencies: [
     .package(name: "FeedbackLoop", path: ".."),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     // ReactiveFeedback's counter: two buttons, increment and decrement.
     .target(name: "CounterExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
+    // Seed 000's paginated search, and its HTTP client.
+    .target(
+      name: "SearchExample",
+      dependencies: [
+        .product(name: "FeedbackLoop", package: "FeedbackLoop"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      ]
+    ),
+    // The search API the search example talks to: a Hummingbird server over a
+    // generated catalogue of movies.
+    .target(
+      name: "SearchServer",
+      dependencies: [
+        "SearchExample",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ]
+    ),
     // Seed 001's player: the HUD's auto-hide and the skip-intro countdown.
     .target(name: "PlayerExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
     // Seed 004's volume regulator.
@@ -28,6 +49,12 @@ let package = Package(
     .testTarget(
       name: "CounterExampleTests",
       dependencies: ["CounterExample", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
+    ),
+    .testTarget(
+      name: "SearchExampleTests",
+      dependencies: [
+        "SearchExample", "SearchServer", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
+      ]
     ),
     .testTarget(
       name: "PlayerExampleTests",
