@@ -2,19 +2,26 @@
 import PackageDescription
 
 // The examples: a package of their own, so that a user of the library never
-// resolves or builds what only they need (an HTTP server and client). It
-// depends on the library by path; the name makes the dependency
-// `FeedbackLoop` whatever the clone's folder is called.
+// resolves or builds what only they need (an HTTP server and client, an
+// argument parser). It depends on the library by path; the name makes the
+// dependency `FeedbackLoop` whatever the clone's folder is called.
 //
+//   swift run --package-path Examples feedbackloop-examples         lists them
+//   swift run --package-path Examples feedbackloop-examples search  runs one
 //   swift test --package-path Examples                              tests them
 //
 // Each example is a small library (State, Event, reducer, feedbacks and the
-// dependencies they need), tested with FeedbackLoopTesting.
+// dependencies they need), tested with FeedbackLoopTesting; the terminal code
+// lives apart, in ExampleRunner.
 let package = Package(
   name: "FeedbackLoopExamples",
   platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "feedbackloop-examples", targets: ["feedbackloop-examples"])
+  ],
   dependencies: [
     .package(name: "FeedbackLoop", path: ".."),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -46,6 +53,20 @@ let package = Package(
     .target(name: "VolumeExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
     // Seed 000's stateful environment: signing in, with a token that expires.
     .target(name: "SignInExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
+    // The terminal side: the timeline, keys, scripted sessions, the command.
+    .target(
+      name: "ExampleRunner",
+      dependencies: [
+        "CounterExample", "SearchExample", "SearchServer", "PlayerExample", "VolumeExample", "SignInExample",
+        .product(name: "FeedbackLoop", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "feedbackloop-examples",
+      dependencies: ["ExampleRunner", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
     .testTarget(
       name: "CounterExampleTests",
       dependencies: ["CounterExample", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
@@ -67,6 +88,10 @@ let package = Package(
     .testTarget(
       name: "SignInExampleTests",
       dependencies: ["SignInExample", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
+    ),
+    .testTarget(
+      name: "ExampleRunnerTests",
+      dependencies: ["ExampleRunner", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
     ),
   ],
   swiftLanguageModes: [.v6]

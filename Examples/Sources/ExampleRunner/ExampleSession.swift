@@ -1,0 +1,31 @@
+/// What an example runs with: where it writes, whether a person is at the
+/// keyboard, and the options of the command.
+public struct ExampleSession: Sendable {
+  /// Where the timeline and the narration go.
+  public var console: Console
+  /// The keys of an interactive session; `nil` plays the scripted session.
+  var keys: AsyncStream<Key>?
+  /// The port the search server listens on; 0 lets the system pick one.
+  public var port: Int
+  /// How long the search server waits before each answer, if the command set it.
+  public var latency: Duration?
+
+  /// A scripted session: what tests and pipes run.
+  public init(console: Console, port: Int = 0, latency: Duration? = nil) {
+    self.console = console
+    self.keys = nil
+    self.port = port
+    self.latency = latency
+  }
+
+  /// An interactive session, reading `keys`.
+  init(console: Console, keys: AsyncStream<Key>, port: Int, latency: Duration?) {
+    self.console = console
+    self.keys = keys
+    self.port = port
+    self.latency = latency
+  }
+
+  /// Whether a person drives the session with keys.
+  public var isInteractive: Bool { keys != nil }
+}

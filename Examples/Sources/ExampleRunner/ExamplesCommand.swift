@@ -1,0 +1,63 @@
+import ArgumentParser
+
+/// `feedbackloop-examples`: lists the examples, or runs one.
+public struct ExamplesCommand: AsyncParsableCommand {
+  public static let configuration = CommandConfiguration(
+    commandName: "feedbackloop-examples",
+    abstract: "The FeedbackLoop examples: the seeds' scenarios as small programs.",
+    discussion: """
+      With no NAME, lists the examples, one line each. With a NAME, runs that example \
+      and prints its timeline: each event, the state it produced, and the effects \
+      started, cancelled and finished, with the time.
+
+      When standard input is a terminal, the example is interactive: keys send events \
+      (the example lists its keys). Otherwise, or with --scripted, it plays a scripted \
+      session that ends by itself in a few seconds, so that it runs in a pipe and in CI.
+
+      Examples: counter, search, player, volume, sign-in.
+      """
+  )
+
+  /// The example to run.
+  @Argument(help: "The example to run (counter, search, player, volume, sign-in). Leave it out to list them.")
+  public var name: String?
+
+  /// Plays the scripted session even in a terminal.
+  @Flag(help: "Play the scripted session even when standard input is a terminal.")
+  public var scripted = false
+
+  /// The search server's port.
+  @Option(
+    help: ArgumentHelp(
+      "The port the search example's server listens on, on 127.0.0.1.",
+      discussion: "0, the default, lets the system pick a free port; the example prints the one it got."))
+  public var port = 0
+
+  /// The search server's latency, in milliseconds.
+  @Option(
+    help: ArgumentHelp(
+      "How long the search server waits before each answer, in milliseconds.",
+      discussion: "By default 400 in an interactive session, 150 in a scripted one."))
+  public var latency: Int?
+
+  public init() {}
+
+  public mutating func validate() throws {
+    guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+    if let latency, latency < 0 { throw ValidationError("--latency must be 0 or more.") }
+  }
+
+  public func run() async throws {
+    let latency = latency.map { Duration.milliseconds($0) }
+    let keyboard = scripted || name == nil || Examples.named(name ?? "") == nil ? nil : TerminalKeys()
+    let session =
+      keyboard.map { ExampleSession(console: .standardOutput, keys: $0.keys, port: port, latency: latency) }
+      ?? ExampleSession(console: .standardOutput, port: port, latency: latency)
+    defer { keyboard?.restore() }
+    do {
+      try await Launcher.run(name, in: session, errors: .standardError)
+    } catch Launcher.Failure.unknownExample {
+      throw ExitCode(64)
+    }
+  }
+}

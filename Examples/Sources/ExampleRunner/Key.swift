@@ -1,0 +1,15 @@
+/// A key a person pressed, in an interactive session.
+public enum Key: Hashable, Sendable {
+  /// A printable character (ASCII), space included.
+  case character(Character)
+  /// An arrow key.
+  case up, down, left, right
+  /// Return or Enter.
+  case enter
+  /// Escape, alone.
+  case escape
+  /// Backspace or Delete.
+  case backspace
+  /// Control-C or Control-D: the person wants out.
+  case interrupt
+}

@@ -1,0 +1,99 @@
+import FeedbackLoop
+
+/// Prints what a running system does, as it happens, built on the core's
+/// `SystemMonitor`: each event and the state it produced, and each effect
+/// started, cancelled, finished or failed, with the time.
+///
+/// ```text
+///    0.000s  ● started      count 0
+///    0.000s  ▶ increment    from outside
+///            ⇒ count 1
+///    3.000s  ◀ hideHUD      from hide the HUD #1
+///            ⇒ 0:03 playing · HUD hidden · no skip button
+///    3.000s    ✓ finished   hide the HUD #1
+/// ```
+struct TimelinePrinter<State: Sendable & Equatable, Event: Sendable>: Sendable {
+  /// Where the lines go.
+  let console: Console
+  /// The time since the session started, on the session's clock.
+  let now: @Sendable () -> Duration
+  /// One line for a state: what a person would see.
+  let describeState: @Sendable (State) -> String
+  /// One line for an event.
+  let describeEvent: @Sendable (Event) -> String
+
+  /// The legend printed before a timeline.
+  static var legend: [String] {
+    [
+      "  ▶ an event from outside (a key, a button, the script)   ◀ an event an effect sent   ⇒ the state it produced",
+      "  + effect started   … queued   × cancelled   ✓ finished   ! failed   - event discarded",
+    ]
+  }
+
+  /// The monitor to give the system.
+  var monitor: SystemMonitor<State, Event> {
+    SystemMonitor { activity in self.lines(for: activity).map { console.lines($0) } }
+  }
+
+  /// A line of the session's own, at the current time: narration, or what
+  /// the server answered.
+  func note(_ label: String, _ text: String) {
+    console.line("\(TimeFormat.stamp(now()))  \(label.padding(12)) \(text)")
+  }
+
+  func lines(for activity: SystemActivity<State, Event>) -> [String]? {
+    let time = TimeFormat.stamp(now())
+    switch activity {
+    case .started(let initial):
+      return ["\(time)  ● started      \(describeState(initial))"]
+    case .reduced(let event, let from, let to, let source):
+      let origin: String
+      switch source {
+      case .external: origin = "▶ \(describeEvent(event))"
+      case .feedback(let id): origin = "▶ \(describeEvent(event))   from \(id.name)"
+      case .effect(let id): origin = "◀ \(describeEvent(event))   from \(Self.name(of: id))"
+      }
+      let state = from == to ? "⇒ (unchanged) \(describeState(to))" : "⇒ \(describeState(to))"
+      return ["\(time)  \(origin)", "\(TimeFormat.blank)  \(state)"]
+    case .effectQueued(let id):
+      return ["\(time)    … queued     \(Self.name(of: id, withTrigger: true))"]
+    case .effectStarted(let id):
+      return ["\(time)    + started    \(Self.name(of: id, withTrigger: true))"]
+    case .effectCancelled(let id):
+      return ["\(time)    × cancelled  \(Self.name(of: id, withTrigger: true))"]
+    case .effectFinished(let id):
+      return ["\(time)    ✓ finished   \(Self.name(of: id))"]
+    case .effectFailed(let id, let error):
+      return ["\(time)    ! failed     \(Self.name(of: id)): \(error)"]
+    case .eventDiscarded(let event, let reason):
+      return ["\(time)    - discarded  \(describeEvent(event)): \(Self.describe(reason))"]
+    case .stopped:
+      return ["\(time)  ■ stopped: every effect is cancelled"]
+    @unknown default:
+      return nil
+    }
+  }
+
+  /// `page request #2 for "star" page 1`: the feedback's name, the effect's
+  /// number, and what started it when that is short enough to read.
+  static func name(of id: EffectID, withTrigger: Bool = false) -> String {
+    let name = "\(id.feedback.name) #\(id.number)"
+    guard withTrigger, let trigger = id.trigger, trigger.count <= 40, !trigger.contains("\n") else { return name }
+    return "\(name) for \(trigger)"
+  }
+
+  private static func describe(_ reason: DiscardReason) -> String {
+    switch reason {
+    case .effectCancelled(let id): "its effect, \(name(of: id)), was cancelled"
+    case .systemStopped: "the system had stopped"
+    case .bufferFull: "the event buffer was full"
+    }
+  }
+}
+
+extension String {
+  /// The string, padded with spaces to `width` characters.
+  func padding(_ width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+}

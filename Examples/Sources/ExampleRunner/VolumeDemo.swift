@@ -1,0 +1,68 @@
+import FeedbackLoop
+import VolumeExample
+
+/// The volume regulator, in a terminal: `+` and `-` turn the volume, and the
+/// loop brings it back to the target.
+enum VolumeDemo {
+  static let example = Example(
+    name: "volume",
+    summary: "Seed 004's volume regulator: two feedbacks step the volume to its target, one step per state",
+    run: run
+  )
+
+  /// The volume the speaker starts at, and the one the regulator aims for.
+  static let initial = 10
+  static let target = 15
+
+  static let bindings = [
+    KeyBinding(keys: "+", action: "turn the volume up"), KeyBinding(keys: "-", action: "turn it down"),
+  ]
+
+  static func describe(_ state: Volume.State) -> String {
+    "volume \(state.value) " + String(repeating: "▮", count: max(0, min(state.value, 40)))
+  }
+
+  static func makeSystem(
+    _ session: ExampleSession, environment: SystemEnvironment, now: @escaping @Sendable () -> Duration
+  ) -> System<Volume.State, Volume.Event> {
+    let printer = TimelinePrinter<Volume.State, Volume.Event>(
+      console: session.console, now: now, describeState: describe, describeEvent: { "\($0)" })
+    return System(
+      initial: Volume.State(value: initial), reduce: Volume.reduce, feedbacks: Volume.feedbacks(target: target),
+      environment: environment, monitor: printer.monitor)
+  }
+
+  static func run(_ session: ExampleSession) async throws {
+    let targetLine = "The speaker starts at \(initial); the target, outside the system, is \(target)."
+    if session.isInteractive {
+      example.printHeader(session, time: Example.interactiveTime + "\n" + targetLine)
+      let volume = makeSystem(session, environment: SystemEnvironment(), now: RealTime().now)
+      await Interactive.run(session, bindings: bindings) { key in
+        switch key {
+        case .character("+"), .character("="), .up: volume.send(.increase)
+        case .character("-"), .down: volume.send(.decrease)
+        default: return .unknown
+        }
+        return .handled
+      }
+      volume.stop()
+    } else {
+      example.printHeader(session, time: ScriptClock.description + "\n" + targetLine)
+      let clock = ScriptClock()
+      let script = Script(console: session.console, clock: clock)
+      let volume = makeSystem(session, environment: clock.environment, now: clock.now)
+      script.act {}
+      script.say(
+        "The loop ran to rest as the system started: every state ran both feedbacks, until neither had a step to take.")
+      script.wait(.seconds(1))
+      script.say("Turn the volume up twice: each time the loop brings it back down.")
+      script.act { volume.send(.increase) }
+      script.act { volume.send(.increase) }
+      script.wait(.seconds(1))
+      script.say("Turn it down: the loop brings it back up.")
+      script.act { volume.send(.decrease) }
+      script.act { volume.stop() }
+      session.console.line("\nThe volume is \(volume.state.value). In a terminal, press + and - yourself.")
+    }
+  }
+}
