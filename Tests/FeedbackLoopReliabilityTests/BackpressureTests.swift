@@ -182,7 +182,9 @@ extension Reliability {
       let unboundedCost = count * 2 * 16 * 1_024
       if let before, let after {
         // Had either buffer kept every state: 2 x 20,000 x 16 KiB = 625 MiB.
-        #expect(after - before < 64 * 1_048_576)
+        // (A sanitizer's allocator keeps freed memory in quarantine: there
+        // the figure is only reported.)
+        if !Scale.underSanitizer { #expect(after - before < 64 * 1_048_576) }
         reportFigure(
           "G14 newest(4)/oldest(4): \(count) distinct 16 KiB states never read; resident memory grew "
             + "\(ResidentMemory.megabytes(after - before)) (buffering all would hold "
