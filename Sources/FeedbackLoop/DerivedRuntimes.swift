@@ -14,7 +14,8 @@ final class DerivingRuntime<State: Sendable, Event: Sendable, Derived: Sendable>
   ) {
     self.derive = derive
     self.effects = effects
-    super.init(id: id, core: core, strategy: strategy, receivesStates: true)
+    super.init(id: id, core: core, strategy: strategy)
+    stateHandler = { [unowned(unsafe) self] state in self.continuation?.yield(state) }
   }
 
   override func start() {
@@ -26,10 +27,6 @@ final class DerivingRuntime<State: Sendable, Event: Sendable, Derived: Sendable>
     }
   }
 
-  override func onState(_ state: State) {
-    continuation?.yield(state)
-  }
-
   override func onControl(_ value: any Sendable) {
     guard let value = value as? Derived else { return }
     runner.trigger(effects(value), because: "\(value)")
@@ -39,25 +36,5 @@ final class DerivingRuntime<State: Sendable, Event: Sendable, Derived: Sendable>
     continuation?.finish()
     task?.cancel()
     super.stop()
-  }
-}
-
-/// `onEvent`: after each reduction, the event and the state it produced
-/// trigger an effect. `.none` leaves running effects alone.
-final class EventRuntime<State: Sendable, Event: Sendable>: EffectfulRuntime<State, Event> {
-  private let effects: @Sendable (Event, State) -> Effect<Event>
-
-  init(
-    id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy,
-    effects: @escaping @Sendable (Event, State) -> Effect<Event>
-  ) {
-    self.effects = effects
-    super.init(id: id, core: core, strategy: strategy, receivesStates: false, receivesEvents: true)
-  }
-
-  override func onEvent(_ event: Event, state: State) {
-    let effect = effects(event, state)
-    if case .none = effect.operation { return }
-    runner.trigger(effect, because: "\(event)")
   }
 }

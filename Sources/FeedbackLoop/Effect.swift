@@ -16,6 +16,7 @@
 /// - ``run(priority:operation:catch:)``, ``task(priority:operation:catch:)``
 ///   and ``sequence(_:)`` run in one task each.
 public struct Effect<Event: Sendable>: Sendable {
+  @usableFromInline
   enum Operation: Sendable {
     case none
     case send(Event)
@@ -29,11 +30,13 @@ public struct Effect<Event: Sendable>: Sendable {
     )
   }
 
-  let operation: Operation
+  @usableFromInline let operation: Operation
 
+  @inlinable
   init(_ operation: Operation) { self.operation = operation }
 
   /// An effect that does nothing.
+  @inlinable
   public static var none: Effect { Effect(.none) }
 
   /// An effect that sends one event at once.
@@ -41,9 +44,11 @@ public struct Effect<Event: Sendable>: Sendable {
   /// ```swift
   /// Feedback<Int, Event>(predicate: { $0 < 10 }) { _ in .send(.increment) }
   /// ```
+  @inlinable
   public static func send(_ event: Event) -> Effect { Effect(.send(event)) }
 
   /// An effect that sends several events at once, in order.
+  @inlinable
   public static func send(contentsOf events: [Event]) -> Effect {
     events.isEmpty ? .none : Effect(.sendAll(events))
   }
@@ -178,9 +183,15 @@ public struct Effect<Event: Sendable>: Sendable {
 }
 
 /// How an effect's task is created.
+@usableFromInline
 struct EffectTaskOptions: Sendable {
-  var priority: TaskPriority?
+  @usableFromInline var priority: TaskPriority?
   /// A `TaskExecutor` preferred over the environment's, stored untyped
   /// because `TaskExecutor` needs macOS 15 / iOS 18.
-  var executor: (any Sendable)?
+  @usableFromInline var executor: (any Sendable)?
+
+  init(priority: TaskPriority? = nil, executor: (any Sendable)? = nil) {
+    self.priority = priority
+    self.executor = executor
+  }
 }

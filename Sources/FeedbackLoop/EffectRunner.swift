@@ -8,16 +8,18 @@ import DequeModule
 /// is a watermark: every effect numbered at most `cancelledThrough` is
 /// cancelled, so checking an event costs one comparison and an immediate
 /// effect (`.send`) needs no bookkeeping at all. Owned by the draining thread.
+@usableFromInline
 final class EffectRunner<State: Sendable, Event: Sendable> {
-  private unowned(unsafe) let core: SystemCore<State, Event>
-  private let feedback: FeedbackID
-  private let strategy: ExecutionStrategy
-  private var lastNumber: UInt64 = 0
-  private var cancelledThrough: UInt64 = 0
-  private var running: [UInt64: Task<Void, Never>] = [:]
-  private var waiting = Deque<(number: UInt64, effect: Effect<Event>)>()
-  private var triggers: [UInt64: String] = [:]
+  @usableFromInline unowned(unsafe) let core: SystemCore<State, Event>
+  @usableFromInline let feedback: FeedbackID
+  @usableFromInline let strategy: ExecutionStrategy
+  @usableFromInline var lastNumber: UInt64 = 0
+  @usableFromInline var cancelledThrough: UInt64 = 0
+  @usableFromInline var running: [UInt64: Task<Void, Never>] = [:]
+  @usableFromInline var waiting = Deque<WaitingEffect<Event>>()
+  @usableFromInline var triggers: [UInt64: String] = [:]
 
+  @usableFromInline
   init(core: SystemCore<State, Event>, feedback: FeedbackID, strategy: ExecutionStrategy) {
     self.core = core
     self.feedback = feedback
@@ -25,6 +27,7 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
   }
 
   /// A new trigger: start `effect` as the strategy says.
+  @inlinable
   func trigger(_ effect: Effect<Event>, because trigger: @autoclosure () -> String?) {
     if strategy == .cancelPrevious { cancelAll() }
     if case .none = effect.operation { return }
@@ -32,7 +35,7 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
     let number = lastNumber
     if core.monitor != nil, let trigger = trigger() { triggers[number] = trigger }
     if strategy == .queue, !running.isEmpty || !waiting.isEmpty {
-      waiting.append((number, effect))
+      waiting.append(WaitingEffect(number: number, effect: effect))
       core.monitor?.receive(.effectQueued(effectID(number)))
     } else {
       start(effect, number: number)
@@ -40,9 +43,15 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
   }
 
   /// Cancels every running and waiting effect; their pending events are dropped.
+  @inlinable
   func cancelAll() {
     cancelledThrough = lastNumber
     guard !running.isEmpty || !waiting.isEmpty else { return }
+    cancelRunningAndWaiting()
+  }
+
+  @usableFromInline
+  func cancelRunningAndWaiting() {
     let cancelled = running.keys.sorted() + waiting.map(\.number)
     for task in running.values { task.cancel() }
     running.removeAll()
@@ -53,8 +62,10 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
     }
   }
 
+  @inlinable
   func isLive(_ number: UInt64) -> Bool { number > cancelledThrough }
 
+  @usableFromInline
   func effectEnded(_ number: UInt64, outcome: EffectOutcome) {
     guard running.removeValue(forKey: number) != nil else { return }
     switch outcome {
@@ -70,11 +81,13 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
     }
   }
 
+  @usableFromInline
   func effectID(_ number: UInt64) -> EffectID {
     EffectID(feedback: feedback, number: number, trigger: triggers[number])
   }
 
-  private func start(_ effect: Effect<Event>, number: UInt64) {
+  @inlinable
+  func start(_ effect: Effect<Event>, number: UInt64) {
     let token = EffectToken(feedback: Int32(feedback.index), number: number)
     switch effect.operation {
     case .none:
@@ -84,19 +97,46 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
     case .sendAll(let events):
       startImmediate(events, token: token)
     case .run(let options, let body, let handler):
-      core.monitor?.receive(.effectStarted(effectID(number)))
-      running[number] = core.spawnEffect(token, options: options, body: body, catch: handler)
+      startTask(token, options: options, body: body, catch: handler)
     }
   }
 
+  @usableFromInline
+  func startTask(
+    _ token: EffectToken,
+    options: EffectTaskOptions,
+    body: @escaping @Sendable (Send<Event>) async throws -> Event?,
+    catch handler: (@Sendable (any Error) -> Event?)?
+  ) {
+    core.monitor?.receive(.effectStarted(effectID(token.number)))
+    running[token.number] = core.spawnEffect(token, options: options, body: body, catch: handler)
+  }
+
   /// An effect that completes at once: its events are queued, nothing runs.
-  private func startImmediate(_ events: some Collection<Event>, token: EffectToken) {
-    if let monitor = core.monitor {
-      let id = effectID(token.number)
-      monitor.receive(.effectStarted(id))
-      monitor.receive(.effectFinished(id))
-      triggers[token.number] = nil
-    }
+  @inlinable
+  func startImmediate(_ events: some Collection<Event>, token: EffectToken) {
+    if core.monitor != nil { reportImmediate(token.number) }
     for event in events { core.enqueueFromLoop(.event(event, token)) }
+  }
+
+  @usableFromInline
+  func reportImmediate(_ number: UInt64) {
+    let id = effectID(number)
+    core.monitor?.receive(.effectStarted(id))
+    core.monitor?.receive(.effectFinished(id))
+    triggers[number] = nil
+  }
+}
+
+/// An effect of a ``ExecutionStrategy/queue`` feedback waiting its turn.
+@usableFromInline
+struct WaitingEffect<Event: Sendable> {
+  @usableFromInline let number: UInt64
+  @usableFromInline let effect: Effect<Event>
+
+  @inlinable
+  init(number: UInt64, effect: Effect<Event>) {
+    self.number = number
+    self.effect = effect
   }
 }

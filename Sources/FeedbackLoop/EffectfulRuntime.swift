@@ -1,106 +1,108 @@
-/// A runtime whose effects one ``EffectRunner`` starts and cancels.
+/// A runtime whose effects one ``EffectRunner`` starts and cancels; the
+/// query, predicate and event feedbacks are this runtime with a handler.
+@usableFromInline
 class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State, Event> {
-  let runner: EffectRunner<State, Event>
+  @usableFromInline let runner: EffectRunner<State, Event>
 
-  init(
-    id: FeedbackID,
-    core: SystemCore<State, Event>,
-    strategy: ExecutionStrategy,
-    receivesStates: Bool,
-    receivesEvents: Bool = false
-  ) {
-    runner = EffectRunner(core: core, feedback: id, strategy: strategy)
-    super.init(id: id, core: core, receivesStates: receivesStates, receivesEvents: receivesEvents)
+  @usableFromInline
+  init(id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy) {
+    let runner = EffectRunner(core: core, feedback: id, strategy: strategy)
+    self.runner = runner
+    super.init(id: id, core: core)
+    liveness = { runner.isLive($0) }
   }
 
-  override func isLive(_ number: UInt64) -> Bool { runner.isLive(number) }
-
+  @usableFromInline
   override func effectEnded(_ number: UInt64, outcome: EffectOutcome) {
     runner.effectEnded(number, outcome: outcome)
   }
 
+  @usableFromInline
   override func effectID(_ number: UInt64) -> EffectID { runner.effectID(number) }
 
+  @usableFromInline
   override func stop() { runner.cancelAll() }
-}
 
-/// `lensing` / `skippingRepeated` / `react(request:)`: a query from each
-/// state; a changed query triggers its effect, `nil` cancels (G4).
-final class QueryRuntime<State: Sendable, Event: Sendable, Query: Equatable & Sendable>: EffectfulRuntime<State, Event>
-{
-  private let query: @Sendable (State) -> Query?
-  private let effects: @Sendable (Query) -> Effect<Event>
-  private var last: Query?
-
-  init(
+  /// `lensing` / `skippingRepeated` / `react(request:)`: a query from each
+  /// state; a changed query triggers its effect, `nil` cancels (G4).
+  @inlinable
+  static func query<Query: Equatable & Sendable>(
     id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy,
     query: @escaping @Sendable (State) -> Query?, effects: @escaping @Sendable (Query) -> Effect<Event>
-  ) {
-    self.query = query
-    self.effects = effects
-    super.init(id: id, core: core, strategy: strategy, receivesStates: true)
-  }
-
-  override func onState(_ state: State) {
-    let current = query(state)
-    guard current != last else { return }
-    last = current
-    if let current {
-      runner.trigger(effects(current), because: "\(current)")
-    } else {
-      runner.cancelAll()
+  ) -> FeedbackRuntime<State, Event> {
+    let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
+    let runner = runtime.runner
+    var last: Query?
+    runtime.stateHandler = { state in
+      let current = query(state)
+      guard current != last else { return }
+      last = current
+      if let current {
+        runner.trigger(effects(current), because: "\(current)")
+      } else {
+        runner.cancelAll()
+      }
     }
+    return runtime
   }
-}
 
-/// `predicate`: every state that satisfies it triggers the effect
-/// (level-triggered, G5).
-final class PredicateRuntime<State: Sendable, Event: Sendable>: EffectfulRuntime<State, Event> {
-  private let predicate: @Sendable (State) -> Bool
-  private let effects: @Sendable (State) -> Effect<Event>
-
-  init(
+  /// `predicate`: every state that satisfies it triggers the effect
+  /// (level-triggered, G5).
+  @inlinable
+  static func predicate(
     id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy,
     predicate: @escaping @Sendable (State) -> Bool, effects: @escaping @Sendable (State) -> Effect<Event>
-  ) {
-    self.predicate = predicate
-    self.effects = effects
-    super.init(id: id, core: core, strategy: strategy, receivesStates: true)
+  ) -> FeedbackRuntime<State, Event> {
+    let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
+    let runner = runtime.runner
+    runtime.stateHandler = { state in
+      if predicate(state) { runner.trigger(effects(state), because: "\(state)") }
+    }
+    return runtime
   }
 
-  override func onState(_ state: State) {
-    if predicate(state) { runner.trigger(effects(state), because: "\(state)") }
-  }
-}
-
-/// `onBecomingNonNil` / `onBecomingTrue`: the effect starts when the query
-/// becomes non-`nil` after `nil` (or at the initial state), and is cancelled
-/// when it becomes `nil` again; changes in between trigger nothing (G5).
-final class RisingEdgeRuntime<State: Sendable, Event: Sendable, Query: Sendable>: EffectfulRuntime<State, Event> {
-  private let query: @Sendable (State) -> Query?
-  private let effects: @Sendable (Query) -> Effect<Event>
-  private var wasNonNil = false
-
-  init(
+  /// `onBecomingNonNil` / `onBecomingTrue`: the effect starts when the query
+  /// becomes non-`nil` after `nil` (or at the initial state), and is
+  /// cancelled when it becomes `nil` again; changes in between trigger
+  /// nothing (G5).
+  @inlinable
+  static func risingEdge<Query: Sendable>(
     id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy,
     query: @escaping @Sendable (State) -> Query?, effects: @escaping @Sendable (Query) -> Effect<Event>
-  ) {
-    self.query = query
-    self.effects = effects
-    super.init(id: id, core: core, strategy: strategy, receivesStates: true)
+  ) -> FeedbackRuntime<State, Event> {
+    let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
+    let runner = runtime.runner
+    var wasNonNil = false
+    runtime.stateHandler = { state in
+      let current = query(state)
+      switch (wasNonNil, current) {
+      case (false, let value?):
+        wasNonNil = true
+        runner.trigger(effects(value), because: "\(value)")
+      case (true, nil):
+        wasNonNil = false
+        runner.cancelAll()
+      default:
+        return
+      }
+    }
+    return runtime
   }
 
-  override func onState(_ state: State) {
-    let current = query(state)
-    switch (wasNonNil, current) {
-    case (false, let value?):
-      wasNonNil = true
-      runner.trigger(effects(value), because: "\(value)")
-    case (true, nil):
-      wasNonNil = false
-      runner.cancelAll()
-    default:
-      return
+  /// `onEvent`: after each reduction, the event and the state it produced
+  /// trigger an effect. `.none` leaves running effects alone.
+  @inlinable
+  static func event(
+    id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy,
+    effects: @escaping @Sendable (Event, State) -> Effect<Event>
+  ) -> FeedbackRuntime<State, Event> {
+    let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
+    let runner = runtime.runner
+    runtime.eventHandler = { event, state in
+      let effect = effects(event, state)
+      if case .none = effect.operation { return }
+      runner.trigger(effect, because: "\(event)")
     }
+    return runtime
   }
 }

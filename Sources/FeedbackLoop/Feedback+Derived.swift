@@ -42,6 +42,7 @@ extension Feedback {
   ///   return .run { _ in await analytics.track("purchase", total: state.total) }
   /// }
   /// ```
+  @inlinable
   public static func onEvent(
     strategy: ExecutionStrategy = .cancelPrevious,
     name: String? = nil,
@@ -50,7 +51,7 @@ extension Feedback {
     effects: @escaping @Sendable (Event, State) -> Effect<Event>
   ) -> Feedback {
     Feedback(name: name, kind: "onEvent", fileID: fileID, line: line) { id, core in
-      EventRuntime(id: id, core: core, strategy: strategy, effects: effects)
+      EffectfulRuntime.event(id: id, core: core, strategy: strategy, effects: effects)
     }
   }
 }

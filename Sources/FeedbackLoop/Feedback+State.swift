@@ -19,6 +19,7 @@ extension Feedback {
   ///   - strategy: what a changed query does to running effects (G7).
   ///   - name: the name monitors show; by default `lensing@File.swift:line`.
   ///   - effects: the effect for a query.
+  @inlinable
   public init<Query: Equatable & Sendable>(
     lensing query: @escaping @Sendable (State) -> Query?,
     strategy: ExecutionStrategy = .cancelPrevious,
@@ -28,7 +29,7 @@ extension Feedback {
     effects: @escaping @Sendable (Query) -> Effect<Event>
   ) {
     self.init(name: name, kind: "lensing", fileID: fileID, line: line) { id, core in
-      QueryRuntime(id: id, core: core, strategy: strategy, query: query, effects: effects)
+      EffectfulRuntime.query(id: id, core: core, strategy: strategy, query: query, effects: effects)
     }
   }
 
@@ -41,6 +42,7 @@ extension Feedback {
   ///   .task { try await .response(api.movies(page: page)) } catch: { .failed($0) }
   /// }
   /// ```
+  @inlinable
   public init<Query: Equatable & Sendable>(
     skippingRepeated query: @escaping @Sendable (State) -> Query?,
     strategy: ExecutionStrategy = .cancelPrevious,
@@ -50,7 +52,7 @@ extension Feedback {
     effects: @escaping @Sendable (Query) -> Effect<Event>
   ) {
     self.init(name: name, kind: "skippingRepeated", fileID: fileID, line: line) { id, core in
-      QueryRuntime(id: id, core: core, strategy: strategy, query: query, effects: effects)
+      EffectfulRuntime.query(id: id, core: core, strategy: strategy, query: query, effects: effects)
     }
   }
 
@@ -63,6 +65,7 @@ extension Feedback {
   ///   .after(.seconds(1), send: .secondsLeftChanged(secondsLeft - 1))
   /// }
   /// ```
+  @inlinable
   public static func react<Request: Equatable & Sendable>(
     request: @escaping @Sendable (State) -> Request?,
     strategy: ExecutionStrategy = .cancelPrevious,
@@ -72,7 +75,7 @@ extension Feedback {
     effects: @escaping @Sendable (Request) -> Effect<Event>
   ) -> Feedback {
     Feedback(name: name, kind: "react(request:)", fileID: fileID, line: line) { id, core in
-      QueryRuntime(id: id, core: core, strategy: strategy, query: request, effects: effects)
+      EffectfulRuntime.query(id: id, core: core, strategy: strategy, query: request, effects: effects)
     }
   }
 
@@ -84,6 +87,7 @@ extension Feedback {
   /// // Keep counting while below ten.
   /// Feedback<Int, Counter.Event>(predicate: { $0 < 10 }) { _ in .send(.increment) }
   /// ```
+  @inlinable
   public init(
     predicate: @escaping @Sendable (State) -> Bool,
     strategy: ExecutionStrategy = .cancelPrevious,
@@ -93,7 +97,7 @@ extension Feedback {
     effects: @escaping @Sendable (State) -> Effect<Event>
   ) {
     self.init(name: name, kind: "predicate", fileID: fileID, line: line) { id, core in
-      PredicateRuntime(id: id, core: core, strategy: strategy, predicate: predicate, effects: effects)
+      EffectfulRuntime.predicate(id: id, core: core, strategy: strategy, predicate: predicate, effects: effects)
     }
   }
 
@@ -107,6 +111,7 @@ extension Feedback {
   ///   .task { await player.seek(to: introEnd); return .didSkipIntro }
   /// }
   /// ```
+  @inlinable
   public init(
     onBecomingTrue predicate: @escaping @Sendable (State) -> Bool,
     strategy: ExecutionStrategy = .cancelPrevious,
@@ -116,7 +121,7 @@ extension Feedback {
     effects: @escaping @Sendable (State) -> Effect<Event>
   ) {
     self.init(name: name, kind: "onBecomingTrue", fileID: fileID, line: line) { id, core in
-      RisingEdgeRuntime(
+      EffectfulRuntime.risingEdge(
         id: id, core: core, strategy: strategy, query: { predicate($0) ? $0 : nil }, effects: effects)
     }
   }
@@ -134,6 +139,7 @@ extension Feedback {
   ///   }
   /// }
   /// ```
+  @inlinable
   public init<Query: Sendable>(
     onBecomingNonNil query: @escaping @Sendable (State) -> Query?,
     strategy: ExecutionStrategy = .cancelPrevious,
@@ -143,7 +149,7 @@ extension Feedback {
     effects: @escaping @Sendable (Query) -> Effect<Event>
   ) {
     self.init(name: name, kind: "onBecomingNonNil", fileID: fileID, line: line) { id, core in
-      RisingEdgeRuntime(id: id, core: core, strategy: strategy, query: query, effects: effects)
+      EffectfulRuntime.risingEdge(id: id, core: core, strategy: strategy, query: query, effects: effects)
     }
   }
 }

@@ -23,26 +23,25 @@
 /// ]
 /// ```
 public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
-  /// The feedback's readable name, as monitors and the testing kit show it.
-  public let name: String
-  let makeRuntime: @Sendable (FeedbackID, SystemCore<State, Event>) -> FeedbackRuntime<State, Event>
+  let label: FeedbackLabel
+  @usableFromInline let makeRuntime: @Sendable (FeedbackID, SystemCore<State, Event>) -> FeedbackRuntime<State, Event>
 
+  @usableFromInline
   init(
     name: String?,
-    kind: String,
+    kind: StaticString,
     fileID: StaticString,
     line: UInt,
     makeRuntime: @escaping @Sendable (FeedbackID, SystemCore<State, Event>) -> FeedbackRuntime<State, Event>
   ) {
-    self.name = name ?? Self.defaultName(kind: kind, fileID: fileID, line: line)
+    self.label = FeedbackLabel(explicit: name, kind: kind, fileID: fileID, line: line)
     self.makeRuntime = makeRuntime
   }
 
-  private static func defaultName(kind: String, fileID: StaticString, line: UInt) -> String {
-    let path = "\(fileID)"
-    let file = path.split(separator: "/").last.map(String.init) ?? path
-    return "\(kind)@\(file):\(line)"
-  }
+  /// The feedback's readable name, as monitors and the testing kit show it:
+  /// the one given to its initializer, or its kind and where it was written
+  /// (`lensing@Search.swift:42`).
+  public var name: String { label.text }
 
   /// The general form (RxFeedback's `(Observable<State>) -> Observable<Event>`):
   /// the stream of states in, a stream of events out.
@@ -98,6 +97,7 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
   /// let system = System(initial: 0, reduce: Counter.reduce, feedbacks: [.input(buttons)])
   /// buttons.send(.increment)
   /// ```
+  @inlinable
   public static func input(
     _ input: Input<Event>,
     name: String? = nil,
@@ -105,7 +105,12 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
     line: UInt = #line
   ) -> Feedback {
     Feedback(name: name, kind: "input", fileID: fileID, line: line) { id, core in
-      InputHandleRuntime(id: id, core: core, input: input)
+      // Built here, in the user's module, so that an input's events take the
+      // specialized path into the loop.
+      let target = InputTarget<Event> { event, callerIsMainActor in
+        core.receive(event, from: .external, callerIsMainActor: callerIsMainActor)
+      }
+      return InputHandleRuntime(id: id, core: core, input: input, target: target)
     }
   }
 }

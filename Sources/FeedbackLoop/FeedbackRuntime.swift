@@ -1,49 +1,56 @@
 /// The running part of one feedback inside one system: what it remembers
 /// between states (its last query, its effects in flight).
 ///
-/// Every method is called by the system's draining thread, one call at a
-/// time, so a runtime needs no lock of its own.
+/// Every method and handler is called by the system's draining thread, one
+/// call at a time, so a runtime needs no lock of its own.
+///
+/// The per-state and per-event work is a closure (`stateHandler`,
+/// `eventHandler`) rather than an override, because the closure is built by
+/// the feedback's `@inlinable` initializer in the user's module, where
+/// `State` and `Event` are concrete types: the hot path then runs
+/// specialized code, with no generic metadata looked up per event
+/// (BENCHMARKS.md shows what that costs). Rare work (starting, ending
+/// effects' tasks, stopping) stays in overridable methods.
+@usableFromInline
 class FeedbackRuntime<State: Sendable, Event: Sendable> {
-  let id: FeedbackID
+  @usableFromInline let id: FeedbackID
   /// The system that owns this runtime; it outlives it (it drops its
   /// runtimes when it stops, and effects' tasks hold the system, not the runtime).
-  unowned(unsafe) let core: SystemCore<State, Event>
-  let receivesStates: Bool
-  let receivesEvents: Bool
+  @usableFromInline unowned(unsafe) let core: SystemCore<State, Event>
+  /// Called with each new state, after each reduction and for the initial state.
+  @usableFromInline var stateHandler: ((State) -> Void)?
+  /// Called with each event and the state it produced, after each reduction.
+  @usableFromInline var eventHandler: ((Event, State) -> Void)?
+  /// Whether events of effect `number` may still be reduced; `nil`: always.
+  @usableFromInline var liveness: ((UInt64) -> Bool)?
 
-  init(id: FeedbackID, core: SystemCore<State, Event>, receivesStates: Bool, receivesEvents: Bool = false) {
+  @usableFromInline
+  init(id: FeedbackID, core: SystemCore<State, Event>) {
     self.id = id
     self.core = core
-    self.receivesStates = receivesStates
-    self.receivesEvents = receivesEvents
   }
 
   /// Called once, before the initial state is delivered: inputs start here.
+  @usableFromInline
   func start() {}
 
-  /// A new state, after each reduction and for the initial state.
-  func onState(_ state: State) {}
-
-  /// An event and the state it produced, after each reduction.
-  func onEvent(_ event: Event, state: State) {}
-
-  /// Whether events of effect `number` may still be reduced.
-  func isLive(_ number: UInt64) -> Bool { true }
-
   /// The task of effect `number` ended. A failure is reported (G12).
+  @usableFromInline
   func effectEnded(_ number: UInt64, outcome: EffectOutcome) {
     if case .failed(let error) = outcome { core.reportUnmappedError(error, of: effectID(number)) }
   }
 
   /// A value the feedback's own task produced, handed to the loop.
+  @usableFromInline
   func onControl(_ value: any Sendable) {}
 
   /// The system stops: cancel everything.
+  @usableFromInline
   func stop() {}
 
   /// The public identity of effect `number`, for monitors.
+  @usableFromInline
   func effectID(_ number: UInt64) -> EffectID {
     EffectID(feedback: id, number: number, trigger: nil)
   }
-
 }

@@ -6,10 +6,37 @@
 public struct FeedbackID: Sendable, Hashable, CustomStringConvertible {
   /// The feedback's position in the system's list of feedbacks.
   public let index: Int
+  let label: FeedbackLabel
+
+  init(index: Int, label: FeedbackLabel) {
+    self.index = index
+    self.label = label
+  }
+
   /// The feedback's readable name.
-  public let name: String
+  public var name: String { label.text }
 
   public var description: String { "#\(index) \(name)" }
+}
+
+/// A feedback's name, or what it is made from (its kind and where it was
+/// written): the text is built only when someone reads it, so that making a
+/// system costs no string work.
+struct FeedbackLabel: Sendable, Hashable {
+  let explicit: String?
+  let kind: StaticString
+  let fileID: StaticString
+  let line: UInt
+
+  var text: String {
+    if let explicit { return explicit }
+    let path = "\(fileID)"
+    let file = path.split(separator: "/").last.map(String.init) ?? path
+    return "\(kind)@\(file):\(line)"
+  }
+
+  static func == (lhs: FeedbackLabel, rhs: FeedbackLabel) -> Bool { lhs.text == rhs.text }
+  func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }
 
 /// Identifies one effect started by a feedback, for monitors and tests.
@@ -41,16 +68,23 @@ public struct EffectID: Sendable, Hashable, CustomStringConvertible {
 /// an ``Input``); `number == 0` marks a feedback's own task (an input
 /// sequence, the general form). Neither is ever cancelled: only effects,
 /// numbered from 1, are.
+@usableFromInline
 struct EffectToken: Sendable, Hashable {
-  var feedback: Int32
-  var number: UInt64
+  @usableFromInline var feedback: Int32
+  @usableFromInline var number: UInt64
 
-  static let external = EffectToken(feedback: -1, number: 0)
+  @inlinable
+  init(feedback: Int32, number: UInt64) {
+    self.feedback = feedback
+    self.number = number
+  }
+
+  @inlinable static var external: EffectToken { EffectToken(feedback: -1, number: 0) }
 
   static func feedbackTask(_ feedback: FeedbackID) -> EffectToken {
     EffectToken(feedback: Int32(feedback.index), number: 0)
   }
 
-  var isExternal: Bool { feedback < 0 }
-  var isEffect: Bool { number > 0 }
+  @inlinable var isExternal: Bool { feedback < 0 }
+  @inlinable var isEffect: Bool { number > 0 }
 }

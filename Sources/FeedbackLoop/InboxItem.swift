@@ -4,6 +4,7 @@
 /// Events are not the only work: the end of an effect, a value derived by a
 /// feedback and the arrival of an observer must be handled by the loop too,
 /// in order with the events, because they change what the loop owns.
+@usableFromInline
 enum InboxItem<State: Sendable, Event: Sendable>: Sendable {
   case start
   case event(Event, EffectToken)
@@ -14,6 +15,7 @@ enum InboxItem<State: Sendable, Event: Sendable>: Sendable {
   case addObserver(StateObserver<State>)
   case removeObserver(UInt64)
 
+  @inlinable
   var isEvent: Bool {
     switch self {
     case .event, .finalEvent: true
@@ -21,6 +23,7 @@ enum InboxItem<State: Sendable, Event: Sendable>: Sendable {
     }
   }
 
+  @inlinable
   var event: Event? {
     switch self {
     case .event(let event, _), .finalEvent(let event, _): event
@@ -30,6 +33,7 @@ enum InboxItem<State: Sendable, Event: Sendable>: Sendable {
 }
 
 /// How an effect's task ended.
+@usableFromInline
 enum EffectOutcome: Sendable {
   case finished
   case cancelled
@@ -38,8 +42,16 @@ enum EffectOutcome: Sendable {
 
 /// A callback that receives every state of a system, in order, on the loop's
 /// thread, and a way to tell it the system stopped.
+@usableFromInline
 struct StateObserver<State: Sendable>: Sendable {
-  let id: UInt64
-  let receive: @Sendable (State) -> Void
-  let stopped: @Sendable () -> Void
+  @usableFromInline let id: UInt64
+  @usableFromInline let receive: @Sendable (State) -> Void
+  @usableFromInline let stopped: @Sendable () -> Void
+
+  @usableFromInline
+  init(id: UInt64, receive: @escaping @Sendable (State) -> Void, stopped: @escaping @Sendable () -> Void) {
+    self.id = id
+    self.receive = receive
+    self.stopped = stopped
+  }
 }

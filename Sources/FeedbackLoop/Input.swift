@@ -3,13 +3,13 @@ import CFeedbackLoopShims
 /// A handle that imperative code sends events through: a button's action, a
 /// notification observer, a delegate callback (G8).
 ///
-/// Bind it to a system with ``Feedback/input(_:name:fileID:line:)``. Events
-/// sent before the system starts are kept and delivered, in order, when it
-/// does; events sent after it stopped are dropped. An input binds to one
-/// system only.
+/// Bind it to a system with ``Feedback/input(_:name:fileID:line:)-(Input<Event>,_,_,_)``.
+/// Events sent before the system starts are kept and delivered, in order,
+/// when it does; events sent after it stopped are dropped. An input binds to
+/// one system only.
 ///
-/// Sending through an input costs what ``System/send(_:)`` costs: no task,
-/// no hop, no allocation.
+/// Sending through an input costs what ``System/send(_:isolation:)`` costs:
+/// no task, no hop, no allocation.
 ///
 /// ```swift
 /// final class CounterViewController {
@@ -21,7 +21,7 @@ import CFeedbackLoopShims
 public final class Input<Event: Sendable>: @unchecked Sendable {
   // Sendable: `target` is an atomic cell written once; `pending` and the
   // binding are guarded by `lock`.
-  private let target = fl_atomic_pointer_create()
+  @usableFromInline let target = fl_atomic_pointer_create()
   private let lock = Lock()
   private var pending: [Event] = []
 
@@ -29,8 +29,8 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
   public init() {}
 
   deinit {
-    if let sink = fl_atomic_pointer_load(target) {
-      Unmanaged<EventSink<Event>>.fromOpaque(sink).release()
+    if let target = fl_atomic_pointer_load(target) {
+      Unmanaged<InputTarget<Event>>.fromOpaque(target).release()
     }
     fl_atomic_pointer_destroy(target)
   }
@@ -39,36 +39,54 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
   ///
   /// Called on the main actor, a send to a main-actor system has reduced
   /// before it returns (`caller` is filled in by the compiler).
+  @inlinable
   public func send(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
-    if let sink = fl_atomic_pointer_load(target) {
-      Unmanaged<EventSink<Event>>.fromOpaque(sink).takeUnretainedValue()
-        .receive(event, from: .external, callerIsMainActor: caller === MainActor.shared)
-      return
+    if let target = fl_atomic_pointer_load(target) {
+      Unmanaged<InputTarget<Event>>.fromOpaque(target).takeUnretainedValue()
+        .deliver(event, caller === MainActor.shared)
+    } else {
+      sendUnbound(event, callerIsMainActor: caller === MainActor.shared)
     }
+  }
+
+  /// The slow path: no system yet, or one being bound right now.
+  @usableFromInline
+  func sendUnbound(_ event: Event, callerIsMainActor: Bool) {
     lock.lock()
-    if let sink = fl_atomic_pointer_load(target) {
+    if let target = fl_atomic_pointer_load(target) {
       lock.unlock()
-      Unmanaged<EventSink<Event>>.fromOpaque(sink).takeUnretainedValue()
-        .receive(event, from: .external, callerIsMainActor: caller === MainActor.shared)
+      Unmanaged<InputTarget<Event>>.fromOpaque(target).takeUnretainedValue().deliver(event, callerIsMainActor)
       return
     }
     pending.append(event)
     lock.unlock()
   }
 
-  /// Binds to `sink`; returns `false` if bound already. The events kept so
+  /// Binds to `target`; returns `false` if bound already. The events kept so
   /// far go first, through the system's shared queue, so that a sender's
   /// events stay in order across the binding.
-  func bind<State: Sendable>(to core: SystemCore<State, Event>) -> Bool {
+  func bind<State: Sendable>(to target: InputTarget<Event>, flushingInto core: SystemCore<State, Event>) -> Bool {
     lock.lock()
     defer { lock.unlock() }
-    let retained = Unmanaged.passRetained(core as EventSink<Event>)
-    guard fl_atomic_pointer_store_if_null(target, retained.toOpaque()) else {
+    let retained = Unmanaged.passRetained(target)
+    guard fl_atomic_pointer_store_if_null(self.target, retained.toOpaque()) else {
       retained.release()
       return false
     }
     core.enqueueShared(pending)
     pending = []
     return true
+  }
+}
+
+/// Where a bound ``Input`` delivers: a closure into its system, built where
+/// the system's types are concrete.
+@usableFromInline
+final class InputTarget<Event: Sendable>: Sendable {
+  @usableFromInline let deliver: @Sendable (Event, _ callerIsMainActor: Bool) -> Void
+
+  @usableFromInline
+  init(deliver: @escaping @Sendable (Event, Bool) -> Void) {
+    self.deliver = deliver
   }
 }

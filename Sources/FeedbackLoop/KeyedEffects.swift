@@ -116,11 +116,14 @@ final class KeyedSetRuntime<State: Sendable, Event: Sendable, Request: Hashable 
   ) {
     self.requests = requests
     self.effects = effects
-    super.init(id: id, core: core, receivesStates: true)
-    table = KeyedEffects(core: core, feedback: id)
+    super.init(id: id, core: core)
+    let table = KeyedEffects<State, Event, Request, Request>(core: core, feedback: id)
+    self.table = table
+    stateHandler = { [unowned(unsafe) self] state in self.onState(state) }
+    liveness = { table.isLive($0) }
   }
 
-  override func onState(_ state: State) {
+  private func onState(_ state: State) {
     let current = requests(state)
     // Equal sets (in particular the same storage, O(1)) change nothing.
     guard current != last else { return }
@@ -131,7 +134,6 @@ final class KeyedSetRuntime<State: Sendable, Event: Sendable, Request: Hashable 
     last = current
   }
 
-  override func isLive(_ number: UInt64) -> Bool { table.isLive(number) }
   override func effectEnded(_ number: UInt64, outcome: EffectOutcome) { table.effectEnded(number, outcome: outcome) }
   override func effectID(_ number: UInt64) -> EffectID { table.effectID(number) }
   override func stop() { table.cancelAll() }
@@ -154,11 +156,14 @@ final class KeyedValueRuntime<State: Sendable, Event: Sendable, ID: Hashable & S
   ) {
     self.requests = requests
     self.effects = effects
-    super.init(id: id, core: core, receivesStates: true)
-    table = KeyedEffects(core: core, feedback: id)
+    super.init(id: id, core: core)
+    let table = KeyedEffects<State, Event, ID, Value>(core: core, feedback: id)
+    self.table = table
+    stateHandler = { [unowned(unsafe) self] state in self.onState(state) }
+    liveness = { table.isLive($0) }
   }
 
-  override func onState(_ state: State) {
+  private func onState(_ state: State) {
     let current = requests(state)
     guard current != last else { return }
     for key in last.keys where current[key] == nil { table.cancel(key) }
@@ -172,7 +177,6 @@ final class KeyedValueRuntime<State: Sendable, Event: Sendable, ID: Hashable & S
     last = current
   }
 
-  override func isLive(_ number: UInt64) -> Bool { table.isLive(number) }
   override func effectEnded(_ number: UInt64, outcome: EffectOutcome) { table.effectEnded(number, outcome: outcome) }
   override func effectID(_ number: UInt64) -> EffectID { table.effectID(number) }
   override func stop() { table.cancelAll() }

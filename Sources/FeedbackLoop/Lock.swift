@@ -5,11 +5,13 @@ import CFeedbackLoopShims
 ///
 /// It is a reference so that it has a stable address; its owner calls
 /// ``withLock(_:)`` and never holds it across user code.
+@usableFromInline
 final class Lock: @unchecked Sendable {
   // Sendable: the only state is the C lock, which is made to be shared
   // between threads; its address never changes after init.
-  private let pointer: UnsafeMutablePointer<fl_lock_t>
+  @usableFromInline let pointer: UnsafeMutablePointer<fl_lock_t>
 
+  @usableFromInline
   init() {
     pointer = .allocate(capacity: 1)
     fl_lock_init(pointer)
@@ -20,13 +22,13 @@ final class Lock: @unchecked Sendable {
     pointer.deallocate()
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   func lock() { fl_lock_lock(pointer) }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   func unlock() { fl_lock_unlock(pointer) }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
     lock()
     defer { unlock() }

@@ -11,17 +11,14 @@ final class StreamRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<Sta
     body: @escaping @Sendable (AsyncStream<State>, Send<Event>) async throws -> Void
   ) {
     self.body = body
-    super.init(id: id, core: core, receivesStates: true)
+    super.init(id: id, core: core)
+    stateHandler = { [unowned(unsafe) self] state in self.continuation?.yield(state) }
   }
 
   override func start() {
     let (states, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .unbounded)
     self.continuation = continuation
     task = core.spawnFeedbackTask(id) { [body] send in try await body(states, send) }
-  }
-
-  override func onState(_ state: State) {
-    continuation?.yield(state)
   }
 
   override func stop() {
@@ -37,7 +34,7 @@ final class InputSequenceRuntime<State: Sendable, Event: Sendable>: FeedbackRunt
 
   init(id: FeedbackID, core: SystemCore<State, Event>, body: @escaping @Sendable (Send<Event>) async throws -> Void) {
     self.body = body
-    super.init(id: id, core: core, receivesStates: false)
+    super.init(id: id, core: core)
   }
 
   override func start() {
@@ -50,16 +47,20 @@ final class InputSequenceRuntime<State: Sendable, Event: Sendable>: FeedbackRunt
 }
 
 /// Runs an input bound to an ``Input`` handle.
+@usableFromInline
 final class InputHandleRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State, Event> {
   private let input: Input<Event>
+  private let target: InputTarget<Event>
 
-  init(id: FeedbackID, core: SystemCore<State, Event>, input: Input<Event>) {
+  @usableFromInline
+  init(id: FeedbackID, core: SystemCore<State, Event>, input: Input<Event>, target: InputTarget<Event>) {
     self.input = input
-    super.init(id: id, core: core, receivesStates: false)
+    self.target = target
+    super.init(id: id, core: core)
   }
 
   override func start() {
-    if !input.bind(to: core) {
+    if !input.bind(to: target, flushingInto: core) {
       core.environment.logger.error(
         "an Input is bound to a system already; it sends to that one only",
         metadata: ["feedback": "\(id)"])

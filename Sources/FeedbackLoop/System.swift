@@ -28,7 +28,7 @@
 /// counter.state  // 1
 /// ```
 public final class System<State: Sendable, Event: Sendable>: Sendable {
-  let core: SystemCore<State, Event>
+  @usableFromInline let core: SystemCore<State, Event>
 
   /// Starts a system whose reducer returns the new state.
   ///
@@ -93,6 +93,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// Read from any thread; a main-actor system's state is read on the main
   /// actor without waiting. Reading it from inside the reducer is a
   /// programming error (the reducer receives the state).
+  @inlinable
   public var state: State { core.currentState }
 
   /// Sends an event, from any thread, task or actor.
@@ -106,11 +107,13 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// dropped and reported to the monitor as ``DiscardReason/systemStopped``.
   ///
   /// - Parameter caller: the caller's isolation, filled in by the compiler.
+  @inlinable
   public func send(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
     core.receive(event, from: .external, callerIsMainActor: caller === MainActor.shared)
   }
 
   /// Sends several events, in order.
+  @inlinable
   public func send(contentsOf events: some Sequence<Event>, isolation caller: isolated (any Actor)? = #isolation) {
     let onMainActor = caller === MainActor.shared
     for event in events { core.receive(event, from: .external, callerIsMainActor: onMainActor) }

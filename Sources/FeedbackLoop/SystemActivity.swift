@@ -69,7 +69,7 @@ public enum DiscardReason: Sendable, Hashable {
 /// )
 /// ```
 public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
-  let receive: @Sendable (SystemActivity<State, Event>) -> Void
+  @usableFromInline let receive: @Sendable (SystemActivity<State, Event>) -> Void
 
   /// A monitor that calls `receive` for each activity, on the loop's thread.
   public init(_ receive: @escaping @Sendable (SystemActivity<State, Event>) -> Void) {

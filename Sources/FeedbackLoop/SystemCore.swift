@@ -37,37 +37,49 @@ import Logging
 /// held only for the reducer keeps a send from an idle system's own thread
 /// at two uncontended lock operations, with no task and no allocation
 /// (see BENCHMARKS.md), which is what the design asks of the hot path.
-final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unchecked Sendable {
+///
+/// ## Why it is `@inlinable`
+///
+/// The per-event path (send, reduce, fan out) is `@inlinable`, and the
+/// feedbacks' per-state work is a closure built in `@inlinable` code, so that
+/// it is compiled in the user's module, specialized for the user's `State`
+/// and `Event`. Unspecialized, every event asked the Swift runtime for the
+/// metadata of a dozen generic types, which cost most of the time per event.
+@usableFromInline
+final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   // Sendable: the fields are either immutable, guarded by `lock`, or owned
   // by the draining thread as described above.
 
-  let environment: SystemEnvironment
-  let monitor: SystemMonitor<State, Event>?
-  let isolation: SystemIsolation
-  private let reducer: @Sendable (inout State, Event) -> Void
-  private let lock = Lock()
-  private var identity: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
+  @usableFromInline let environment: SystemEnvironment
+  @usableFromInline let monitor: SystemMonitor<State, Event>?
+  @usableFromInline let isolation: SystemIsolation
+  @usableFromInline let reducer: @Sendable (inout State, Event) -> Void
+  @usableFromInline let lock = Lock()
+
+  @inlinable
+  var identity: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
 
   // Guarded by `lock`.
-  private var state: State
-  private var inbox = Deque<InboxItem<State, Event>>()
-  private var queuedEvents = 0
-  private var draining = false
-  private var stopped = false
-  private var mainDrainScheduled = false
-  private var nextObserverID: UInt64 = 0
-  private var runningTasks = 0
+  @usableFromInline var state: State
+  @usableFromInline var inbox = Deque<InboxItem<State, Event>>()
+  @usableFromInline var queuedEvents = 0
+  @usableFromInline var draining = false
+  @usableFromInline var stopped = false
+  @usableFromInline var mainDrainScheduled = false
+  @usableFromInline var nextObserverID: UInt64 = 0
+  @usableFromInline var runningTasks = 0
 
   // Owned by the draining thread.
-  private var runtimes: [FeedbackRuntime<State, Event>] = []
-  private var stateRuntimes: [FeedbackRuntime<State, Event>] = []
-  private var eventRuntimes: [FeedbackRuntime<State, Event>] = []
-  private var observers: [StateObserver<State>] = []
-  private var pendingLocal = Deque<InboxItem<State, Event>>()
-  private var isReducing = false
-  private var stopRequested = false
-  private var tornDown = false
+  @usableFromInline var runtimes: [FeedbackRuntime<State, Event>] = []
+  @usableFromInline var stateHandlers: [(State) -> Void] = []
+  @usableFromInline var eventHandlers: [(Event, State) -> Void] = []
+  @usableFromInline var observers: [StateObserver<State>] = []
+  @usableFromInline var pendingLocal = Deque<InboxItem<State, Event>>()
+  @usableFromInline var isReducing = false
+  @usableFromInline var stopRequested = false
+  @usableFromInline var tornDown = false
 
+  @usableFromInline
   init(
     initial: State,
     reducer: @escaping @Sendable (inout State, Event) -> Void,
@@ -81,12 +93,13 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     self.isolation = isolation
     self.environment = environment
     self.monitor = monitor
-    super.init()
-    runtimes = feedbacks.enumerated().map { index, feedback in
-      feedback.makeRuntime(FeedbackID(index: index, name: feedback.name), self)
+    runtimes.reserveCapacity(feedbacks.count)
+    for (index, feedback) in feedbacks.enumerated() {
+      let runtime = feedback.makeRuntime(FeedbackID(index: index, label: feedback.label), self)
+      runtimes.append(runtime)
+      if let handler = runtime.stateHandler { stateHandlers.append(handler) }
+      if let handler = runtime.eventHandler { eventHandlers.append(handler) }
     }
-    stateRuntimes = runtimes.filter(\.receivesStates)
-    eventRuntimes = runtimes.filter(\.receivesEvents)
   }
 
   // MARK: - Sending
@@ -95,32 +108,32 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   /// isolation; for a main-actor system, only a caller isolated to the main
   /// actor, which the public entry points learn from `#isolation` (the main
   /// actor need not run on the main thread, so the thread cannot tell).
-  @inline(__always)
-  private func mayDrain(callerIsMainActor: Bool) -> Bool {
+  @inlinable @inline(__always)
+  func mayDrain(callerIsMainActor: Bool) -> Bool {
     isolation == .own || callerIsMainActor
   }
 
-  @inline(__always)
-  private var isDrainingThread: Bool { fl_current_drainer() == identity }
+  @inlinable @inline(__always)
+  var isDrainingThread: Bool { fl_current_drainer() == identity }
 
-  override func receive(_ event: Event, from token: EffectToken) {
-    submit(.event(event, token), callerIsMainActor: false)
-  }
-
-  override func receive(_ event: Event, from token: EffectToken, callerIsMainActor: Bool) {
+  @inlinable
+  func receive(_ event: Event, from token: EffectToken, callerIsMainActor: Bool = false) {
     submit(.event(event, token), callerIsMainActor: callerIsMainActor)
   }
 
+  @usableFromInline
   func effectEnded(_ token: EffectToken, outcome: EffectOutcome) {
     submit(.effectEnded(token, outcome), callerIsMainActor: false)
   }
 
+  @usableFromInline
   func receiveControl(feedback: Int32, value: any Sendable) {
     submit(.control(feedback: feedback, value: value), callerIsMainActor: false)
   }
 
   /// Queues events behind everything already queued, even from the draining
   /// thread (an ``Input`` hands over the events it kept before binding).
+  @usableFromInline
   func enqueueShared(_ events: [Event]) {
     guard !events.isEmpty else { return }
     lock.lock()
@@ -133,13 +146,15 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   }
 
   /// Enqueues work from a runtime, which always runs on the draining thread.
+  @inlinable
   func enqueueFromLoop(_ item: InboxItem<State, Event>) {
     pendingLocal.append(item)
   }
 
   /// Queues `item`, or, when this thread may and the system is idle, becomes
   /// the draining thread and handles it at once.
-  private func submit(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
+  @inlinable
+  func submit(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
     if isDrainingThread {
       pendingLocal.append(item)
       return
@@ -180,7 +195,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   ///
   /// Only events count against the bound. An effect's final event that is
   /// dropped still ends its effect: it leaves an `effectEnded` in its place.
-  private func enqueueLocked(_ item: InboxItem<State, Event>) -> Event? {
+  @inlinable
+  func enqueueLocked(_ item: InboxItem<State, Event>) -> Event? {
     guard item.isEvent else {
       inbox.append(item)
       return nil
@@ -211,17 +227,19 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   }
 
   /// Caller holds `lock`.
-  private func popLocked() -> InboxItem<State, Event>? {
+  @inlinable
+  func popLocked() -> InboxItem<State, Event>? {
     guard let item = inbox.popFirst() else { return nil }
     if item.isEvent { queuedEvents -= 1 }
     return item
   }
 
-  private func scheduleMainDrain() {
+  @usableFromInline
+  func scheduleMainDrain() {
     Task { @MainActor in self.drainOnMainActor() }
   }
 
-  private func drainOnMainActor() {
+  func drainOnMainActor() {
     lock.lock()
     mainDrainScheduled = false
     lock.unlock()
@@ -230,6 +248,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
 
   /// Drains what is queued, now, if nobody is draining. The caller is on the
   /// main actor (for a main-actor system) or anywhere (for its own).
+  @usableFromInline
   func processQueuedEvents() {
     lock.lock()
     guard !draining, !stopped, let item = popLocked() else {
@@ -247,7 +266,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   // MARK: - Draining
 
   /// What the draining thread does with one item once the lock is released.
-  private enum Step {
+  @usableFromInline
+  enum Step {
     case nothing
     case start
     case reduced(event: Event, state: State, before: State?, token: EffectToken, endsEffect: Bool)
@@ -260,8 +280,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
 
   /// Turns an item into a step; reduces an event in place. Caller holds
   /// `lock` and is the draining thread.
-  @inline(__always)
-  private func prepareLocked(_ item: InboxItem<State, Event>) -> Step {
+  @inlinable @inline(__always)
+  func prepareLocked(_ item: InboxItem<State, Event>) -> Step {
     switch item {
     case .event(let event, let token):
       return reduceLocked(event, token, endsEffect: false)
@@ -282,14 +302,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
 
   /// Reduces `event` in place unless its effect was cancelled. Caller holds
   /// `lock` and is the draining thread.
-  @inline(__always)
-  private func reduceLocked(_ event: Event, _ token: EffectToken, endsEffect: Bool) -> Step {
-    if token.isEffect {
-      let runtime = runtimes[Int(token.feedback)]
-      if !runtime.isLive(token.number) {
-        return .discarded(
-          event, .effectCancelled(runtime.effectID(token.number)), endsEffect: endsEffect ? token : nil)
-      }
+  @inlinable @inline(__always)
+  func reduceLocked(_ event: Event, _ token: EffectToken, endsEffect: Bool) -> Step {
+    if token.isEffect, let isLive = runtimes[Int(token.feedback)].liveness, !isLive(token.number) {
+      return .discarded(event, .effectCancelled(effectID(of: token)), endsEffect: endsEffect ? token : nil)
     }
     let before = monitor == nil ? nil : state
     isReducing = true
@@ -302,23 +318,14 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   /// `lock`. When done, the thread-local marker is given back to the system
   /// this thread was draining before (a feedback of one system may send to
   /// another, which then drains on the same thread).
-  private func drain(from first: Step, restoring previousDrainer: UnsafeRawPointer?) {
+  @inlinable
+  func drain(from first: Step, restoring previousDrainer: UnsafeRawPointer?) {
     var step = first
     while true {
       perform(step)
       lock.lock()
       if stopRequested || stopped {
-        stopped = true
-        let leftovers = inbox
-        inbox.removeAll()
-        queuedEvents = 0
-        lock.unlock()
-        tearDown(discarding: pendingLocal + leftovers)
-        pendingLocal.removeAll()
-        lock.lock()
-        draining = false
-        fl_set_current_drainer(previousDrainer)
-        lock.unlock()
+        finishStopping(restoring: previousDrainer)
         return
       }
       let next: InboxItem<State, Event>
@@ -342,25 +349,56 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     }
   }
 
+  /// Stops from inside the drain: the caller holds `lock` and is the
+  /// draining thread.
+  @usableFromInline
+  func finishStopping(restoring previousDrainer: UnsafeRawPointer?) {
+    stopped = true
+    let leftovers = inbox
+    inbox.removeAll()
+    queuedEvents = 0
+    lock.unlock()
+    tearDown(discarding: pendingLocal + leftovers)
+    pendingLocal.removeAll()
+    lock.lock()
+    draining = false
+    fl_set_current_drainer(previousDrainer)
+    lock.unlock()
+  }
+
   /// Runs one step outside the lock, on the draining thread.
-  @inline(__always)
-  private func perform(_ step: Step) {
+  @inlinable @inline(__always)
+  func perform(_ step: Step) {
     switch step {
     case .nothing:
       return
     case .reduced(let event, let state, let before, let token, let endsEffect):
-      if let monitor, let before {
-        monitor.receive(.reduced(event: event, from: before, to: state, source: source(of: token)))
-      }
+      if monitor != nil, let before { reportReduction(event, from: before, to: state, token: token) }
       if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
-      for runtime in stateRuntimes { runtime.onState(state) }
-      for runtime in eventRuntimes { runtime.onEvent(event, state: state) }
+      for handler in stateHandlers { handler(state) }
+      for handler in eventHandlers { handler(event, state) }
       for observer in observers { observer.receive(state) }
+    default:
+      performRare(step)
+    }
+  }
+
+  @usableFromInline
+  func reportReduction(_ event: Event, from before: State, to state: State, token: EffectToken) {
+    monitor?.receive(.reduced(event: event, from: before, to: state, source: source(of: token)))
+  }
+
+  /// The steps that are not reductions: rare, so not worth specializing.
+  @usableFromInline
+  func performRare(_ step: Step) {
+    switch step {
+    case .nothing, .reduced:
+      return
     case .start:
-      let initial = lock.withLock { self.state }
+      let initial = state
       for runtime in runtimes { runtime.start() }
       monitor?.receive(.started(initial: initial))
-      for runtime in stateRuntimes { runtime.onState(initial) }
+      for handler in stateHandlers { handler(initial) }
       for observer in observers { observer.receive(initial) }
     case .discarded(let event, let reason, let endsEffect):
       monitor?.receive(.eventDiscarded(event, reason: reason))
@@ -381,7 +419,13 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     }
   }
 
-  private func source(of token: EffectToken) -> EventSource {
+  @usableFromInline
+  func effectID(of token: EffectToken) -> EffectID {
+    runtimes[Int(token.feedback)].effectID(token.number)
+  }
+
+  @usableFromInline
+  func source(of token: EffectToken) -> EventSource {
     if token.isExternal { return .external }
     let runtime = runtimes[Int(token.feedback)]
     return token.isEffect ? .effect(runtime.effectID(token.number)) : .feedback(runtime.id)
@@ -390,12 +434,14 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   // MARK: - Starting and stopping
 
   /// Delivers the initial state to every feedback and starts the inputs (G1).
+  @usableFromInline
   func start(callerIsMainActor: Bool) {
     submit(.start, callerIsMainActor: callerIsMainActor)
   }
 
   /// Stops the system: every effect and input is cancelled, every observer
   /// finished, and no event is reduced afterwards (G9).
+  @usableFromInline
   func stop() {
     if isDrainingThread {
       stopRequested = true
@@ -424,7 +470,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     lock.withLock { draining = false }
   }
 
-  private func tearDown(discarding leftovers: Deque<InboxItem<State, Event>>) {
+  @usableFromInline
+  func tearDown(discarding leftovers: Deque<InboxItem<State, Event>>) {
     guard !tornDown else { return }
     tornDown = true
     for runtime in runtimes { runtime.stop() }
@@ -440,14 +487,15 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     // Effects' tasks hold this core until they end; release the feedbacks'
     // closures now rather than then.
     runtimes.removeAll()
-    stateRuntimes.removeAll()
-    eventRuntimes.removeAll()
+    stateHandlers.removeAll()
+    eventHandlers.removeAll()
   }
 
   // MARK: - Reading and observing
 
   /// The current state. On the draining thread, between reductions, it is
   /// read without the lock: nobody else writes it.
+  @inlinable
   var currentState: State {
     if isDrainingThread {
       precondition(!isReducing, "FeedbackLoop: a reducer read the system's state; reducers receive it as a parameter")
@@ -456,13 +504,16 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     return lock.withLock { state }
   }
 
+  @usableFromInline
   var isStopped: Bool { lock.withLock { stopped } }
 
   /// The number of this system's effect and input tasks that have not ended.
+  @usableFromInline
   var runningTaskCount: Int { lock.withLock { runningTasks } }
 
   /// Registers an observer; it receives the current state first, then every
   /// later one, on the loop's thread. Returns its id for ``removeObserver(_:)``.
+  @usableFromInline
   func addObserver(
     _ receive: @escaping @Sendable (State) -> Void,
     stopped: @escaping @Sendable () -> Void,
@@ -477,13 +528,15 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
     return id
   }
 
+  @usableFromInline
   func removeObserver(_ id: UInt64) {
     submitControl(.removeObserver(id), callerIsMainActor: false)
   }
 
   /// Like ``submit(_:)`` for work that is not an event: a stopped system
   /// tells the observer it stopped instead of dropping it silently.
-  private func submitControl(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
+  @usableFromInline
+  func submitControl(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
     if !isDrainingThread, isStopped {
       if case .addObserver(let observer) = item { observer.stopped() }
       return
@@ -494,6 +547,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   // MARK: - Tasks
 
   /// Starts a task for an effect or an input, on the environment's executor.
+  @usableFromInline
   func spawn(
     priority: TaskPriority? = nil,
     executor preferred: (any Sendable)? = nil,
@@ -515,6 +569,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   }
 
   /// Runs an effect's operation in a task; its events carry `token`.
+  @usableFromInline
   func spawnEffect(
     _ token: EffectToken,
     options: EffectTaskOptions,
@@ -546,6 +601,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   /// Runs a feedback's own long-lived task (an input, a stream of states).
   /// Its events are never cancelled; their source is the feedback. An error
   /// it throws is reported as the feedback's effect 0.
+  @usableFromInline
   func spawnFeedbackTask(
     _ feedback: FeedbackID,
     _ body: @escaping @Sendable (Send<Event>) async throws -> Void
@@ -564,6 +620,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: EventSink<Event>, @unc
   }
 
   /// Reports an error that no `catch` turned into an event (G12).
+  @usableFromInline
   func reportUnmappedError(_ error: any Error, of effect: EffectID) {
     environment.logger.error(
       "effect failed and its error is not mapped to an event",

@@ -29,7 +29,7 @@ public struct SystemEnvironment: Sendable {
   /// An environment with the given clock, logger and event buffer.
   public init(
     clock: any Clock<Duration> = ContinuousClock(),
-    logger: Logger = Logger(label: "FeedbackLoop"),
+    logger: Logger = SystemEnvironment.defaultLogger,
     eventBuffer: EventBufferPolicy = .unbounded
   ) {
     self.clock = clock
@@ -45,12 +45,16 @@ public struct SystemEnvironment: Sendable {
   public init(
     clock: any Clock<Duration> = ContinuousClock(),
     effectExecutor: (any TaskExecutor)?,
-    logger: Logger = Logger(label: "FeedbackLoop"),
+    logger: Logger = SystemEnvironment.defaultLogger,
     eventBuffer: EventBufferPolicy = .unbounded
   ) {
     self.init(clock: clock, logger: logger, eventBuffer: eventBuffer)
     self.effectExecutorStorage = effectExecutor
   }
+
+  /// The logger of environments that name none, labelled "FeedbackLoop";
+  /// made once and shared.
+  public static let defaultLogger = Logger(label: "FeedbackLoop")
 
   /// The task executor effects and inputs run on, or `nil` for the global one.
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
