@@ -66,6 +66,7 @@ extension Store {
       initial: initial,
       forward: { [self] event in self.send(toEvent(event)) },
       stop: { [self] in self.stop() },
+      processQueued: { [self] in self.processQueuedEvents() },
       owner: self)
     if isStopped { child.systemStopped() }
     addListener(

@@ -80,6 +80,7 @@ extension Store where State: Sendable, Event: Sendable {
       initial: system.state,
       forward: { event in system.send(event) },
       stop: { system.stop() },
+      processQueued: { system.processQueuedEvents() },
       owner: system)
     // The observer is a `@Sendable` closure, which the core calls from the
     // thread that drains the system. For a `.mainActor` system that is always

@@ -55,6 +55,8 @@ public final class Store<State, Event> {
   /// Stops the root system (a scoped store asks the store it was scoped
   /// from, up to the root).
   @ObservationIgnored private let stopSystem: @MainActor () -> Void
+  /// Reduces the events queued for the root system's hop to the main actor.
+  @ObservationIgnored private let processQueued: @MainActor () -> Void
   /// Keeps the root system alive: the system for a root store, the parent
   /// store for a scoped one.
   @ObservationIgnored private let owner: AnyObject
@@ -85,12 +87,14 @@ public final class Store<State, Event> {
     initial: State,
     forward: @escaping @MainActor (Event) -> Void,
     stop: @escaping @MainActor () -> Void,
+    processQueued: @escaping @MainActor () -> Void,
     owner: AnyObject
   ) {
     current = initial
     isDuplicate = equality(of: State.self)
     self.forward = forward
     stopSystem = stop
+    self.processQueued = processQueued
     self.owner = owner
   }
 
@@ -160,6 +164,24 @@ public final class Store<State, Event> {
   public func stop() {
     stopSystem()
     systemStopped()
+  }
+
+  /// Reduces, now, the events that effects and other threads queued for
+  /// the system, instead of waiting for their hop to the main actor; the
+  /// store takes the states they produce before this returns.
+  ///
+  /// An effect's events reach a main-actor system with one hop. A test that
+  /// runs effects on an executor of its own calls this after running it, so
+  /// that the whole loop is deterministic (see the core's
+  /// `System.processQueuedEvents()`).
+  ///
+  /// ```swift
+  /// executor.runUntilIdle()        // the effect runs and sends
+  /// store.processQueuedEvents()    // its events are reduced, here
+  /// #expect(store.isLoading == false)
+  /// ```
+  public func processQueuedEvents() {
+    processQueued()
   }
 
   // MARK: - Receiving states
