@@ -2,6 +2,7 @@ import ArgumentParser
 
 /// `feedbackloop-examples`: lists the examples, or runs one.
 public struct ExamplesCommand: AsyncParsableCommand {
+  /// The command's name, abstract and discussion, as `--help` shows them.
   public static let configuration = CommandConfiguration(
     commandName: "feedbackloop-examples",
     abstract: "The FeedbackLoop examples: the seeds' scenarios as small programs.",
@@ -40,13 +41,17 @@ public struct ExamplesCommand: AsyncParsableCommand {
       discussion: "By default 400 in an interactive session, 150 in a scripted one."))
   public var latency: Int?
 
+  /// A command with the defaults; ArgumentParser fills it in.
   public init() {}
 
+  /// Checks the options before anything runs.
   public mutating func validate() throws {
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
     if let latency, latency < 0 { throw ValidationError("--latency must be 0 or more.") }
   }
 
+  /// Lists the examples or runs one: interactive when standard input is a
+  /// terminal (and `--scripted` is not given), scripted otherwise.
   public func run() async throws {
     let latency = latency.map { Duration.milliseconds($0) }
     let keyboard = scripted || name == nil || Examples.named(name ?? "") == nil ? nil : TerminalKeys()

@@ -18,6 +18,7 @@ public final class SimulatedVideoPlayer: VideoPlayer {
   /// Every position a seek was asked for, in order.
   public var seeks: [Int] { positions.withLock { $0 } }
 
+  /// Notes `position`, then takes ``latency`` on ``clock``.
   public func seek(to position: Int) async throws {
     positions.withLock { $0.append(position) }
     try await clock.sleep(for: latency)

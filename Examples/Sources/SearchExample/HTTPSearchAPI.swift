@@ -36,6 +36,13 @@ public struct HTTPSearchAPI: SearchAPI {
     return components.string!
   }
 
+  /// Asks the server for `request`'s page.
+  ///
+  /// Throws ``SearchFailure/server(status:)`` for an error status,
+  /// ``SearchFailure/invalidResponse`` for an answer that is not a page,
+  /// ``SearchFailure/unreachable`` when no answer came within ``timeout``
+  /// (AsyncHTTPClient tries a refused connection again until then), and
+  /// `CancellationError` when the calling task was cancelled.
   public func page(_ request: PageRequest) async throws -> Page {
     let body: Data
     do {

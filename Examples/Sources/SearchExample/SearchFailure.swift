@@ -7,6 +7,7 @@ public enum SearchFailure: Error, Hashable, Sendable, CustomStringConvertible {
   /// The server's answer was not a page.
   case invalidResponse
 
+  /// The failure as a person reads it: `the server answered 503`.
   public var description: String {
     switch self {
     case .server(let status): "the server answered \(status)"

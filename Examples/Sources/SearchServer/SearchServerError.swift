@@ -7,6 +7,7 @@ public enum SearchServerError: Error, Equatable, Sendable, CustomStringConvertib
   /// ``SearchServer/start(port:)`` was called on a server that runs already.
   case alreadyRunning
 
+  /// The error as the command prints it.
   public var description: String {
     switch self {
     case .portInUse(let port):

@@ -36,6 +36,8 @@ public final class SimulatedAuthService: AuthService {
     self.tokenLifetime = tokenLifetime
   }
 
+  /// Takes ``latency``, then issues a session for ``knownUser``, or throws
+  /// ``SignInFailure/invalidCredentials``.
   public func signIn(_ credentials: Credentials) async throws -> Session {
     try await clock.sleep(for: latency)
     guard credentials == Self.knownUser else { throw SignInFailure.invalidCredentials }
@@ -49,6 +51,8 @@ public final class SimulatedAuthService: AuthService {
     }
   }
 
+  /// Takes ``latency``, then issues a new access token, or throws
+  /// ``SignInFailure/sessionRevoked`` after ``revokeSessions()``.
   public func refresh(_ session: Session) async throws -> Session {
     try await clock.sleep(for: latency)
     return try books.withLock { books in
