@@ -37,9 +37,9 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
     switch effect(updates).operation {
     case .none:
       entry.finished = true
-      keys[number] = nil
       continuation.finish()
       core.monitor?.receive(.effectFinished(effectID(number)))
+      keys[number] = nil
     case .send(let event):
       continuation.finish()
       core.enqueueFromLoop(.event(event, token))

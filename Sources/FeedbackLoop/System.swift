@@ -44,7 +44,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   ///     main-actor system created on the main actor delivers its initial
   ///     state before `init` returns; created elsewhere, with one hop.
   public convenience init(
-    initial: State,
+    initial: consuming State,
     reduce: @escaping @Sendable (State, Event) -> State,
     feedbacks: [Feedback<State, Event>] = [],
     isolation: SystemIsolation = .own,
@@ -53,7 +53,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     caller: isolated (any Actor)? = #isolation
   ) {
     self.init(
-      initial: initial,
+      initial: consume initial,
       reduceInPlace: { state, event in state = reduce(state, event) },
       feedbacks: feedbacks, isolation: isolation, environment: environment, monitor: monitor,
       caller: caller)
@@ -70,7 +70,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// )
   /// ```
   public init(
-    initial: State,
+    initial: consuming State,
     reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>] = [],
     isolation: SystemIsolation = .own,
@@ -79,7 +79,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     caller: isolated (any Actor)? = #isolation
   ) {
     core = SystemCore(
-      initial: initial, reducer: reduce, feedbacks: feedbacks,
+      initial: consume initial, reducer: reduce, feedbacks: feedbacks,
       isolation: isolation, environment: environment, monitor: monitor)
     core.start(callerIsMainActor: caller === MainActor.shared)
   }
@@ -155,18 +155,22 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// the feedbacks have seen it (G3). The loop waits for it: keep it short.
   ///
   /// The observation ends when the returned ``StateObservation`` is
-  /// cancelled or the system stops.
+  /// cancelled or the system stops; then `onStop` is called, once.
   ///
   /// ```swift
-  /// let observation = counter.observe { count in print(count) }
+  /// let observation = counter.observe { count in print(count) } onStop: { print("done") }
   /// ```
   public func observe(
     isolation caller: isolated (any Actor)? = #isolation,
-    _ observer: @escaping @Sendable (State) -> Void
+    _ observer: @escaping @Sendable (State) -> Void,
+    onStop: @escaping @Sendable () -> Void = {}
   ) -> StateObservation {
-    let id = core.addObserver(observer, stopped: {}, callerIsMainActor: caller === MainActor.shared)
+    let id = core.addObserver(observer, stopped: onStop, callerIsMainActor: caller === MainActor.shared)
     return StateObservation { [weak core] in core?.removeObserver(id) }
   }
+
+  /// Where this system's reducer and feedbacks run (G10).
+  public var isolation: SystemIsolation { core.isolation }
 
   /// Reduces, now, the events that effects and other threads queued for a
   /// main-actor system, instead of waiting for the hop that is scheduled

@@ -2,7 +2,11 @@
 ///
 /// The testing kit, the logging monitor and the debugger are all built on
 /// these. A monitor receives them synchronously, on the thread that runs the
-/// loop, in the order they happened.
+/// loop, in the order they happened; with one exception: an event refused at
+/// the door (``DiscardReason/bufferFull``, ``DiscardReason/systemStopped``)
+/// never reaches the loop, so its `.eventDiscarded` is reported on the
+/// thread that sent it, possibly while the loop reports something else. A
+/// monitor is `@Sendable` and must be safe to call from two threads at once.
 public enum SystemActivity<State: Sendable, Event: Sendable>: Sendable {
   /// The system started from `initial`; every feedback has seen it.
   case started(initial: State)

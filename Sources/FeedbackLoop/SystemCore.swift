@@ -81,14 +81,14 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
 
   @usableFromInline
   init(
-    initial: State,
+    initial: consuming State,
     reducer: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>],
     isolation: SystemIsolation,
     environment: SystemEnvironment,
     monitor: SystemMonitor<State, Event>?
   ) {
-    self.state = initial
+    self.state = consume initial
     self.reducer = reducer
     self.isolation = isolation
     self.environment = environment
@@ -187,7 +187,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       step = prepareLocked(popLocked()!)
     }
     lock.unlock()
-    drain(from: step, restoring: previousDrainer)
+    drain(from: consume step, restoring: previousDrainer)
   }
 
   /// Appends to the shared queue under the buffer policy; returns the event
@@ -260,7 +260,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     fl_set_current_drainer(identity)
     let step = prepareLocked(item)
     lock.unlock()
-    drain(from: step, restoring: previousDrainer)
+    drain(from: consume step, restoring: previousDrainer)
   }
 
   // MARK: - Draining
@@ -319,10 +319,16 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// this thread was draining before (a feedback of one system may send to
   /// another, which then drains on the same thread).
   @inlinable
-  func drain(from first: Step, restoring previousDrainer: UnsafeRawPointer?) {
-    var step = first
+  func drain(from first: consuming Step, restoring previousDrainer: UnsafeRawPointer?) {
+    // The step is consumed, not copied: a copy of the state it holds would
+    // outlive the next reduction and make the reducer copy the state.
+    var step = consume first
     while true {
       perform(step)
+      // Let go of the state the step holds before the next reduction, so
+      // that the reducer finds the state's storage unshared and mutates it
+      // in place instead of copying it.
+      step = .nothing
       lock.lock()
       if stopRequested || stopped {
         finishStopping(restoring: previousDrainer)

@@ -2,10 +2,9 @@ import FeedbackLoop
 import Testing
 
 extension Reliability {
-  /// What these tests found wrong in the core, each as a minimal failing
-  /// test wrapped in `withKnownIssue`, so that the suite stays green and the
-  /// fix shows as an unexpected pass.
-  @Suite("Known issues")
+  /// What these tests found wrong in the core, each kept as a regression
+  /// test now that it is fixed (or, for the monitor's threads, documented).
+  @Suite("Regressions")
   struct KnownIssueTests {
     /// A reference whose uniqueness the reducer can check: a stand-in for
     /// the storage of any copy-on-write value in a state (an array, a
@@ -34,19 +33,13 @@ extension Reliability {
         // reduced from the loop's queue.
         feedbacks: [Feedback(lensing: { $0.count < 100 ? $0.count : nil }) { _ in .send(1) }])
       #expect(system.state.count == 100)
-      withKnownIssue(
-        """
-        SystemCore.drain keeps the previous step (which holds a copy of the state) alive while \
-        prepareLocked reduces the next event, so the reducer's state shares its storage and every \
-        copy-on-write mutation copies the whole value: O(size of the state) per queued event.
-        """
-      ) {
-        #expect(shared.value == 0, "the storage was shared for \(shared.value) of 100 reductions")
-      }
+      // Fixed: SystemCore.drain used to keep the previous step (which holds a
+      // copy of the state) alive while it reduced the next event.
+      #expect(shared.value == 0, "the storage was shared for \(shared.value) of 100 reductions")
     }
 
     @Test(
-      "Monitor: activities reach the monitor one at a time, on the loop's thread, even a discard reported while the loop is busy"
+      "Monitor: an event refused while the loop is busy is reported on the sending thread, as documented"
     )
     func monitorCallsDoNotOverlap() async {
       let inside = Locked(0)
@@ -76,16 +69,12 @@ extension Reliability {
       await onThreads(1) { _ in system.send(2) }
       release.open()
       await holder.value
-      withKnownIssue(
-        """
-        SystemCore.submit and enqueueShared report .eventDiscarded (bufferFull, systemStopped) on the \
-        sending thread, while the loop's thread may be inside the monitor: SystemActivity's documentation \
-        says a monitor receives activities on the loop's thread, in order, so a monitor that relies on it \
-        races.
-        """
-      ) {
-        #expect(overlaps.value == 0, "\(overlaps.value) monitor call overlapped another")
-      }
+      // SystemMonitor's documentation says so: an event refused at the door
+      // (a full buffer, a stopped system) never reaches the loop, so it is
+      // reported on the thread that sent it, while the loop may be inside
+      // the monitor too.
+      #expect(overlaps.value == 1, "the refusal is reported while the loop is inside the monitor")
+      #expect(system.state == 1)
     }
 
     @Test("Monitor: a keyed effect that does nothing (.none) is reported finished with its request as trigger")
@@ -101,11 +90,8 @@ extension Reliability {
       }
       #expect(started == ["7"])
       #expect(finished.count == 1)
-      withKnownIssue(
-        "KeyedEffects.start clears keys[number] before reporting .effectFinished for a .none effect, so its id has no trigger"
-      ) {
-        #expect(finished.map(\.trigger) == ["7"])
-      }
+      // Fixed: KeyedEffects.start cleared the key before reporting.
+      #expect(finished.map(\.trigger) == ["7"])
       system.stop()
     }
   }

@@ -181,3 +181,21 @@ import Testing
     #expect(system.state == 1)
   }
 }
+
+@Suite struct ObservationEndTests {
+  @Test("an observation's onStop is called when the system stops")
+  func onStop() {
+    let system = System(initial: 0, reduce: { (count: Int, amount: Int) in count + amount })
+    let log = Log<String>()
+    let observation = system.observe {
+      log.append("state \($0)")
+    } onStop: {
+      log.append("stopped")
+    }
+    system.send(1)
+    system.stop()
+    #expect(log.entries == ["state 0", "state 1", "stopped"])
+    #expect(system.isolation == .own)
+    observation.cancel()
+  }
+}
