@@ -1,5 +1,11 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `feedbackloop-examples`: lists the examples, or runs one.
 public struct ExamplesCommand: AsyncParsableCommand {
   /// The command's name, abstract and discussion, as `--help` shows them.
@@ -53,6 +59,9 @@ public struct ExamplesCommand: AsyncParsableCommand {
   /// Lists the examples or runs one: interactive when standard input is a
   /// terminal (and `--scripted` is not given), scripted otherwise.
   public func run() async throws {
+    // A reader that goes away (`… | head`) makes a write fail, which ends the
+    // example quietly with the terminal restored, rather than a signal.
+    signal(SIGPIPE, SIG_IGN)
     let latency = latency.map { Duration.milliseconds($0) }
     let keyboard = scripted || name == nil || Examples.named(name ?? "") == nil ? nil : TerminalKeys()
     let session =

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -13,7 +14,8 @@ import Foundation
 final class TerminalKeys: Sendable {
   /// Each key, as it is pressed; the sequence ends with standard input.
   let keys: AsyncStream<Key>
-  private let original: termios
+  /// The terminal's settings before raw mode, while raw mode is on.
+  private static let original = Mutex<termios?>(nil)
 
   /// Whether standard input is a terminal: whether a session can be interactive.
   static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
@@ -24,7 +26,7 @@ final class TerminalKeys: Sendable {
     guard Self.standardInputIsTerminal else { return nil }
     var settings = termios()
     guard tcgetattr(STDIN_FILENO, &settings) == 0 else { return nil }
-    original = settings
+    Self.original.withLock { $0 = settings }
     var raw = settings
     raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
     _ = tcsetattr(STDIN_FILENO, TCSANOW, &raw)
@@ -41,7 +43,13 @@ final class TerminalKeys: Sendable {
 
   /// Puts the terminal back as it was.
   func restore() {
-    var settings = original
+    Self.restoreTerminal()
+  }
+
+  /// Puts the terminal back as it was, if raw mode is on: also when the
+  /// example ends early, as when its reader closes the pipe.
+  static func restoreTerminal() {
+    guard var settings = original.withLock({ $0.take() }) else { return }
     _ = tcsetattr(STDIN_FILENO, TCSANOW, &settings)
   }
 
