@@ -50,10 +50,11 @@ enum VolumeDemo {
       example.printHeader(session, time: ScriptClock.description + "\n" + targetLine)
       let clock = ScriptClock()
       let script = Script(console: session.console, clock: clock)
+      script.say(
+        "As the system starts, the loop runs to rest: every state runs both feedbacks, until neither has a step to take."
+      )
       let volume = makeSystem(session, environment: clock.environment, now: clock.now)
       script.act {}
-      script.say(
-        "The loop ran to rest as the system started: every state ran both feedbacks, until neither had a step to take.")
       script.wait(.seconds(1))
       script.say("Turn the volume up twice: each time the loop brings it back down.")
       script.act { volume.send(.increase) }
