@@ -10,14 +10,16 @@ import DequeModule
 /// effect (`.send`) needs no bookkeeping at all. Owned by the draining thread.
 @usableFromInline
 final class EffectRunner<State: Sendable, Event: Sendable> {
+  // Only the draining thread touches these: dynamic exclusivity checks would
+  // cost more than the work they guard.
   @usableFromInline unowned(unsafe) let core: SystemCore<State, Event>
   @usableFromInline let feedback: FeedbackID
   @usableFromInline let strategy: ExecutionStrategy
-  @usableFromInline var lastNumber: UInt64 = 0
-  @usableFromInline var cancelledThrough: UInt64 = 0
-  @usableFromInline var running: [UInt64: Task<Void, Never>] = [:]
-  @usableFromInline var waiting = Deque<WaitingEffect<Event>>()
-  @usableFromInline var triggers: [UInt64: String] = [:]
+  @exclusivity(unchecked) @usableFromInline var lastNumber: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var cancelledThrough: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var running: [UInt64: Task<Void, Never>] = [:]
+  @exclusivity(unchecked) @usableFromInline var waiting = Deque<WaitingEffect<Event>>()
+  @exclusivity(unchecked) @usableFromInline var triggers: [UInt64: String] = [:]
 
   @usableFromInline
   init(core: SystemCore<State, Event>, feedback: FeedbackID, strategy: ExecutionStrategy) {
@@ -101,7 +103,7 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
     }
   }
 
-  @usableFromInline
+  @inlinable
   func startTask(
     _ token: EffectToken,
     options: EffectTaskOptions,

@@ -32,11 +32,11 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
   ) -> FeedbackRuntime<State, Event> {
     let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
     let runner = runtime.runner
-    var last: Query?
+    let memory = Memory<Query?>(nil)
     runtime.stateHandler = { state in
       let current = query(state)
-      guard current != last else { return }
-      last = current
+      guard current != memory.value else { return }
+      memory.value = current
       if let current {
         runner.trigger(effects(current), because: "\(current)")
       } else {
@@ -72,15 +72,15 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
   ) -> FeedbackRuntime<State, Event> {
     let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
     let runner = runtime.runner
-    var wasNonNil = false
+    let wasNonNil = Memory(false)
     runtime.stateHandler = { state in
       let current = query(state)
-      switch (wasNonNil, current) {
+      switch (wasNonNil.value, current) {
       case (false, let value?):
-        wasNonNil = true
+        wasNonNil.value = true
         runner.trigger(effects(value), because: "\(value)")
       case (true, nil):
-        wasNonNil = false
+        wasNonNil.value = false
         runner.cancelAll()
       default:
         return
@@ -105,4 +105,15 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
     }
     return runtime
   }
+}
+
+/// What a feedback's handler remembers between states. A class rather than a
+/// captured `var`, whose every access Swift would check dynamically; only the
+/// draining thread touches it.
+@usableFromInline
+final class Memory<Value> {
+  @exclusivity(unchecked) @usableFromInline var value: Value
+
+  @inlinable
+  init(_ value: Value) { self.value = value }
 }

@@ -12,20 +12,23 @@
 /// }
 /// ```
 public struct Send<Event: Sendable>: Sendable {
-  let deliver: @Sendable (Event) -> Void
+  @usableFromInline let deliver: @Sendable (Event) -> Void
 
   /// The clock injected into the system (G11). Time every wait with it.
   public let clock: any Clock<Duration>
 
+  @usableFromInline
   init(clock: any Clock<Duration>, deliver: @escaping @Sendable (Event) -> Void) {
     self.clock = clock
     self.deliver = deliver
   }
 
   /// Sends `event` to the system.
+  @inlinable
   public func callAsFunction(_ event: Event) { deliver(event) }
 
   /// Sends `event` to the system.
+  @inlinable
   public func send(_ event: Event) { deliver(event) }
 
   /// A `Send` for events of another type, turned into this one's by `transform`.

@@ -43,6 +43,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   ///   - caller: the caller's isolation, filled in by the compiler: a
   ///     main-actor system created on the main actor delivers its initial
   ///     state before `init` returns; created elsewhere, with one hop.
+  @inlinable
   public convenience init(
     initial: consuming State,
     reduce: @escaping @Sendable (State, Event) -> State,
@@ -69,6 +70,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   ///   feedbacks: Search.feedbacks(api: api)
   /// )
   /// ```
+  @inlinable
   public init(
     initial: consuming State,
     reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,

@@ -24,7 +24,7 @@ public struct SystemEnvironment: Sendable {
   /// The task executor effects and inputs run on (Swift 6 `TaskExecutor`), or
   /// `nil` for the global concurrent executor. Stored untyped because
   /// `TaskExecutor` needs macOS 15 / iOS 18.
-  var effectExecutorStorage: (any Sendable)?
+  @usableFromInline var effectExecutorStorage: (any Sendable)?
 
   /// An environment with the given clock, logger and event buffer.
   public init(
