@@ -42,8 +42,10 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
   @inlinable
   public func send(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
     if let target = fl_atomic_pointer_load(target) {
-      Unmanaged<InputTarget<Event>>.fromOpaque(target).takeUnretainedValue()
-        .deliver(event, caller === MainActor.shared)
+      // The input holds the target for as long as it lives: no retain needed.
+      Unmanaged<InputTarget<Event>>.fromOpaque(target)._withUnsafeGuaranteedRef {
+        $0.deliver(event, caller === MainActor.shared)
+      }
     } else {
       sendUnbound(event, callerIsMainActor: caller === MainActor.shared)
     }

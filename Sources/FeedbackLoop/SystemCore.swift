@@ -378,8 +378,6 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @inlinable @inline(__always)
   func perform(_ step: Step) {
     switch step {
-    case .nothing:
-      return
     case .reduced(let event, let state, let before, let token, let endsEffect):
       if monitor != nil, let before { reportReduction(event, from: before, to: state, token: token) }
       if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
