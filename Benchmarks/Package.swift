@@ -23,7 +23,11 @@ let package = Package(
     // The workloads W0...W6, shared by the suite and the timings executable.
     .target(
       name: "Workloads",
-      dependencies: ["CBenchmarkSupport", .product(name: "FeedbackLoop", package: "FeedbackLoop")]
+      dependencies: [
+        "CBenchmarkSupport",
+        .product(name: "FeedbackLoop", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
+      ]
     ),
     // glibc's mallinfo2, which Swift's Glibc module does not show, and a
     // plain lock for the reference figures.

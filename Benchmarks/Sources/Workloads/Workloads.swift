@@ -14,5 +14,7 @@ public enum Workloads {
 
   /// What the workloads are compared with besides W0: the cost of the
   /// platform's own primitives on the same machine, in the same run.
-  public static let references: [Workload] = [TaskChain.workload, LockPairs.workload]
+  public static let references: [Workload] = [
+    TaskChain.workload, LockPairs.workload, DeclaredPingPong.workload,
+  ]
 }
