@@ -35,7 +35,7 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
     if case .none = effect.operation { return }
     lastNumber += 1
     let number = lastNumber
-    if core.monitor != nil, let trigger = trigger() { triggers[number] = trigger }
+    if core.isMonitored, let trigger = trigger() { triggers[number] = trigger }
     if strategy == .queue, !running.isEmpty || !waiting.isEmpty {
       waiting.append(WaitingEffect(number: number, effect: effect))
       core.monitor?.receive(.effectQueued(effectID(number)))
@@ -117,7 +117,7 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
   /// An effect that completes at once: its events are queued, nothing runs.
   @inlinable
   func startImmediate(_ events: some Collection<Event>, token: EffectToken) {
-    if core.monitor != nil { reportImmediate(token.number) }
+    if core.isMonitored { reportImmediate(token.number) }
     for event in events { core.enqueueFromLoop(.event(event, token)) }
   }
 

@@ -52,6 +52,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
 
   @usableFromInline let environment: SystemEnvironment
   @usableFromInline let monitor: SystemMonitor<State, Event>?
+  /// Whether there is a monitor: tested on the hot path, where reading the
+  /// optional monitor itself would retain and release its closure.
+  @usableFromInline let isMonitored: Bool
   @usableFromInline let isolation: SystemIsolation
   @usableFromInline let reducer: @Sendable (inout State, Event) -> Void
   @usableFromInline let lock = Lock()
@@ -95,6 +98,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     self.isolation = isolation
     self.environment = environment
     self.monitor = monitor
+    self.isMonitored = monitor != nil
     runtimes.reserveCapacity(feedbacks.count)
     for (index, feedback) in feedbacks.enumerated() {
       let runtime = feedback.makeRuntime(FeedbackID(index: index, label: feedback.label), self)
@@ -309,7 +313,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     if token.isEffect, let isLive = runtimes[Int(token.feedback)].liveness, !isLive(token.number) {
       return .discarded(event, .effectCancelled(effectID(of: token)), endsEffect: endsEffect ? token : nil)
     }
-    let before = monitor == nil ? nil : state
+    let before = isMonitored ? state : nil
     isReducing = true
     reducer(&state, event)
     isReducing = false
@@ -379,7 +383,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   func perform(_ step: Step) {
     switch step {
     case .reduced(let event, let state, let before, let token, let endsEffect):
-      if monitor != nil, let before { reportReduction(event, from: before, to: state, token: token) }
+      if isMonitored, let before { reportReduction(event, from: before, to: state, token: token) }
       if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
       for handler in stateHandlers { handler(state) }
       for handler in eventHandlers { handler(event, state) }
