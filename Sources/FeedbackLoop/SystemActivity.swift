@@ -7,6 +7,9 @@
 /// never reaches the loop, so its `.eventDiscarded` is reported on the
 /// thread that sent it, possibly while the loop reports something else. A
 /// monitor is `@Sendable` and must be safe to call from two threads at once.
+///
+/// New kinds of activity may be added: a monitor that switches over them
+/// should end with `@unknown default`, so that it keeps compiling.
 public enum SystemActivity<State: Sendable, Event: Sendable>: Sendable {
   /// The system started from `initial`; every feedback has seen it.
   case started(initial: State)
