@@ -42,17 +42,22 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
       keys[number] = nil
     case .send(let event):
       continuation.finish()
-      core.enqueueFromLoop(.event(event, token))
-      core.enqueueFromLoop(.effectEnded(token, .finished))
+      enqueueImmediate(CollectionOfOne(event), token: token)
     case .sendAll(let events):
       continuation.finish()
-      for event in events { core.enqueueFromLoop(.event(event, token)) }
-      core.enqueueFromLoop(.effectEnded(token, .finished))
+      enqueueImmediate(events, token: token)
     case .run(let options, let body, let handler):
       entry.updates = continuation
       entry.task = core.spawnEffect(token, options: options, body: body, catch: handler)
     }
     entries[key] = entry
+  }
+
+  /// An immediate effect's events, then its end, so that events of a key
+  /// removed before they are reduced are dropped until that end.
+  private func enqueueImmediate(_ events: some Collection<Event>, token: EffectToken) {
+    for event in events { core.enqueueFromLoop(.event(event, token)) }
+    core.enqueueFromLoop(.effectEnded(token, .finished))
   }
 
   /// Hands a kept key's new value to its running effect.
@@ -100,14 +105,36 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
   }
 }
 
+/// What the two keyed feedbacks share: the table of their effects, and how
+/// the loop reaches it. Subclasses say how a state changes the requests.
+class KeyedRuntime<State: Sendable, Event: Sendable, Key: Hashable & Sendable, Value: Sendable>:
+  FeedbackRuntime<State, Event>
+{
+  let table: KeyedEffects<State, Event, Key, Value>
+
+  override init(id: FeedbackID, core: SystemCore<State, Event>) {
+    let table = KeyedEffects<State, Event, Key, Value>(core: core, feedback: id)
+    self.table = table
+    super.init(id: id, core: core)
+    stateHandler = { [unowned(unsafe) self] state in self.onState(state) }
+    liveness = { table.isLive($0) }
+  }
+
+  /// A new state: start, update and cancel effects as its requests say.
+  func onState(_ state: State) {}
+
+  override func effectEnded(_ number: UInt64, outcome: EffectOutcome) { table.effectEnded(number, outcome: outcome) }
+  override func effectID(_ number: UInt64) -> EffectID { table.effectID(number) }
+  override func stop() { table.cancelAll() }
+}
+
 /// `react(requests:)` over a set: one effect per request.
-final class KeyedSetRuntime<State: Sendable, Event: Sendable, Request: Hashable & Sendable>: FeedbackRuntime<
-  State, Event
+final class KeyedSetRuntime<State: Sendable, Event: Sendable, Request: Hashable & Sendable>: KeyedRuntime<
+  State, Event, Request, Request
 >
 {
   private let requests: @Sendable (State) -> Set<Request>
   private let effects: @Sendable (Request) -> Effect<Event>
-  private var table: KeyedEffects<State, Event, Request, Request>!
   private var last: Set<Request> = []
 
   init(
@@ -117,13 +144,9 @@ final class KeyedSetRuntime<State: Sendable, Event: Sendable, Request: Hashable 
     self.requests = requests
     self.effects = effects
     super.init(id: id, core: core)
-    let table = KeyedEffects<State, Event, Request, Request>(core: core, feedback: id)
-    self.table = table
-    stateHandler = { [unowned(unsafe) self] state in self.onState(state) }
-    liveness = { table.isLive($0) }
   }
 
-  private func onState(_ state: State) {
+  override func onState(_ state: State) {
     let current = requests(state)
     // Equal sets (in particular the same storage, O(1)) change nothing.
     guard current != last else { return }
@@ -133,20 +156,15 @@ final class KeyedSetRuntime<State: Sendable, Event: Sendable, Request: Hashable 
     }
     last = current
   }
-
-  override func effectEnded(_ number: UInt64, outcome: EffectOutcome) { table.effectEnded(number, outcome: outcome) }
-  override func effectID(_ number: UInt64) -> EffectID { table.effectID(number) }
-  override func stop() { table.cancelAll() }
 }
 
 /// `react(requests:)` by id: one effect per id; a kept id's new value is
 /// handed to its running effect.
 final class KeyedValueRuntime<State: Sendable, Event: Sendable, ID: Hashable & Sendable, Value: Equatable & Sendable>:
-  FeedbackRuntime<State, Event>
+  KeyedRuntime<State, Event, ID, Value>
 {
   private let requests: @Sendable (State) -> [ID: Value]
   private let effects: @Sendable (ID, Value, AsyncStream<Value>) -> Effect<Event>
-  private var table: KeyedEffects<State, Event, ID, Value>!
   private var last: [ID: Value] = [:]
 
   init(
@@ -157,13 +175,9 @@ final class KeyedValueRuntime<State: Sendable, Event: Sendable, ID: Hashable & S
     self.requests = requests
     self.effects = effects
     super.init(id: id, core: core)
-    let table = KeyedEffects<State, Event, ID, Value>(core: core, feedback: id)
-    self.table = table
-    stateHandler = { [unowned(unsafe) self] state in self.onState(state) }
-    liveness = { table.isLive($0) }
   }
 
-  private func onState(_ state: State) {
+  override func onState(_ state: State) {
     let current = requests(state)
     guard current != last else { return }
     for key in last.keys where current[key] == nil { table.cancel(key) }
@@ -176,8 +190,4 @@ final class KeyedValueRuntime<State: Sendable, Event: Sendable, ID: Hashable & S
     }
     last = current
   }
-
-  override func effectEnded(_ number: UInt64, outcome: EffectOutcome) { table.effectEnded(number, outcome: outcome) }
-  override func effectID(_ number: UInt64) -> EffectID { table.effectID(number) }
-  override func stop() { table.cancelAll() }
 }

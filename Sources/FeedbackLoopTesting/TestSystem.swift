@@ -171,11 +171,9 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
     column: UInt = #column
   ) {
     self.init(
+      initial: initial, reduceInPlace: { state, event in state = reduce(state, event) }, feedbacks: feedbacks,
       clock: clock, exhaustivity: exhaustivity, reporter: reporter,
-      fileID: fileID, filePath: filePath, line: line, column: column
-    ) { environment, monitor in
-      System(initial: initial, reduce: reduce, feedbacks: feedbacks, environment: environment, monitor: monitor)
-    }
+      fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   /// Tests a system whose reducer changes the state in place.

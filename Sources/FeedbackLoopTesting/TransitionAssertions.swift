@@ -42,15 +42,9 @@ public struct TransitionAssertions<State: Equatable, Event> {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    var actual = state
-    reduce(&actual, event)
-    guard actual != expected else { return }
-    reporter.report(
-      TestFailure(
-        kind: .transition,
-        message: "From \(EventFormat.describe(state)), on \(EventFormat.describe(event)), the new state is not "
-          + "the one expected:\n\n" + StateDiff.describe(expected: expected, actual: actual),
-        location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
+    check(
+      from: state, on: event, expected: expected, failure: "the new state is not the one expected",
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Checks that reducing `event` from `state` leaves it unchanged.
@@ -66,14 +60,22 @@ public struct TransitionAssertions<State: Equatable, Event> {
     line: UInt = #line,
     column: UInt = #column
   ) {
+    check(
+      from: state, on: event, expected: state, failure: "the state changed, and it was expected not to",
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Reduces `event` from `state` and reports `failure`, with a diff, when
+  /// the result is not `expected`.
+  private func check(from state: State, on event: Event, expected: State, failure: String, at location: CallSite) {
     var actual = state
     reduce(&actual, event)
-    guard actual != state else { return }
+    guard actual != expected else { return }
     reporter.report(
       TestFailure(
         kind: .transition,
-        message: "From \(EventFormat.describe(state)), on \(EventFormat.describe(event)), the state changed, and "
-          + "it was expected not to:\n\n" + StateDiff.describe(expected: state, actual: actual),
-        location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
+        message: "From \(EventFormat.describe(state)), on \(EventFormat.describe(event)), \(failure):\n\n"
+          + StateDiff.describe(expected: expected, actual: actual),
+        location: location))
   }
 }
