@@ -1,10 +1,110 @@
 #include "CFeedbackLoopShims.h"
 #include <stdatomic.h>
 
-static _Thread_local const void *current_drainer = NULL;
+_Thread_local const void *fl_tls_current_drainer = NULL;
 
-const void *fl_current_drainer(void) { return current_drainer; }
-void fl_set_current_drainer(const void *drainer) { current_drainer = drainer; }
+
+void fl_loop_control_init(fl_loop_control *control) {
+  fl_lock_init(&control->lock);
+  control->word = 0;
+  control->reducing = 0;
+  control->readers = 0;
+}
+void fl_loop_control_destroy(fl_loop_control *control) { fl_lock_destroy(&control->lock); }
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FL_THREAD_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define FL_THREAD_SANITIZER 1
+#endif
+
+#if FL_THREAD_SANITIZER
+// ThreadSanitizer does not model fences or membarrier: the reduction guard
+// is the system's lock, which it sees.
+void fl_reduce_begin(fl_loop_control *control) { fl_lock_lock(&control->lock); }
+void fl_reduce_end(fl_loop_control *control) { fl_lock_unlock(&control->lock); }
+void fl_read_begin(fl_loop_control *control) { fl_lock_lock(&control->lock); }
+void fl_read_end(fl_loop_control *control) { fl_lock_unlock(&control->lock); }
+#else
+
+#if defined(__linux__)
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+#include <sched.h>
+
+// Whether the owner's side may be a compiler barrier only: decided once,
+// before any Swift code runs, so that both sides always agree.
+static bool asymmetric = false;
+
+__attribute__((constructor)) static void fl_register_membarrier(void) {
+#if defined(__linux__) && defined(__NR_membarrier)
+  long commands = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  if (commands > 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+      syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
+    asymmetric = true;
+  }
+#endif
+}
+
+/// The owner's half of the Dekker protocol's store-load barrier.
+static inline void light_barrier(void) {
+  if (asymmetric) {
+    atomic_signal_fence(memory_order_seq_cst);
+  } else {
+    atomic_thread_fence(memory_order_seq_cst);
+  }
+}
+
+/// The reader's half: makes every thread of the process pass a full barrier.
+static inline void heavy_barrier(void) {
+#if defined(__linux__) && defined(__NR_membarrier)
+  if (asymmetric) {
+    syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    return;
+  }
+#endif
+  atomic_thread_fence(memory_order_seq_cst);
+}
+
+#define REDUCING(control) ((_Atomic uint64_t *)&(control)->reducing)
+#define READERS(control) ((_Atomic uint64_t *)&(control)->readers)
+
+void fl_reduce_begin(fl_loop_control *control) {
+  atomic_store_explicit(REDUCING(control), 1, memory_order_relaxed);
+  light_barrier();
+  while (atomic_load_explicit(READERS(control), memory_order_acquire) != 0) {
+    // A reader is copying the state: let it finish.
+    atomic_store_explicit(REDUCING(control), 0, memory_order_release);
+    while (atomic_load_explicit(READERS(control), memory_order_acquire) != 0) sched_yield();
+    atomic_store_explicit(REDUCING(control), 1, memory_order_relaxed);
+    light_barrier();
+  }
+}
+
+void fl_reduce_end(fl_loop_control *control) {
+  atomic_store_explicit(REDUCING(control), 0, memory_order_release);
+}
+
+void fl_read_begin(fl_loop_control *control) {
+  for (;;) {
+    atomic_fetch_add_explicit(READERS(control), 1, memory_order_seq_cst);
+    heavy_barrier();
+    if (atomic_load_explicit(REDUCING(control), memory_order_acquire) == 0) return;
+    // The owner is reducing: step back so that it can finish, then retry.
+    atomic_fetch_sub_explicit(READERS(control), 1, memory_order_release);
+    while (atomic_load_explicit(REDUCING(control), memory_order_acquire) != 0) sched_yield();
+  }
+}
+
+void fl_read_end(fl_loop_control *control) {
+  atomic_fetch_sub_explicit(READERS(control), 1, memory_order_release);
+}
+#endif
 
 struct fl_atomic_pointer {
   _Atomic(const void *) value;

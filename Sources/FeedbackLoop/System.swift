@@ -92,9 +92,10 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
 
   /// The current state.
   ///
-  /// Read from any thread; a main-actor system's state is read on the main
-  /// actor without waiting. Reading it from inside the reducer is a
-  /// programming error (the reducer receives the state).
+  /// Read from any thread. A read from another thread than the one running
+  /// the loop waits, at most, for the reducer running at that moment: never
+  /// for feedbacks, effects or observers. Reading it from inside the reducer
+  /// is a programming error (the reducer receives the state).
   @inlinable
   public var state: State { core.currentState }
 

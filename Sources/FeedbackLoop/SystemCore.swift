@@ -2,41 +2,58 @@ import CFeedbackLoopShims
 import DequeModule
 import Logging
 
-/// The engine of a running system: a queue of work, a lock, and the rule of
-/// who drains the queue.
+/// The engine of a running system: a queue of work, a control word, and the
+/// rule of who drains the queue.
 ///
 /// ## The drain
 ///
-/// At most one thread at a time *drains* the system: it reduces one event,
-/// fans the new state out to the feedbacks and then to the observers, and
-/// takes the next item, until the queue is empty. Whoever sends to an idle
-/// system becomes that thread (for ``SystemIsolation/mainActor``, only the
-/// main thread may; others queue and schedule one hop to it). A send that
-/// arrives while the system is busy only enqueues, and returns: a send from
-/// inside the reducer, a feedback or an observer is therefore never
-/// re-entrant and never deadlocks (G2).
+/// At most one thread at a time *owns* the loop. The owner drains it: it
+/// reduces one event, fans the new state out to the feedbacks and then to
+/// the observers, and takes the next item, until nothing is left. Whoever
+/// sends to an idle system becomes the owner (for ``SystemIsolation/mainActor``,
+/// only a caller on the main actor may; others queue and schedule one hop to
+/// it). A send that arrives while the system is busy only enqueues, and
+/// returns: a send from inside the reducer, a feedback or an observer is
+/// therefore never re-entrant and never deadlocks (G2).
 ///
-/// The thread that drains is marked in a thread-local variable. Its own sends
-/// go to `pendingLocal`, which only it touches, so that a feedback answering
-/// a state at once costs no lock; they join the shared queue at the next step.
+/// The owning thread is marked in a thread-local variable. Its own sends go
+/// to `pendingLocal`, which only it touches, so that a feedback answering a
+/// state at once costs no lock and no atomic operation.
 ///
-/// ## What the lock guards
+/// ## The control word
 ///
-/// `lock` guards `state`, `inbox`, `queuedEvents`, `draining`, `stopped` and
-/// `mainDrainScheduled`. The reducer runs under the lock, in place, so that a
-/// reader on another thread sees whole states and a large state is never
-/// copied to be reduced. Everything else (the feedback runtimes, observers,
-/// `pendingLocal`, `isReducing`) belongs to the draining thread: only the
-/// thread that set `draining` touches it, and `draining` is handed over under
-/// the lock, which orders those accesses.
+/// One atomic word says who owns the loop and what waits for the owner:
+/// `owned`, `queued` (the shared inbox holds work) and `stopped`. A send to
+/// an idle system
+/// takes the loop with one compare-and-swap from 0, and the owner lets it go
+/// with one compare-and-swap back to 0, which fails if any other bit was set
+/// meanwhile: the owner then handles what the bit says before trying again.
+/// So an event sent to an idle system costs two atomic operations, and a
+/// round trip through a feedback none: the owner only reads the word.
+///
+/// ## What belongs to whom
+///
+/// `state`, the feedback runtimes, observers, `pendingLocal` and `isReducing`
+/// belong to the owner: only the thread that set `owned` touches them, and
+/// the word's acquire and release order those accesses. `lock` guards
+/// `inbox`, `queuedEvents`, `mainDrainScheduled`, `nextObserverID` and
+/// `runningTasks`; `queued` is set and cleared under it, so that it is set
+/// exactly while the inbox holds work.
+///
+/// The one exception is the state, which other threads may read. The owner
+/// mutates it in place, so that a large state is never copied to be reduced,
+/// inside a reduction guard (`fl_reduce_begin` / `fl_reduce_end`) that
+/// excludes readers on other threads for the time of the reducer only, never
+/// for the feedbacks' or observers' code. On Linux the guard costs the owner
+/// no atomic operation: a reader pays for both sides with one `membarrier`
+/// system call (see CFeedbackLoopShims).
 ///
 /// ## Why not an actor
 ///
 /// An actor would make every send from outside an `await` and a hop, and a
-/// main-actor system could not reduce before `send` returns. A lock that is
-/// held only for the reducer keeps a send from an idle system's own thread
-/// at two uncontended lock operations, with no task and no allocation
-/// (see BENCHMARKS.md), which is what the design asks of the hot path.
+/// main-actor system could not reduce before `send` returns. The control
+/// word keeps a send to an idle system at two atomic operations, with no
+/// task and no allocation (see BENCHMARKS.md).
 ///
 /// ## Why it is `@inlinable`
 ///
@@ -48,7 +65,7 @@ import Logging
 @usableFromInline
 final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   // Sendable: the fields are either immutable, guarded by `lock`, or owned
-  // by the draining thread as described above.
+  // by the thread that owns the loop, as described above.
 
   @usableFromInline let environment: SystemEnvironment
   @usableFromInline let monitor: SystemMonitor<State, Event>?
@@ -57,24 +74,25 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @usableFromInline let isMonitored: Bool
   @usableFromInline let isolation: SystemIsolation
   @usableFromInline let reducer: @Sendable (inout State, Event) -> Void
-  @usableFromInline let lock = Lock()
+  /// The lock and the control word, in one allocation of their own: they
+  /// need stable addresses.
+  @usableFromInline let control: UnsafeMutablePointer<fl_loop_control>
+  @usableFromInline let word: UnsafeMutablePointer<UInt64>
 
   @inlinable
   var identity: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
 
   // Guarded by `lock`. Their accesses are exclusive by construction (the
-  // lock, or the single draining thread), so Swift's dynamic exclusivity
-  // checks, a fifth of the time of an event, are turned off for them.
-  @exclusivity(unchecked) @usableFromInline var state: State
+  // lock, or the single owner), so Swift's dynamic exclusivity checks, a
+  // fifth of the time of an event, are turned off for them.
   @exclusivity(unchecked) @usableFromInline var inbox = Deque<InboxItem<State, Event>>()
   @exclusivity(unchecked) @usableFromInline var queuedEvents = 0
-  @exclusivity(unchecked) @usableFromInline var draining = false
-  @exclusivity(unchecked) @usableFromInline var stopped = false
   @exclusivity(unchecked) @usableFromInline var mainDrainScheduled = false
   @exclusivity(unchecked) @usableFromInline var nextObserverID: UInt64 = 0
   @exclusivity(unchecked) @usableFromInline var runningTasks = 0
 
-  // Owned by the draining thread.
+  // Owned by the thread that owns the loop.
+  @exclusivity(unchecked) @usableFromInline var state: State
   @exclusivity(unchecked) @usableFromInline var runtimes: [FeedbackRuntime<State, Event>] = []
   @exclusivity(unchecked) @usableFromInline var stateHandlers: [(State) -> Void] = []
   @exclusivity(unchecked) @usableFromInline var eventHandlers: [(Event, State) -> Void] = []
@@ -99,6 +117,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     self.environment = environment
     self.monitor = monitor
     self.isMonitored = monitor != nil
+    control = .allocate(capacity: 1)
+    fl_loop_control_init(control)
+    word = (UnsafeMutableRawPointer(control) + MemoryLayout<fl_loop_control>.offset(of: \.word)!)
+      .assumingMemoryBound(to: UInt64.self)
     runtimes.reserveCapacity(feedbacks.count)
     for (index, feedback) in feedbacks.enumerated() {
       let runtime = feedback.makeRuntime(FeedbackID(index: index, label: feedback.label), self)
@@ -106,6 +128,48 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       if let handler = runtime.stateHandler { stateHandlers.append(handler) }
       if let handler = runtime.eventHandler { eventHandlers.append(handler) }
     }
+  }
+
+  deinit {
+    fl_loop_control_destroy(control)
+    control.deallocate()
+  }
+
+  // MARK: - The lock and the control word
+
+  @inlinable @inline(__always)
+  func lock() { fl_lock_lock(&control.pointee.lock) }
+
+  @inlinable @inline(__always)
+  func unlock() { fl_lock_unlock(&control.pointee.lock) }
+
+  @inlinable @inline(__always)
+  func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    lock()
+    defer { unlock() }
+    return try body()
+  }
+
+  /// The bits of the control word.
+  @usableFromInline
+  enum Control {
+    /// A thread owns the loop: it drains, reads the state, or tears down.
+    @inlinable static var owned: UInt64 { 1 }
+    /// The shared inbox holds work. Set and cleared under `lock`.
+    @inlinable static var queued: UInt64 { 2 }
+    /// The system stopped, or is stopping: for good.
+    @inlinable static var stopped: UInt64 { 4 }
+  }
+
+  /// Takes the loop unless another thread owns it; returns whether it did.
+  @inlinable
+  func acquire() -> Bool {
+    var current = fl_word_load(word)
+    while current & Control.owned == 0 {
+      if fl_word_exchange_if(word, current, current | Control.owned) { return true }
+      current = fl_word_load(word)
+    }
+    return false
   }
 
   // MARK: - Sending
@@ -137,72 +201,104 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     submit(.control(feedback: feedback, value: value), callerIsMainActor: false)
   }
 
-  /// Queues events behind everything already queued, even from the draining
+  /// Queues events behind everything already queued, even from the owning
   /// thread (an ``Input`` hands over the events it kept before binding).
   @usableFromInline
   func enqueueShared(_ events: [Event]) {
     guard !events.isEmpty else { return }
-    lock.lock()
+    lock()
     var dropped: [Event] = []
     for event in events {
       if let event = enqueueLocked(.event(event, .external)) { dropped.append(event) }
     }
-    lock.unlock()
+    unlock()
     for event in dropped { monitor?.receive(.eventDiscarded(event, reason: .bufferFull)) }
   }
 
-  /// Enqueues work from a runtime, which always runs on the draining thread.
+  /// Enqueues work from a runtime, which always runs on the owning thread.
   @inlinable
   func enqueueFromLoop(_ item: InboxItem<State, Event>) {
     pendingLocal.append(item)
   }
 
-  /// Queues `item`, or, when this thread may and the system is idle, becomes
-  /// the draining thread and handles it at once.
+  /// Handles `item` at once when this thread may and the system is idle (one
+  /// atomic operation takes the loop); otherwise queues it.
   @inlinable
   func submit(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
+    if mayDrain(callerIsMainActor: callerIsMainActor), fl_word_load(word) == 0,
+      fl_word_exchange_if(word, 0, Control.owned)
+    {
+      let previousDrainer = fl_current_drainer()
+      fl_set_current_drainer(identity)
+      process(item)
+      drain(restoring: previousDrainer)
+      return
+    }
+    submitToBusySystem(item, callerIsMainActor: callerIsMainActor)
+  }
+
+  /// A send to a system that is owned, stopped, or holds queued work.
+  @inlinable
+  func submitToBusySystem(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
     if isDrainingThread {
       pendingLocal.append(item)
       return
     }
-    lock.lock()
-    if stopped {
-      lock.unlock()
+    lock()
+    if fl_word_load(word) & Control.stopped != 0 {
+      unlock()
       if let event = item.event { monitor?.receive(.eventDiscarded(event, reason: .systemStopped)) }
       return
     }
-    if draining || !mayDrain(callerIsMainActor: callerIsMainActor) {
-      let dropped = enqueueLocked(item)
-      let schedule = !draining && !mainDrainScheduled
-      if schedule { mainDrainScheduled = true }
-      lock.unlock()
+    let dropped = enqueueLocked(item)
+    // Read after `queued` was set: an owner seen here sees `queued` when it
+    // tries to let the loop go, and takes the item.
+    let current = fl_word_set(word, 0)
+    if current & Control.owned != 0 {
+      unlock()
       if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
-      if schedule { scheduleMainDrain() }
       return
     }
-    draining = true
-    let previousDrainer = fl_current_drainer()
-    fl_set_current_drainer(identity)
-    let step: Step
-    if inbox.isEmpty {
-      step = prepareLocked(item)
-    } else {
-      // A main-actor system may hold items sent from other threads before
-      // this one: they go first.
-      _ = enqueueLocked(item)
-      step = prepareLocked(popLocked()!)
+    if mayDrain(callerIsMainActor: callerIsMainActor) {
+      guard acquire() else {
+        // Another sender took the loop meanwhile; it takes the item.
+        unlock()
+        if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+        return
+      }
+      // What was queued before (a main-actor system's items sent from other
+      // threads) goes first.
+      let first = popLocked()
+      unlock()
+      if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+      let previousDrainer = fl_current_drainer()
+      fl_set_current_drainer(identity)
+      if let first { process(first) }
+      drain(restoring: previousDrainer)
+      return
     }
-    lock.unlock()
-    drain(from: consume step, restoring: previousDrainer)
+    let schedule = !mainDrainScheduled && !inbox.isEmpty
+    if schedule { mainDrainScheduled = true }
+    unlock()
+    if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+    if schedule { scheduleMainDrain() }
   }
 
-  /// Appends to the shared queue under the buffer policy; returns the event
-  /// dropped to respect it, if any. Caller holds `lock`.
+  /// Appends to the shared queue under the buffer policy and sets `queued`;
+  /// returns the event dropped to respect the policy, if any. Caller holds
+  /// `lock`.
   ///
   /// Only events count against the bound. An effect's final event that is
   /// dropped still ends its effect: it leaves an `effectEnded` in its place.
   @inlinable
   func enqueueLocked(_ item: InboxItem<State, Event>) -> Event? {
+    let dropped = appendLocked(item)
+    if !inbox.isEmpty { _ = fl_word_set(word, Control.queued) }
+    return dropped
+  }
+
+  @inlinable
+  func appendLocked(_ item: InboxItem<State, Event>) -> Event? {
     guard item.isEvent else {
       inbox.append(item)
       return nil
@@ -232,11 +328,13 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     return nil
   }
 
-  /// Caller holds `lock`.
+  /// Takes the first queued item; clears `queued` when none is left. Caller
+  /// holds `lock`.
   @inlinable
   func popLocked() -> InboxItem<State, Event>? {
-    guard let item = inbox.popFirst() else { return nil }
-    if item.isEvent { queuedEvents -= 1 }
+    let item = inbox.popFirst()
+    if let item, item.isEvent { queuedEvents -= 1 }
+    if inbox.isEmpty { _ = fl_word_clear(word, Control.queued) }
     return item
   }
 
@@ -246,151 +344,156 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   }
 
   func drainOnMainActor() {
-    lock.lock()
-    mainDrainScheduled = false
-    lock.unlock()
+    withLock { mainDrainScheduled = false }
     processQueuedEvents()
   }
 
-  /// Drains what is queued, now, if nobody is draining. The caller is on the
-  /// main actor (for a main-actor system) or anywhere (for its own).
+  /// Drains what is queued, now, unless another thread owns the loop (it
+  /// drains it then). The caller is on the main actor (for a main-actor
+  /// system) or anywhere (for its own).
   @usableFromInline
   func processQueuedEvents() {
-    lock.lock()
-    guard !draining, !stopped, let item = popLocked() else {
-      lock.unlock()
-      return
-    }
-    draining = true
+    guard fl_word_load(word) & (Control.queued | Control.owned) == Control.queued, acquire() else { return }
     let previousDrainer = fl_current_drainer()
     fl_set_current_drainer(identity)
-    let step = prepareLocked(item)
-    lock.unlock()
-    drain(from: consume step, restoring: previousDrainer)
+    drain(restoring: previousDrainer)
   }
 
   // MARK: - Draining
 
-  /// What the draining thread does with one item once the lock is released.
-  @usableFromInline
-  enum Step {
-    case nothing
-    case start
-    case reduced(event: Event, state: State, before: State?, token: EffectToken, endsEffect: Bool)
-    case discarded(Event, DiscardReason, endsEffect: EffectToken?)
-    case effectEnded(EffectToken, EffectOutcome)
-    case control(feedback: Int32, value: any Sendable)
-    case addObserver(StateObserver<State>, State)
-    case removeObserver(UInt64)
-  }
-
-  /// Turns an item into a step; reduces an event in place. Caller holds
-  /// `lock` and is the draining thread.
+  /// Handles one item: reduces an event in place and fans the new state out,
+  /// or does the loop's other work. The caller owns the loop.
   @inlinable @inline(__always)
-  func prepareLocked(_ item: InboxItem<State, Event>) -> Step {
+  func process(_ item: InboxItem<State, Event>) {
     switch item {
     case .event(let event, let token):
-      return reduceLocked(event, token, endsEffect: false)
+      processEvent(event, token, endsEffect: false)
     case .finalEvent(let event, let token):
-      return reduceLocked(event, token, endsEffect: true)
-    case .start:
-      return .start
-    case .effectEnded(let token, let outcome):
-      return .effectEnded(token, outcome)
-    case .control(let feedback, let value):
-      return .control(feedback: feedback, value: value)
-    case .addObserver(let observer):
-      return .addObserver(observer, state)
-    case .removeObserver(let id):
-      return .removeObserver(id)
+      processEvent(event, token, endsEffect: true)
+    default:
+      processRare(item)
     }
   }
 
-  /// Reduces `event` in place unless its effect was cancelled. Caller holds
-  /// `lock` and is the draining thread.
+  /// Reduces `event` in place, unless its effect was cancelled, then gives
+  /// the new state to the feedbacks, then to the observers (G3).
   @inlinable @inline(__always)
-  func reduceLocked(_ event: Event, _ token: EffectToken, endsEffect: Bool) -> Step {
+  func processEvent(_ event: Event, _ token: EffectToken, endsEffect: Bool) {
     if token.isEffect, let isLive = runtimes[Int(token.feedback)].liveness, !isLive(token.number) {
-      return .discarded(event, .effectCancelled(effectID(of: token)), endsEffect: endsEffect ? token : nil)
+      discard(event, token, endsEffect: endsEffect)
+      return
     }
-    let before = isMonitored ? state : nil
-    isReducing = true
-    reducer(&state, event)
-    isReducing = false
-    return .reduced(event: event, state: state, before: before, token: token, endsEffect: endsEffect)
+    if isMonitored {
+      reduceMonitored(event, token)
+    } else {
+      isReducing = true
+      fl_reduce_begin(control)
+      reducer(&state, event)
+      fl_reduce_end(control)
+      isReducing = false
+    }
+    if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
+    for handler in stateHandlers { handler(state) }
+    for handler in eventHandlers { handler(event, state) }
+    for observer in observers { observer.receive(state) }
   }
 
-  /// The drain loop. The caller is the draining thread and does not hold
-  /// `lock`. When done, the thread-local marker is given back to the system
-  /// this thread was draining before (a feedback of one system may send to
-  /// another, which then drains on the same thread).
+  /// Reduces with a copy of the state before, for the monitor.
   @inlinable
-  func drain(from first: consuming Step, restoring previousDrainer: UnsafeRawPointer?) {
-    // The step is consumed, not copied: a copy of the state it holds would
-    // outlive the next reduction and make the reducer copy the state.
-    var step = consume first
+  func reduceMonitored(_ event: Event, _ token: EffectToken) {
+    let before = state
+    isReducing = true
+    fl_reduce_begin(control)
+    reducer(&state, event)
+    fl_reduce_end(control)
+    isReducing = false
+    reportReduction(event, from: before, to: state, token: token)
+  }
+
+  @usableFromInline
+  func discard(_ event: Event, _ token: EffectToken, endsEffect: Bool) {
+    monitor?.receive(.eventDiscarded(event, reason: .effectCancelled(effectID(of: token))))
+    if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
+  }
+
+  /// The drain loop: handles what this thread and others queued until
+  /// nothing is left, then lets the loop go. The caller owns the loop and
+  /// has marked its thread; when done, the thread-local marker is given back
+  /// to the system this thread was draining before (a feedback of one
+  /// system may send to another, which then drains on the same thread).
+  @inlinable
+  func drain(restoring previousDrainer: UnsafeRawPointer?) {
     while true {
-      perform(step)
-      // Let go of the state the step holds before the next reduction, so
-      // that the reducer finds the state's storage unshared and mutates it
-      // in place instead of copying it.
-      step = .nothing
-      lock.lock()
-      if stopRequested || stopped {
-        finishStopping(restoring: previousDrainer)
-        return
-      }
-      let next: InboxItem<State, Event>
-      if inbox.isEmpty, let local = pendingLocal.popFirst() {
-        next = local
-      } else {
-        if !pendingLocal.isEmpty {
-          for item in pendingLocal { _ = enqueueLocked(item) }
-          pendingLocal.removeAll(keepingCapacity: true)
+      if fl_word_load(word) == Control.owned, !stopRequested {
+        if let local = pendingLocal.popFirst() {
+          process(local)
+          continue
         }
-        guard let item = popLocked() else {
-          draining = false
+        if fl_word_exchange_if(word, Control.owned, 0) {
           fl_set_current_drainer(previousDrainer)
-          lock.unlock()
           return
         }
-        next = item
+        continue
       }
-      step = prepareLocked(next)
-      lock.unlock()
+      switch takeFromOtherThreads(restoring: previousDrainer) {
+      case .item(let item): process(item)
+      case .lookAgain: continue
+      case .letGo: return
+      }
     }
   }
 
-  /// Stops from inside the drain: the caller holds `lock` and is the
-  /// draining thread.
+  /// What a step boundary found in the control word.
+  @usableFromInline
+  enum Interruption {
+    case item(InboxItem<State, Event>)
+    case lookAgain
+    case letGo
+  }
+
+  /// A step boundary where the control word holds more than `owned`: the
+  /// system stops, or other threads queued work. Returns `.letGo` once the
+  /// loop is let go (the thread marker given back).
+  @inlinable
+  func takeFromOtherThreads(restoring previousDrainer: UnsafeRawPointer?) -> Interruption {
+    let current = fl_word_load(word)
+    if stopRequested || current & Control.stopped != 0 {
+      finishStopping(restoring: previousDrainer)
+      return .letGo
+    }
+    guard current & Control.queued != 0 else { return .lookAgain }
+    lock()
+    if !pendingLocal.isEmpty {
+      // Work sent from other threads goes before what this thread queued since.
+      for item in pendingLocal { _ = enqueueLocked(item) }
+      pendingLocal.removeAll(keepingCapacity: true)
+    }
+    let next = popLocked()
+    unlock()
+    return next.map { .item($0) } ?? .lookAgain
+  }
+
+  /// Clears `owned`, whatever else is set.
+  @usableFromInline
+  func release() {
+    var current = fl_word_load(word)
+    while !fl_word_exchange_if(word, current, current & ~Control.owned) { current = fl_word_load(word) }
+  }
+
+  /// Stops from inside the drain: the caller owns the loop.
   @usableFromInline
   func finishStopping(restoring previousDrainer: UnsafeRawPointer?) {
-    stopped = true
+    lock()
+    _ = fl_word_set(word, Control.stopped)
     let leftovers = inbox
     inbox.removeAll()
     queuedEvents = 0
-    lock.unlock()
+    _ = fl_word_clear(word, Control.queued)
+    unlock()
     tearDown(discarding: pendingLocal + leftovers)
     pendingLocal.removeAll()
-    lock.lock()
-    draining = false
+    release()
     fl_set_current_drainer(previousDrainer)
-    lock.unlock()
-  }
-
-  /// Runs one step outside the lock, on the draining thread.
-  @inlinable @inline(__always)
-  func perform(_ step: Step) {
-    switch step {
-    case .reduced(let event, let state, let before, let token, let endsEffect):
-      if isMonitored, let before { reportReduction(event, from: before, to: state, token: token) }
-      if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
-      for handler in stateHandlers { handler(state) }
-      for handler in eventHandlers { handler(event, state) }
-      for observer in observers { observer.receive(state) }
-    default:
-      performRare(step)
-    }
   }
 
   @usableFromInline
@@ -398,30 +501,27 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     monitor?.receive(.reduced(event: event, from: before, to: state, source: source(of: token)))
   }
 
-  /// The steps that are not reductions: rare, so not worth specializing.
+  /// The items that are not events: rare, so not worth specializing.
   @usableFromInline
-  func performRare(_ step: Step) {
-    switch step {
-    case .nothing, .reduced:
-      return
+  func processRare(_ item: InboxItem<State, Event>) {
+    switch item {
+    case .event, .finalEvent:
+      process(item)
     case .start:
       let initial = state
       for runtime in runtimes { runtime.start() }
       monitor?.receive(.started(initial: initial))
       for handler in stateHandlers { handler(initial) }
       for observer in observers { observer.receive(initial) }
-    case .discarded(let event, let reason, let endsEffect):
-      monitor?.receive(.eventDiscarded(event, reason: reason))
-      if let token = endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
     case .effectEnded(let token, let outcome):
       guard !tornDown else { return }
       runtimes[Int(token.feedback)].effectEnded(token.number, outcome: outcome)
     case .control(let feedback, let value):
       guard !tornDown else { return }
       runtimes[Int(feedback)].onControl(value)
-    case .addObserver(let observer, let current):
+    case .addObserver(let observer):
       observers.append(observer)
-      observer.receive(current)
+      observer.receive(state)
     case .removeObserver(let id):
       if let index = observers.firstIndex(where: { $0.id == id }) {
         observers.remove(at: index).stopped()
@@ -450,34 +550,19 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   }
 
   /// Stops the system: every effect and input is cancelled, every observer
-  /// finished, and no event is reduced afterwards (G9).
+  /// finished, and no event is reduced afterwards (G9). If another thread
+  /// owns the loop, it tears down at its next step.
   @usableFromInline
   func stop() {
     if isDrainingThread {
       stopRequested = true
       return
     }
-    lock.lock()
-    if stopped {
-      lock.unlock()
-      return
-    }
-    stopped = true
-    if draining {
-      // The draining thread tears down at its next step.
-      lock.unlock()
-      return
-    }
-    draining = true
-    let leftovers = inbox
-    inbox.removeAll()
-    queuedEvents = 0
-    lock.unlock()
-    let previous = fl_current_drainer()
+    let before = withLock { fl_word_set(word, Control.stopped) }
+    guard before & Control.stopped == 0, acquire() else { return }
+    let previousDrainer = fl_current_drainer()
     fl_set_current_drainer(identity)
-    tearDown(discarding: leftovers)
-    fl_set_current_drainer(previous)
-    lock.withLock { draining = false }
+    finishStopping(restoring: previousDrainer)
   }
 
   @usableFromInline
@@ -503,23 +588,31 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
 
   // MARK: - Reading and observing
 
-  /// The current state. On the draining thread, between reductions, it is
-  /// read without the lock: nobody else writes it.
+  /// The current state. The owning thread reads it directly; another thread
+  /// copies it between two reductions, and waits only for the reducer, never
+  /// for feedbacks or observers.
   @inlinable
   var currentState: State {
     if isDrainingThread {
       precondition(!isReducing, "FeedbackLoop: a reducer read the system's state; reducers receive it as a parameter")
       return state
     }
-    return lock.withLock { state }
+    return readFromOtherThread()
   }
 
   @usableFromInline
-  var isStopped: Bool { lock.withLock { stopped } }
+  func readFromOtherThread() -> State {
+    fl_read_begin(control)
+    defer { fl_read_end(control) }
+    return state
+  }
+
+  @usableFromInline
+  var isStopped: Bool { fl_word_load(word) & Control.stopped != 0 }
 
   /// The number of this system's effect and input tasks that have not ended.
   @usableFromInline
-  var runningTaskCount: Int { lock.withLock { runningTasks } }
+  var runningTaskCount: Int { withLock { runningTasks } }
 
   /// Registers an observer; it receives the current state first, then every
   /// later one, on the loop's thread. Returns its id for ``removeObserver(_:)``.
@@ -529,7 +622,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     stopped: @escaping @Sendable () -> Void,
     callerIsMainActor: Bool
   ) -> UInt64 {
-    let id = lock.withLock {
+    let id = withLock {
       nextObserverID += 1
       return nextObserverID
     }
@@ -564,10 +657,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     _ operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never> {
     fl_live_tasks_increment()
-    lock.withLock { runningTasks += 1 }
+    withLock { runningTasks += 1 }
     let body: @Sendable () async -> Void = { [self] in
       await operation()
-      lock.withLock { runningTasks -= 1 }
+      withLock { runningTasks -= 1 }
       fl_live_tasks_decrement()
     }
     if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *),

@@ -1,10 +1,12 @@
 // Small C helpers the Swift core needs on every platform it supports, from
 // the C library alone: a plain lock, a thread-local marker of the thread that
-// is draining a system, an atomic pointer cell and an atomic counter. Synchronization's Mutex and Atomic would serve on Linux, but
+// is draining a system, a system's atomic control word, an atomic pointer
+// cell and an atomic counter. Synchronization's Mutex and Atomic would serve on Linux, but
 // need macOS 15 / iOS 18 on Apple platforms, below this package's minimum.
 #ifndef C_FEEDBACK_LOOP_SHIMS_H
 #define C_FEEDBACK_LOOP_SHIMS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,9 +28,55 @@ static inline void fl_lock_lock(fl_lock_t *_Nonnull lock) { pthread_mutex_lock(l
 static inline void fl_lock_unlock(fl_lock_t *_Nonnull lock) { pthread_mutex_unlock(lock); }
 #endif
 
-/// The system whose drain loop runs on the calling thread, or NULL.
-const void *_Nullable fl_current_drainer(void);
-void fl_set_current_drainer(const void *_Nullable drainer);
+/// The system whose drain loop runs on the calling thread, or NULL. Inline:
+/// every send tests it.
+extern _Thread_local const void *_Nullable fl_tls_current_drainer;
+static inline const void *_Nullable fl_current_drainer(void) { return fl_tls_current_drainer; }
+static inline void fl_set_current_drainer(const void *_Nullable drainer) { fl_tls_current_drainer = drainer; }
+
+/// A system's control word: who owns its loop and what waits for the owner
+/// (see SystemCore.swift). A plain `uint64_t` in memory, only ever accessed
+/// through these atomic operations.
+static inline uint64_t fl_word_load(uint64_t *_Nonnull word) {
+  return atomic_load_explicit((_Atomic uint64_t *)word, memory_order_acquire);
+}
+/// Replaces `expected` with `desired`; returns whether it did.
+static inline bool fl_word_exchange_if(uint64_t *_Nonnull word, uint64_t expected, uint64_t desired) {
+  return atomic_compare_exchange_strong_explicit((_Atomic uint64_t *)word, &expected, desired, memory_order_acq_rel,
+                                                 memory_order_acquire);
+}
+/// Sets `bits`; returns the word before.
+static inline uint64_t fl_word_set(uint64_t *_Nonnull word, uint64_t bits) {
+  return atomic_fetch_or_explicit((_Atomic uint64_t *)word, bits, memory_order_acq_rel);
+}
+/// Clears `bits`; returns the word before.
+static inline uint64_t fl_word_clear(uint64_t *_Nonnull word, uint64_t bits) {
+  return atomic_fetch_and_explicit((_Atomic uint64_t *)word, ~bits, memory_order_acq_rel);
+}
+
+/// A system's lock, control word and reduction guard, in one allocation.
+/// `reducing` and `readers` are only accessed through the functions below.
+typedef struct fl_loop_control {
+  fl_lock_t lock;
+  uint64_t word;
+  uint64_t reducing;
+  uint64_t readers;
+} fl_loop_control;
+
+void fl_loop_control_init(fl_loop_control *_Nonnull control);
+void fl_loop_control_destroy(fl_loop_control *_Nonnull control);
+
+/// The reduction guard: the owner of a loop mutates the state in place
+/// between `fl_reduce_begin` and `fl_reduce_end`; a reader on another thread
+/// copies it between `fl_read_begin` and `fl_read_end`. The two never
+/// overlap. Where the kernel offers it (Linux `membarrier`), the owner's
+/// side costs no atomic operation and no fence: the rare reader pays for
+/// both with one system call (an asymmetric Dekker protocol). Elsewhere, and
+/// under ThreadSanitizer, which cannot see that protocol, a plain lock.
+void fl_reduce_begin(fl_loop_control *_Nonnull control);
+void fl_reduce_end(fl_loop_control *_Nonnull control);
+void fl_read_begin(fl_loop_control *_Nonnull control);
+void fl_read_end(fl_loop_control *_Nonnull control);
 
 /// A pointer cell written once and read from any thread.
 typedef struct fl_atomic_pointer fl_atomic_pointer;
