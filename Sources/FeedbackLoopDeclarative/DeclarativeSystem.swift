@@ -36,7 +36,7 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
   public internal(set) var unmatchedEvents: UnmatchedEventPolicy<State, Event> = .keepState
   /// A `TaskExecutor` for every effect and input, stored untyped because
   /// `TaskExecutor` needs macOS 15.
-  var executor: (any Sendable)?
+  @usableFromInline var executor: (any Sendable)?
 
   init(initialState: State, feedbacks: Feedbacks<State, Event>, transitions: Transitions<State, Event>) {
     self.initialState = initialState
@@ -92,6 +92,7 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// let system = volume.start(environment: SystemEnvironment(clock: clock))
   /// ```
+  @inlinable
   public func start(
     isolation: SystemIsolation? = nil,
     environment: SystemEnvironment = SystemEnvironment(),
@@ -101,6 +102,11 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// The arguments of the core system that runs this declaration.
+  ///
+  /// Inlinable, as the core's initializers are, so that the reducer and the
+  /// feedbacks' closures are built, and the core system started, in the
+  /// user's module, specialized for its `State` and `Event`.
+  @inlinable
   func coreParts(
     isolation: SystemIsolation?,
     environment: SystemEnvironment

@@ -20,30 +20,48 @@ import FeedbackLoop
 /// pattern matches triggers the side effect (level-triggered, as in the
 /// seed), and the strategy says what happens to the effect still running.
 public struct DeclaredFeedback<State: Sendable, Event: Sendable>: Sendable {
+  @usableFromInline
   enum Kind: Sendable {
     case declared(Body)
     case core(FeedbackLoop.Feedback<State, Event>)
   }
 
+  @usableFromInline
   struct Body: Sendable {
-    let patternName: String
-    let strategy: ExecutionStrategy
-    let name: String?
-    let fileID: StaticString
-    let line: UInt
-    let matches: @Sendable (State) -> Bool
+    @usableFromInline let patternName: String
+    @usableFromInline let strategy: ExecutionStrategy
+    @usableFromInline let name: String?
+    @usableFromInline let fileID: StaticString
+    @usableFromInline let line: UInt
+    @usableFromInline let matches: @Sendable (State) -> Bool
     /// The effect for a matching state, run on the executor if one is given
     /// and the effect is an operation.
-    let effect: @Sendable (State, (any Sendable)?) -> Effect<Event>
+    @usableFromInline let effect: @Sendable (State, (any Sendable)?) -> Effect<Event>
+
+    @inlinable
+    init(
+      patternName: String, strategy: ExecutionStrategy, name: String?, fileID: StaticString, line: UInt,
+      matches: @escaping @Sendable (State) -> Bool,
+      effect: @escaping @Sendable (State, (any Sendable)?) -> Effect<Event>
+    ) {
+      self.patternName = patternName
+      self.strategy = strategy
+      self.name = name
+      self.fileID = fileID
+      self.line = line
+      self.matches = matches
+      self.effect = effect
+    }
   }
 
-  let kind: Kind
-  var disabled: [@Sendable () -> Bool] = []
-  var stateReceived: [@Sendable (State) -> Void] = []
-  var eventEmitted: [@Sendable (Event) -> Void] = []
+  @usableFromInline let kind: Kind
+  @usableFromInline var disabled: [@Sendable () -> Bool] = []
+  @usableFromInline var stateReceived: [@Sendable (State) -> Void] = []
+  @usableFromInline var eventEmitted: [@Sendable (Event) -> Void] = []
   /// A `TaskExecutor`, stored untyped because `TaskExecutor` needs macOS 15.
-  var executor: (any Sendable)?
+  @usableFromInline var executor: (any Sendable)?
 
+  @inlinable
   init(_ kind: Kind) {
     self.kind = kind
   }
@@ -54,6 +72,7 @@ public struct DeclaredFeedback<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// Feedbacks { DeclaredFeedback(.input(buttons)) }
   /// ```
+  @inlinable
   public init(_ feedback: FeedbackLoop.Feedback<State, Event>) {
     self.init(.core(feedback))
   }
@@ -66,6 +85,12 @@ public struct DeclaredFeedback<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// The core feedback that runs this one.
+  ///
+  /// Inlinable, as the core's feedback initializers are, so that its
+  /// closures are built in the user's module and run specialized for its
+  /// `State` and `Event`; so are the `Feedback(on:...)` functions and the
+  /// patterns, whose closures these call for every state.
+  @inlinable
   func makeCoreFeedback() -> FeedbackLoop.Feedback<State, Event> {
     switch kind {
     case .core(let feedback):
@@ -99,6 +124,7 @@ public struct DeclaredFeedback<State: Sendable, Event: Sendable>: Sendable {
 
 extension DeclaredFeedback {
   /// A declared feedback for the states `pattern` matches.
+  @inlinable
   init<Value>(
     pattern: Pattern<State, Value>,
     strategy: ExecutionStrategy,
@@ -119,6 +145,7 @@ extension DeclaredFeedback {
   }
 
   /// A declared feedback whose side effect returns an ``Effect``.
+  @inlinable
   init<Value>(
     pattern: Pattern<State, Value>, strategy: ExecutionStrategy, name: String?, fileID: StaticString, line: UInt,
     perform: @escaping @Sendable (Value) -> Effect<Event>
@@ -130,6 +157,7 @@ extension DeclaredFeedback {
 
   /// A declared feedback whose side effect is an asynchronous operation,
   /// which ``execute(on:)`` can move to an executor.
+  @inlinable
   init<Value>(
     pattern: Pattern<State, Value>, strategy: ExecutionStrategy, name: String?, fileID: StaticString, line: UInt,
     run: @escaping @Sendable (Value, Send<Event>) async throws -> Void

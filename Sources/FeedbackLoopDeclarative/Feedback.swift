@@ -25,6 +25,7 @@ import FeedbackLoop
 ///   - perform: the side effect for a matching state.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 @_disfavoredOverload  // `AnyState.self` takes the wildcard's form, whose side effect gets the state
+@inlinable
 public func Feedback<State: Sendable, Event: Sendable, StateType: Sendable>(
   on type: StateType.Type,
   strategy: ExecutionStrategy = .cancelOnNewState,
@@ -45,6 +46,7 @@ public func Feedback<State: Sendable, Event: Sendable, StateType: Sendable>(
 /// }
 /// ```
 // swift-format-ignore: AlwaysUseLowerCamelCase
+@inlinable
 public func Feedback<State: Sendable, Event: Sendable>(
   on type: AnyState.Type,
   strategy: ExecutionStrategy = .cancelOnNewState,
@@ -67,6 +69,7 @@ public func Feedback<State: Sendable, Event: Sendable>(
 /// }
 /// ```
 // swift-format-ignore: AlwaysUseLowerCamelCase
+@inlinable
 public func Feedback<State: Sendable, Event: Sendable, Value: Sendable>(
   on pattern: Pattern<State, Value>,
   strategy: ExecutionStrategy = .cancelOnNewState,
@@ -93,6 +96,7 @@ public func Feedback<State: Sendable, Event: Sendable, Value: Sendable>(
 /// ```
 // swift-format-ignore: AlwaysUseLowerCamelCase
 @_disfavoredOverload  // `AnyState.self` takes the wildcard's form, whose side effect gets the state
+@inlinable
 public func Feedback<State: Sendable, Event: Sendable, StateType: Sendable>(
   on type: StateType.Type,
   strategy: ExecutionStrategy = .cancelOnNewState,
@@ -113,6 +117,7 @@ public func Feedback<State: Sendable, Event: Sendable, StateType: Sendable>(
 /// }
 /// ```
 // swift-format-ignore: AlwaysUseLowerCamelCase
+@inlinable
 public func Feedback<State: Sendable, Event: Sendable>(
   on type: AnyState.Type,
   strategy: ExecutionStrategy = .cancelOnNewState,
@@ -135,6 +140,7 @@ public func Feedback<State: Sendable, Event: Sendable>(
 /// }
 /// ```
 // swift-format-ignore: AlwaysUseLowerCamelCase
+@inlinable
 public func Feedback<State: Sendable, Event: Sendable, Value: Sendable>(
   on pattern: Pattern<State, Value>,
   strategy: ExecutionStrategy = .cancelOnNewState,

@@ -36,6 +36,7 @@ public struct Feedbacks<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// The core feedbacks that run these.
+  @inlinable
   func makeCoreFeedbacks() -> [FeedbackLoop.Feedback<State, Event>] {
     feedbacks.map { $0.makeCoreFeedback() }
   }

@@ -24,8 +24,8 @@ public struct From<State: Sendable, Event: Sendable>: Sendable {
   public let stateName: String
   /// Whether the block matches every state (``AnyState``).
   public let matchesAnyState: Bool
-  let compile: @Sendable () -> CompiledBlock<State, Event>
-  var disabled: [@Sendable () -> Bool] = []
+  @usableFromInline let compile: @Sendable () -> CompiledBlock<State, Event>
+  @usableFromInline var disabled: [@Sendable () -> Bool] = []
 
   /// The transitions out of the states `pattern` matches; `transitions`
   /// reads the value the pattern extracts.
@@ -35,6 +35,7 @@ public struct From<State: Sendable, Event: Sendable>: Sendable {
   ///   On(Action.refresh, transitionTo: .case("loading")) { .loading(page: loaded.page) }
   /// }
   /// ```
+  @inlinable
   public init<Value>(
     _ pattern: Pattern<State, Value>,
     @OnBuilder<State, Event> _ transitions: @escaping @Sendable (Matched<Value>) -> [On<State, Event>]
@@ -61,6 +62,7 @@ public struct From<State: Sendable, Event: Sendable>: Sendable {
   ///   On(AnyEvent.self, transitionTo: Phase.loading(page: 1))
   /// }
   /// ```
+  @inlinable
   public init<Value>(
     _ pattern: Pattern<State, Value>,
     @OnBuilder<State, Event> _ transitions: @escaping @Sendable () -> [On<State, Event>]
@@ -80,6 +82,7 @@ public struct From<State: Sendable, Event: Sendable>: Sendable {
   /// }
   /// ```
   @_disfavoredOverload  // `AnyState.self` takes the wildcard's form, whose block gets the state
+  @inlinable
   public init<StateType: Sendable>(
     _ type: StateType.Type,
     @OnBuilder<State, Event> _ transitions: @escaping @Sendable (Matched<StateType>) -> [On<State, Event>]
@@ -95,6 +98,7 @@ public struct From<State: Sendable, Event: Sendable>: Sendable {
   ///   On(AnyEvent.self, transitionTo: LoadingState(page: 1))
   /// }
   /// ```
+  @inlinable
   public init<StateType>(
     _ type: StateType.Type,
     @OnBuilder<State, Event> _ transitions: @escaping @Sendable () -> [On<State, Event>]
@@ -110,6 +114,7 @@ public struct From<State: Sendable, Event: Sendable>: Sendable {
   ///   On(RefreshEvent.self, transitionTo: LoadingState(page: 1))
   /// }
   /// ```
+  @inlinable
   public init(
     _ type: AnyState.Type,
     @OnBuilder<State, Event> _ transitions: @escaping @Sendable (Matched<State>) -> [On<State, Event>]
@@ -124,6 +129,7 @@ public struct From<State: Sendable, Event: Sendable>: Sendable {
   ///   On(ResetEvent.self, transitionTo: IdleState())
   /// }
   /// ```
+  @inlinable
   public init(
     _ type: AnyState.Type,
     @OnBuilder<State, Event> _ transitions: @escaping @Sendable () -> [On<State, Event>]
@@ -141,6 +147,7 @@ extension From where State: Equatable {
   ///   On(Action.start, transitionTo: Phase.loading(page: 1))
   /// }
   /// ```
+  @inlinable
   public init(
     _ state: State,
     @OnBuilder<State, Event> _ transitions: @escaping @Sendable () -> [On<State, Event>]
@@ -151,13 +158,15 @@ extension From where State: Equatable {
 
 /// A ``From`` block as one running system uses it: its transitions built
 /// once, and the box its ``Matched`` reads.
+@usableFromInline
 final class CompiledBlock<State: Sendable, Event: Sendable> {
-  let ons: [On<State, Event>]
+  @usableFromInline let ons: [On<State, Event>]
   /// Extracts the matched value into the box; `false` if the block does not match.
-  let bind: (State) -> Bool
+  @usableFromInline let bind: (State) -> Bool
   /// Empties the box after the transition ran.
-  let unbind: () -> Void
+  @usableFromInline let unbind: () -> Void
 
+  @inlinable
   init(ons: [On<State, Event>], bind: @escaping (State) -> Bool, unbind: @escaping () -> Void) {
     self.ons = ons
     self.bind = bind

@@ -24,9 +24,15 @@
 /// program with a message saying so.
 @dynamicMemberLookup
 public struct Matched<Value: Sendable>: Sendable {
-  let box: MatchedBox<Value>
+  @usableFromInline let box: MatchedBox<Value>
+
+  @inlinable
+  init(box: MatchedBox<Value>) {
+    self.box = box
+  }
 
   /// The matched value.
+  @inlinable
   public func callAsFunction() -> Value {
     guard let value = box.value else {
       preconditionFailure(
@@ -37,6 +43,7 @@ public struct Matched<Value: Sendable>: Sendable {
   }
 
   /// A property of the matched value.
+  @inlinable
   public subscript<Property>(dynamicMember keyPath: KeyPath<Value, Property>) -> Property {
     self()[keyPath: keyPath]
   }
@@ -46,11 +53,15 @@ public struct Matched<Value: Sendable>: Sendable {
 ///
 /// Each running system compiles its transitions into a table of its own,
 /// with boxes of its own; only that system's reducer writes and reads them.
+@usableFromInline
 final class MatchedBox<Value: Sendable>: @unchecked Sendable {
   // Sendable: a box belongs to the transition table of one running system,
   // and only that system's reducer touches it. The core runs a system's
   // reducer one event at a time, under the system's lock (G2), so accesses
   // never overlap and the lock orders them across threads. A table compiled
   // for a diagram never writes its boxes.
-  var value: Value?
+  @usableFromInline var value: Value?
+
+  @inlinable
+  init() {}
 }

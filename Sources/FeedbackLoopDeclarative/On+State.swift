@@ -10,6 +10,7 @@ extension On where State == any FeedbackLoopDeclarative.State {
   ///   On(IncreaseEvent.self, transitionTo: VolumeState(value: state.value + 1))
   /// }
   /// ```
+  @inlinable
   public init<EventType, Target: FeedbackLoopDeclarative.State>(
     _ event: EventType.Type,
     transitionTo target: @autoclosure @escaping @Sendable () -> Target
@@ -27,6 +28,7 @@ extension On where State == any FeedbackLoopDeclarative.State {
   ///   LoadedState(page: state.page, data: event.data)
   /// }
   /// ```
+  @inlinable
   public init<EventType: Sendable, Target: FeedbackLoopDeclarative.State>(
     _ event: EventType.Type,
     transitionTo target: Target.Type,
@@ -45,6 +47,7 @@ extension On where State == any FeedbackLoopDeclarative.State {
   ///   LoadingState(page: state.page)
   /// }
   /// ```
+  @inlinable
   public init<EventType, Target: FeedbackLoopDeclarative.State>(
     _ event: EventType.Type,
     transitionTo target: Target.Type,
@@ -61,6 +64,7 @@ extension On where State == any FeedbackLoopDeclarative.State {
   /// ```swift
   /// On(AnyEvent.self, transitionTo: ErrorState.self) { event in ErrorState(cause: event) }
   /// ```
+  @inlinable
   public init<Target: FeedbackLoopDeclarative.State>(
     _ event: AnyEvent.Type,
     transitionTo target: Target.Type,

@@ -25,10 +25,11 @@ public struct On<State: Sendable, Event: Sendable>: Sendable {
   public let matchesAnyEvent: Bool
   /// The name of the target state, as the diagrams show it.
   public let targetName: String
-  let apply: @Sendable (Event) -> State?
-  let targetCheck: (@Sendable (State) -> Bool)?
-  var disabled: [@Sendable () -> Bool] = []
+  @usableFromInline let apply: @Sendable (Event) -> State?
+  @usableFromInline let targetCheck: (@Sendable (State) -> Bool)?
+  @usableFromInline var disabled: [@Sendable () -> Bool] = []
 
+  @inlinable
   init(
     eventName: String,
     matchesAnyEvent: Bool,
@@ -43,6 +44,7 @@ public struct On<State: Sendable, Event: Sendable>: Sendable {
     self.apply = apply
   }
 
+  @inlinable
   init<Value>(
     _ event: Pattern<Event, Value>,
     targetName: String,
@@ -62,6 +64,7 @@ public struct On<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// On(.case("failed", \Action.failure), transitionTo: Phase.failed)
   /// ```
+  @inlinable
   public init<Value>(_ event: Pattern<Event, Value>, transitionTo target: State) {
     self.init(event, targetName: stateName(of: target), targetCheck: nil, make: { _ in target })
   }
@@ -74,6 +77,7 @@ public struct On<State: Sendable, Event: Sendable>: Sendable {
   ///   .loaded(page: page(), data: data)
   /// }
   /// ```
+  @inlinable
   public init<Value, TargetValue>(
     _ event: Pattern<Event, Value>,
     transitionTo target: Pattern<State, TargetValue>,
@@ -88,6 +92,7 @@ public struct On<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// On(.value(Action.refresh), transitionTo: .case("loading")) { .loading(page: page()) }
   /// ```
+  @inlinable
   public init<Value, TargetValue>(
     _ event: Pattern<Event, Value>,
     transitionTo target: Pattern<State, TargetValue>,
@@ -103,6 +108,7 @@ public struct On<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// On(ResetEvent.self, transitionTo: Phase.idle)
   /// ```
+  @inlinable
   public init<EventType>(_ event: EventType.Type, transitionTo target: State) {
     self.init(typePattern(event), transitionTo: target)
   }
@@ -114,6 +120,7 @@ public struct On<State: Sendable, Event: Sendable>: Sendable {
   /// On(PageLoaded.self, transitionTo: .case("loaded")) { event in .loaded(event.items) }
   /// ```
   @_disfavoredOverload  // `AnyEvent.self` takes the wildcard's form, whose closure gets the event
+  @inlinable
   public init<EventType: Sendable, TargetValue>(
     _ event: EventType.Type,
     transitionTo target: Pattern<State, TargetValue>,
@@ -128,6 +135,7 @@ public struct On<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// On(Retry.self, transitionTo: .case("loading")) { .loading(page: page()) }
   /// ```
+  @inlinable
   public init<EventType, TargetValue>(
     _ event: EventType.Type,
     transitionTo target: Pattern<State, TargetValue>,
@@ -143,6 +151,7 @@ public struct On<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// From(Phase.failed) { On(AnyEvent.self, transitionTo: Phase.loading(page: 1)) }
   /// ```
+  @inlinable
   public init(_ event: AnyEvent.Type, transitionTo target: State) {
     self.init(Pattern<Event, Event>.anyNamed("AnyEvent"), transitionTo: target)
   }
@@ -153,6 +162,7 @@ public struct On<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// On(AnyEvent.self, transitionTo: .case("failed")) { event in .failed(last: event) }
   /// ```
+  @inlinable
   public init<TargetValue>(
     _ event: AnyEvent.Type,
     transitionTo target: Pattern<State, TargetValue>,
@@ -169,6 +179,7 @@ extension On where Event: Equatable {
   /// ```swift
   /// On(Action.refresh, transitionTo: Phase.loading(page: 1))
   /// ```
+  @inlinable
   public init(_ event: Event, transitionTo target: State) {
     self.init(Pattern.value(event), transitionTo: target)
   }
@@ -179,6 +190,7 @@ extension On where Event: Equatable {
   /// ```swift
   /// On(Action.refresh, transitionTo: .case("loading")) { .loading(page: page()) }
   /// ```
+  @inlinable
   public init<TargetValue>(
     _ event: Event,
     transitionTo target: Pattern<State, TargetValue>,
@@ -190,6 +202,7 @@ extension On where Event: Equatable {
 
 /// The pattern for an event type, or the wildcard when the type is
 /// ``AnyEvent`` (a generic initializer may receive it).
+@inlinable
 func typePattern<Root: Sendable, Value>(_ type: Value.Type) -> Pattern<Root, Void> {
   if Value.self == AnyEvent.self || Value.self == AnyState.self {
     return Pattern(name: String(describing: type), isWildcard: true, extract: { _ in () })
@@ -197,6 +210,7 @@ func typePattern<Root: Sendable, Value>(_ type: Value.Type) -> Pattern<Root, Voi
   return Pattern(name: String(describing: type), isWildcard: false, extract: { $0 is Value ? () : nil })
 }
 
+@inlinable
 func typePattern<Root: Sendable, Value: Sendable>(_ type: Value.Type) -> Pattern<Root, Value> {
   precondition(
     Value.self != AnyEvent.self && Value.self != AnyState.self,

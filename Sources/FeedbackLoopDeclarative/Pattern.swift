@@ -33,7 +33,7 @@ public struct Pattern<Root: Sendable, Value: Sendable>: Sendable {
   /// Whether the pattern matches everything (``AnyState``, ``AnyEvent``):
   /// wildcard transitions apply after exact ones.
   public let isWildcard: Bool
-  let extractor: @Sendable (Root) -> Value?
+  @usableFromInline let extractor: @Sendable (Root) -> Value?
 
   /// A pattern named `name` that matches the values for which `extract`
   /// returns a value.
@@ -43,10 +43,12 @@ public struct Pattern<Root: Sendable, Value: Sendable>: Sendable {
   ///   if case .loading(let page) = phase { page } else { nil }
   /// }
   /// ```
+  @inlinable
   public init(_ name: String, extract: @escaping @Sendable (Root) -> Value?) {
     self.init(name: name, isWildcard: false, extract: extract)
   }
 
+  @inlinable
   init(name: String, isWildcard: Bool, extract: @escaping @Sendable (Root) -> Value?) {
     self.name = name
     self.isWildcard = isWildcard
@@ -58,6 +60,7 @@ public struct Pattern<Root: Sendable, Value: Sendable>: Sendable {
   /// ```swift
   /// Pattern.case("loading", \Phase.loading).extract(from: .loading(page: 2))  // 2
   /// ```
+  @inlinable
   public func extract(from root: Root) -> Value? { extractor(root) }
 
   /// Whether the pattern matches `root`.
@@ -65,6 +68,7 @@ public struct Pattern<Root: Sendable, Value: Sendable>: Sendable {
   /// ```swift
   /// Pattern<any State, LoadingState>.type(LoadingState.self).matches(LoadingState())  // true
   /// ```
+  @inlinable
   public func matches(_ root: Root) -> Bool { extractor(root) != nil }
 
   /// Matches values whose dynamic type is `type` (the seed's type matching),
@@ -73,6 +77,7 @@ public struct Pattern<Root: Sendable, Value: Sendable>: Sendable {
   /// ```swift
   /// Pattern<any State, VolumeState>.type(VolumeState.self)
   /// ```
+  @inlinable
   public static func type(_ type: Value.Type) -> Pattern {
     Pattern(name: String(describing: type), isWildcard: false, extract: { $0 as? Value })
   }
@@ -84,6 +89,7 @@ public struct Pattern<Root: Sendable, Value: Sendable>: Sendable {
   ///   .loaded(data)
   /// }
   /// ```
+  @inlinable
   public static func `case`(_ name: String, _ extract: @escaping @Sendable (Root) -> Value?) -> Pattern {
     Pattern(name: name, isWildcard: false, extract: extract)
   }
@@ -95,8 +101,10 @@ extension Pattern where Value == Root {
   /// ```swift
   /// From(.any) { state in On(Action.reset, transitionTo: .idle) }
   /// ```
+  @inlinable
   public static var any: Pattern { anyNamed(String(describing: Root.self)) }
 
+  @inlinable
   static func anyNamed(_ name: String) -> Pattern {
     Pattern(name: name, isWildcard: true, extract: { $0 })
   }
@@ -110,6 +118,7 @@ extension Pattern where Value == Root {
   /// ```swift
   /// On(Action.retry, transitionTo: .case("loading")) { .loading(page: 1) }
   /// ```
+  @inlinable
   public static func `case`(_ name: String) -> Pattern {
     Pattern(name: name, isWildcard: false, extract: { stateName(of: $0) == name ? $0 : nil })
   }
@@ -122,6 +131,7 @@ extension Pattern where Value == Root, Root: Equatable {
   /// ```swift
   /// From(.value(Phase.idle)) { _ in On(Action.start, transitionTo: .loading(page: 1)) }
   /// ```
+  @inlinable
   public static func value(_ value: Root) -> Pattern {
     Pattern(name: stateName(of: value), isWildcard: false, extract: { $0 == value ? $0 : nil })
   }
@@ -130,6 +140,7 @@ extension Pattern where Value == Root, Root: Equatable {
 /// How the diagrams name a value: its case for an enum (its label when it
 /// has associated values, its description when not), its dynamic type's name
 /// otherwise (the seed's protocol states are named after their types).
+@usableFromInline
 func stateName(of value: Any) -> String {
   let mirror = Mirror(reflecting: value)
   if mirror.displayStyle == .enum {

@@ -20,6 +20,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
   ///   }
   /// }
   /// ```
+  @inlinable
   public convenience init(
     isolation: SystemIsolation? = nil,
     environment: SystemEnvironment = SystemEnvironment(),
@@ -87,6 +88,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
   /// }
   /// ```
   @_disfavoredOverload  // `AnyState.self` takes the wildcard's form, whose block gets the state
+  @inlinable
   public init<StateType: Sendable>(
     _ type: StateType.Type,
     @OnBuilder<State, Event> _ transitions: @escaping @Sendable (Matched<StateType>) -> [On<State, Event>]
@@ -102,6 +104,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
   ///   On(AnyEvent.self, transitionTo: LoadingState(page: 1))
   /// }
   /// ```
+  @inlinable
   public init<StateType>(
     _ type: StateType.Type,
     @OnBuilder<State, Event> _ transitions: @escaping @Sendable () -> [On<State, Event>]
@@ -116,6 +119,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
   ///   On(RefreshEvent.self, transitionTo: LoadingState(page: 1))
   /// }
   /// ```
+  @inlinable
   public init(
     _ type: AnyState.Type,
     @OnBuilder<State, Event> _ transitions: @escaping @Sendable (Matched<State>) -> [On<State, Event>]

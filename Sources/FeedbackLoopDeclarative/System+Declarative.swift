@@ -24,6 +24,7 @@ extension FeedbackLoop.System {
   ///   - unmatchedEvents: what an event no transition matches does; by
   ///     default what the declaration says, else keep the state.
   ///   - content: the initial state, feedbacks and transitions.
+  @inlinable
   public convenience init(
     isolation: SystemIsolation? = nil,
     environment: SystemEnvironment = SystemEnvironment(),
@@ -41,6 +42,7 @@ extension FeedbackLoop.System {
   /// ```swift
   /// let system = System(volume, environment: SystemEnvironment(clock: clock))
   /// ```
+  @inlinable
   public convenience init(
     _ declaration: DeclarativeSystem<State, Event>,
     isolation: SystemIsolation? = nil,

@@ -7,48 +7,68 @@ import FeedbackLoop
 /// Reducing an event allocates nothing: the candidates are scanned in rank
 /// order; a block's pattern is tried at most once per event, and the value
 /// it extracts waits in the block's box for the transition that reads it.
+@usableFromInline
 final class TransitionTable<State: Sendable, Event: Sendable>: @unchecked Sendable {
   // Sendable: a table belongs to one running system (or to one call of
   // `nextState`), and only that system's reducer calls `reduce`; the core
   // runs the reducer one event at a time under the system's lock (G2), so
   // `status` and the blocks' boxes are never touched concurrently.
+  //
+  // Why `@inlinable`: the declarative `System { ... }` builds the table and
+  // its reducer closure in the user's module, where `State` and `Event` are
+  // concrete, so that the per-event scan runs specialized, with no generic
+  // metadata looked up and no value witness called per event (the core's
+  // hot path is inlinable for the same reason: see BENCHMARKS.md). The
+  // candidates are kept as parallel arrays of what the scan reads, so that
+  // it copies no `On` (three strings and three closures) per candidate.
 
-  private struct Entry {
-    let block: Int
-    let transition: On<State, Event>
-  }
-
-  private let blocks: [CompiledBlock<State, Event>]
-  private let blockDisabled: [[@Sendable () -> Bool]]
-  private let entries: [Entry]
+  /// Per candidate, in rank order: its block's index.
+  @usableFromInline let candidateBlocks: [Int]
+  /// Per candidate: the transition's target for an event, `nil` if the
+  /// event does not match.
+  @usableFromInline let candidateApply: [@Sendable (Event) -> State?]
+  /// Per candidate: whether it or its block has `disable` conditions.
+  @usableFromInline let candidateMayBeDisabled: [Bool]
+  /// Per candidate: the transition, for the conditions and the debug check.
+  @usableFromInline let candidates: [On<State, Event>]
+  @usableFromInline let blocks: [CompiledBlock<State, Event>]
+  @usableFromInline let blockDisabled: [[@Sendable () -> Bool]]
   /// Per block, for the event being reduced: 0 not tried, 1 matched (its box
   /// holds the value), 2 not matched.
-  private var status: [UInt8]
-  private let unmatched: UnmatchedEventPolicy<State, Event>
-  private let environment: SystemEnvironment?
+  @usableFromInline var status: [UInt8]
+  @usableFromInline let unmatched: UnmatchedEventPolicy<State, Event>
+  @usableFromInline let environment: SystemEnvironment?
 
+  @inlinable
   init(
     _ transitions: Transitions<State, Event>,
     unmatched: UnmatchedEventPolicy<State, Event>,
     environment: SystemEnvironment?
   ) {
-    blocks = transitions.blocks.map { $0.compile() }
-    blockDisabled = transitions.blocks.map(\.disabled)
-    var ranked: [(rank: Int, order: Int, entry: Entry)] = []
+    let blocks = transitions.blocks.map { $0.compile() }
+    let blockDisabled = transitions.blocks.map(\.disabled)
+    var ranked: [(rank: Int, order: Int, block: Int, transition: On<State, Event>)] = []
     for (index, block) in blocks.enumerated() {
       let stateRank = transitions.blocks[index].matchesAnyState ? 2 : 0
       for transition in block.ons {
         let rank = stateRank + (transition.matchesAnyEvent ? 1 : 0)
-        ranked.append((rank, ranked.count, Entry(block: index, transition: transition)))
+        ranked.append((rank, ranked.count, index, transition))
       }
     }
-    entries = ranked.sorted { ($0.rank, $0.order) < ($1.rank, $1.order) }.map(\.entry)
+    ranked.sort { ($0.rank, $0.order) < ($1.rank, $1.order) }
+    self.blocks = blocks
+    self.blockDisabled = blockDisabled
+    candidateBlocks = ranked.map(\.block)
+    candidateApply = ranked.map(\.transition.apply)
+    candidateMayBeDisabled = ranked.map { !$0.transition.disabled.isEmpty || !blockDisabled[$0.block].isEmpty }
+    candidates = ranked.map(\.transition)
     status = Array(repeating: 0, count: blocks.count)
     self.unmatched = unmatched
     self.environment = environment
   }
 
   /// The reducer the core runs.
+  @inlinable
   func reduce(_ state: inout State, _ event: Event) {
     if let next = nextState(from: state, on: event) {
       state = next
@@ -57,20 +77,21 @@ final class TransitionTable<State: Sendable, Event: Sendable>: @unchecked Sendab
     }
   }
 
+  @inlinable
   func nextState(from state: State, on event: Event) -> State? {
     var result: State?
-    for entry in entries {
-      let block = entry.block
+    for candidate in candidateBlocks.indices {
+      let block = candidateBlocks[candidate]
       if status[block] == 0 {
         status[block] = blocks[block].bind(state) ? 1 : 2
       }
       guard status[block] == 1 else { continue }
-      if isDisabled(entry) { continue }
-      if let next = entry.transition.apply(event) {
+      if candidateMayBeDisabled[candidate] && isDisabled(candidate) { continue }
+      if let next = candidateApply[candidate](event) {
         assert(
-          entry.transition.targetCheck?(next) ?? true,
-          "FeedbackLoopDeclarative: the transition from \(stateName(of: state)) on \(entry.transition.eventName) "
-            + "declares the target \(entry.transition.targetName) but went to \(next)")
+          candidates[candidate].targetCheck?(next) ?? true,
+          "FeedbackLoopDeclarative: the transition from \(stateName(of: state)) on \(candidates[candidate].eventName) "
+            + "declares the target \(candidates[candidate].targetName) but went to \(next)")
         result = next
         break
       }
@@ -82,13 +103,15 @@ final class TransitionTable<State: Sendable, Event: Sendable>: @unchecked Sendab
     return result
   }
 
-  private func isDisabled(_ entry: Entry) -> Bool {
-    for condition in blockDisabled[entry.block] where condition() { return true }
-    for condition in entry.transition.disabled where condition() { return true }
+  @usableFromInline
+  func isDisabled(_ candidate: Int) -> Bool {
+    for condition in blockDisabled[candidateBlocks[candidate]] where condition() { return true }
+    for condition in candidates[candidate].disabled where condition() { return true }
     return false
   }
 
-  private func reportUnmatched(_ state: State, _ event: Event) {
+  @usableFromInline
+  func reportUnmatched(_ state: State, _ event: Event) {
     switch unmatched.action {
     case .keep:
       return
@@ -102,7 +125,7 @@ final class TransitionTable<State: Sendable, Event: Sendable>: @unchecked Sendab
     }
   }
 
-  private func log(_ state: State, _ event: Event) {
+  func log(_ state: State, _ event: Event) {
     environment?.logger.warning(
       "no transition matches the event; the state is unchanged",
       metadata: ["event": "\(event)", "state": "\(state)"])
