@@ -4,7 +4,7 @@ import FeedbackLoop
 /// every ``From`` block built once, and its transitions sorted by the rule
 /// the ``Transitions`` documentation states.
 ///
-/// Reducing an event allocates nothing: the candidates are scanned in rank
+/// Reducing an event allocates nothing: the candidates are tried in rank
 /// order; a block's pattern is tried at most once per event, and the value
 /// it extracts waits in the block's box for the transition that reads it.
 @usableFromInline
@@ -12,30 +12,23 @@ final class TransitionTable<State: Sendable, Event: Sendable>: @unchecked Sendab
   // Sendable: a table belongs to one running system (or to one call of
   // `nextState`), and only that system's reducer calls `reduce`; the core
   // runs the reducer one event at a time under the system's lock (G2), so
-  // `status` and the blocks' boxes are never touched concurrently.
+  // `blockStatus` and the blocks' boxes are never touched concurrently.
   //
   // Why `@inlinable`: the declarative `System { ... }` builds the table and
   // its reducer closure in the user's module, where `State` and `Event` are
-  // concrete, so that the per-event scan runs specialized, with no generic
-  // metadata looked up and no value witness called per event (the core's
-  // hot path is inlinable for the same reason: see BENCHMARKS.md). The
-  // candidates are kept as parallel arrays of what the scan reads, so that
-  // it copies no `On` (three strings and three closures) per candidate.
+  // concrete, so that reducing runs specialized, with no generic metadata
+  // looked up per event (the core's hot path is inlinable for the same
+  // reason, see BENCHMARKS.md).
 
-  /// Per candidate, in rank order: its block's index.
-  @usableFromInline let candidateBlocks: [Int]
-  /// Per candidate: the transition's target for an event, `nil` if the
-  /// event does not match.
-  @usableFromInline let candidateApply: [@Sendable (Event) -> State?]
-  /// Per candidate: whether it or its block has `disable` conditions.
-  @usableFromInline let candidateMayBeDisabled: [Bool]
-  /// Per candidate: the transition, for the conditions and the debug check.
-  @usableFromInline let candidates: [On<State, Event>]
-  @usableFromInline let blocks: [CompiledBlock<State, Event>]
-  @usableFromInline let blockDisabled: [[@Sendable () -> Bool]]
+  /// The transitions in rank order. They hold the closures the reducer
+  /// calls, and this array keeps them alive.
+  @usableFromInline let ranked: [RankedTransition<State, Event>]
+  /// The first of `ranked`, linked to the next: walked without retaining.
+  @usableFromInline let first: Unmanaged<RankedTransition<State, Event>>?
   /// Per block, for the event being reduced: 0 not tried, 1 matched (its box
-  /// holds the value), 2 not matched.
-  @usableFromInline var status: [UInt8]
+  /// holds the value), 2 not matched. Raw memory rather than an array, so
+  /// that writing it costs no uniqueness or exclusivity check.
+  @usableFromInline let blockStatus: UnsafeMutablePointer<UInt8>
   @usableFromInline let unmatched: UnmatchedEventPolicy<State, Event>
   @usableFromInline let environment: SystemEnvironment?
 
@@ -45,9 +38,8 @@ final class TransitionTable<State: Sendable, Event: Sendable>: @unchecked Sendab
     unmatched: UnmatchedEventPolicy<State, Event>,
     environment: SystemEnvironment?
   ) {
-    let blocks = transitions.blocks.map { $0.compile() }
-    let blockDisabled = transitions.blocks.map(\.disabled)
     var ranked: [(rank: Int, order: Int, block: Int, transition: On<State, Event>)] = []
+    let blocks = transitions.blocks.map { $0.compile() }
     for (index, block) in blocks.enumerated() {
       let stateRank = transitions.blocks[index].matchesAnyState ? 2 : 0
       for transition in block.ons {
@@ -56,15 +48,23 @@ final class TransitionTable<State: Sendable, Event: Sendable>: @unchecked Sendab
       }
     }
     ranked.sort { ($0.rank, $0.order) < ($1.rank, $1.order) }
-    self.blocks = blocks
-    self.blockDisabled = blockDisabled
-    candidateBlocks = ranked.map(\.block)
-    candidateApply = ranked.map(\.transition.apply)
-    candidateMayBeDisabled = ranked.map { !$0.transition.disabled.isEmpty || !blockDisabled[$0.block].isEmpty }
-    candidates = ranked.map(\.transition)
-    status = Array(repeating: 0, count: blocks.count)
+    var linked: [RankedTransition<State, Event>] = []
+    for candidate in ranked.reversed() {
+      linked.append(
+        RankedTransition(
+          candidate.transition, block: blocks[candidate.block], blockIndex: candidate.block,
+          blockDisabled: transitions.blocks[candidate.block].disabled, next: linked.last))
+    }
+    self.ranked = linked.reversed()
+    first = self.ranked.first.map(Unmanaged.passUnretained)
+    blockStatus = .allocate(capacity: max(blocks.count, 1))
+    blockStatus.initialize(repeating: 0, count: max(blocks.count, 1))
     self.unmatched = unmatched
     self.environment = environment
+  }
+
+  deinit {
+    blockStatus.deallocate()
   }
 
   /// The reducer the core runs.
@@ -80,34 +80,24 @@ final class TransitionTable<State: Sendable, Event: Sendable>: @unchecked Sendab
   @inlinable
   func nextState(from state: State, on event: Event) -> State? {
     var result: State?
-    for candidate in candidateBlocks.indices {
-      let block = candidateBlocks[candidate]
-      if status[block] == 0 {
-        status[block] = blocks[block].bind(state) ? 1 : 2
+    var tried = 0
+    var candidate = first
+    while let current = candidate {
+      tried += 1
+      (result, candidate) = current._withUnsafeGuaranteedRef {
+        ($0.target(from: state, on: event, blockStatus: blockStatus), $0.next)
       }
-      guard status[block] == 1 else { continue }
-      if candidateMayBeDisabled[candidate] && isDisabled(candidate) { continue }
-      if let next = candidateApply[candidate](event) {
-        assert(
-          candidates[candidate].targetCheck?(next) ?? true,
-          "FeedbackLoopDeclarative: the transition from \(stateName(of: state)) on \(candidates[candidate].eventName) "
-            + "declares the target \(candidates[candidate].targetName) but went to \(next)")
-        result = next
-        break
-      }
+      if result != nil { break }
     }
-    for index in status.indices where status[index] != 0 {
-      if status[index] == 1 { blocks[index].unbind() }
-      status[index] = 0
+    // Empty the boxes of the blocks tried, and forget which matched.
+    candidate = first
+    for _ in 0..<tried {
+      candidate = candidate?._withUnsafeGuaranteedRef {
+        $0.reset(blockStatus)
+        return $0.next
+      }
     }
     return result
-  }
-
-  @usableFromInline
-  func isDisabled(_ candidate: Int) -> Bool {
-    for condition in blockDisabled[candidateBlocks[candidate]] where condition() { return true }
-    for condition in candidates[candidate].disabled where condition() { return true }
-    return false
   }
 
   @usableFromInline
@@ -129,5 +119,74 @@ final class TransitionTable<State: Sendable, Event: Sendable>: @unchecked Sendab
     environment?.logger.warning(
       "no transition matches the event; the state is unchanged",
       metadata: ["event": "\(event)", "state": "\(state)"])
+  }
+}
+
+/// One transition of a ``TransitionTable``, linked to the next in rank
+/// order.
+///
+/// The reducer walks the links with `Unmanaged`, and calls the closures,
+/// which are `let` properties, on a reference it does not retain: an array
+/// element or a strong reference in a variable would be retained and
+/// released for each transition tried, which costs more than the rest of
+/// the walk. The table's `ranked` array keeps every transition alive for
+/// as long as the reducer can run.
+@usableFromInline
+final class RankedTransition<State: Sendable, Event: Sendable> {
+  @usableFromInline let transition: On<State, Event>
+  /// The block's pattern: extracts the matched value into the block's box.
+  @usableFromInline let bind: (State) -> Bool
+  /// Empties the block's box.
+  @usableFromInline let unbind: () -> Void
+  @usableFromInline let blockIndex: Int
+  /// The `disable` conditions of the block, then of the transition.
+  @usableFromInline let disabled: [@Sendable () -> Bool]
+  /// The next transition in rank order, kept alive by the table.
+  @usableFromInline let next: Unmanaged<RankedTransition>?
+
+  @inlinable
+  init(
+    _ transition: On<State, Event>,
+    block: CompiledBlock<State, Event>,
+    blockIndex: Int,
+    blockDisabled: [@Sendable () -> Bool],
+    next: RankedTransition?
+  ) {
+    self.transition = transition
+    self.bind = block.bind
+    self.unbind = block.unbind
+    self.blockIndex = blockIndex
+    self.disabled = blockDisabled + transition.disabled
+    self.next = next.map(Unmanaged.passUnretained)
+  }
+
+  /// The target of this transition, or `nil` if it does not apply; binds
+  /// the block's value first if no transition before it did.
+  @inlinable
+  func target(from state: State, on event: Event, blockStatus: UnsafeMutablePointer<UInt8>) -> State? {
+    if blockStatus[blockIndex] == 0 {
+      blockStatus[blockIndex] = bind(state) ? 1 : 2
+    }
+    guard blockStatus[blockIndex] == 1, disabled.isEmpty || !isDisabled,
+      let target = transition.apply(event)
+    else { return nil }
+    assert(
+      transition.targetCheck?(target) ?? true,
+      "FeedbackLoopDeclarative: the transition from \(stateName(of: state)) on \(transition.eventName) "
+        + "declares the target \(transition.targetName) but went to \(target)")
+    return target
+  }
+
+  /// Empties the block's box if it holds a value, and marks it untried.
+  @inlinable
+  func reset(_ blockStatus: UnsafeMutablePointer<UInt8>) {
+    if blockStatus[blockIndex] == 1 { unbind() }
+    blockStatus[blockIndex] = 0
+  }
+
+  @usableFromInline
+  var isDisabled: Bool {
+    for condition in disabled where condition() { return true }
+    return false
   }
 }
