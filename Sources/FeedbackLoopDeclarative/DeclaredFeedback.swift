@@ -34,15 +34,15 @@ public struct DeclaredFeedback<State: Sendable, Event: Sendable>: Sendable {
     @usableFromInline let fileID: StaticString
     @usableFromInline let line: UInt
     @usableFromInline let matches: @Sendable (State) -> Bool
-    /// The effect for a matching state, run on the executor if one is given
-    /// and the effect is an operation.
-    @usableFromInline let effect: @Sendable (State, (any Sendable)?) -> Effect<Event>
+    /// The side effect for a matching state, its operations run on the
+    /// executor if one is given (a `TaskExecutor`, untyped).
+    @usableFromInline let effects: @Sendable ((any Sendable)?) -> @Sendable (State) -> Effect<Event>
 
     @inlinable
     init(
       patternName: String, strategy: ExecutionStrategy, name: String?, fileID: StaticString, line: UInt,
       matches: @escaping @Sendable (State) -> Bool,
-      effect: @escaping @Sendable (State, (any Sendable)?) -> Effect<Event>
+      effects: @escaping @Sendable ((any Sendable)?) -> @Sendable (State) -> Effect<Event>
     ) {
       self.patternName = patternName
       self.strategy = strategy
@@ -50,7 +50,7 @@ public struct DeclaredFeedback<State: Sendable, Event: Sendable>: Sendable {
       self.fileID = fileID
       self.line = line
       self.matches = matches
-      self.effect = effect
+      self.effects = effects
     }
   }
 
@@ -96,34 +96,48 @@ public struct DeclaredFeedback<State: Sendable, Event: Sendable>: Sendable {
     case .core(let feedback):
       return feedback
     case .declared(let body):
+      // Without modifiers, the core calls the pattern's closures directly:
+      // no closure in between, no copy of the effect on its way back.
       let disabled = self.disabled
       let received = self.stateReceived
       let emitted = self.eventEmitted
-      let executor = self.executor
-      return FeedbackLoop.Feedback(
-        predicate: { state in
+      let matches = body.matches
+      let effects = body.effects(executor)
+      let predicate: @Sendable (State) -> Bool
+      if received.isEmpty && disabled.isEmpty {
+        predicate = matches
+      } else {
+        predicate = { state in
           for perform in received { perform(state) }
           for condition in disabled where condition() { return false }
-          return body.matches(state)
-        },
+          return matches(state)
+        }
+      }
+      let effectsReportingEvents: @Sendable (State) -> Effect<Event>
+      if emitted.isEmpty {
+        effectsReportingEvents = effects
+      } else {
+        effectsReportingEvents = { state in
+          effects(state).map { event in
+            for perform in emitted { perform(event) }
+            return event
+          }
+        }
+      }
+      return FeedbackLoop.Feedback(
+        predicate: predicate,
         strategy: body.strategy,
         name: body.name ?? "on \(body.patternName)",
         fileID: body.fileID,
-        line: body.line
-      ) { state in
-        let effect = body.effect(state, executor)
-        guard !emitted.isEmpty else { return effect }
-        return effect.map { event in
-          for perform in emitted { perform(event) }
-          return event
-        }
-      }
+        line: body.line,
+        effects: effectsReportingEvents)
     }
   }
 }
 
 extension DeclaredFeedback {
-  /// A declared feedback for the states `pattern` matches.
+  /// A declared feedback for the states `pattern` matches, whose side
+  /// effect `effect` makes from the extracted value and the executor.
   @inlinable
   init<Value>(
     pattern: Pattern<State, Value>,
@@ -131,16 +145,20 @@ extension DeclaredFeedback {
     name: String?,
     fileID: StaticString,
     line: UInt,
-    effect: @escaping @Sendable (Value, (any Sendable)?) -> Effect<Event>
+    effects: @escaping @Sendable ((any Sendable)?) -> @Sendable (Value) -> Effect<Event>
   ) {
+    let extract = pattern.extractor
     self.init(
       .declared(
         Body(
           patternName: pattern.name, strategy: strategy, name: name, fileID: fileID, line: line,
-          matches: pattern.matches,
-          effect: { state, executor in
-            guard let value = pattern.extract(from: state) else { return .none }
-            return effect(value, executor)
+          matches: { extract($0) != nil },
+          effects: { executor in
+            let effect = effects(executor)
+            return { state in
+              guard let value = extract(state) else { return .none }
+              return effect(value)
+            }
           })))
   }
 
@@ -152,7 +170,7 @@ extension DeclaredFeedback {
   ) {
     self.init(
       pattern: pattern, strategy: strategy, name: name, fileID: fileID, line: line,
-      effect: { value, _ in perform(value) })
+      effects: { _ in perform })
   }
 
   /// A declared feedback whose side effect is an asynchronous operation,
@@ -164,13 +182,16 @@ extension DeclaredFeedback {
   ) {
     self.init(
       pattern: pattern, strategy: strategy, name: name, fileID: fileID, line: line,
-      effect: { value, executor in
-        .run { send in
-          if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *), let executor = executor as? any TaskExecutor
-          {
-            try await withTaskExecutorPreference(executor) { try await run(value, send) }
-          } else {
-            try await run(value, send)
+      effects: { executor in
+        { value in
+          .run { send in
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *),
+              let executor = executor as? any TaskExecutor
+            {
+              try await withTaskExecutorPreference(executor) { try await run(value, send) }
+            } else {
+              try await run(value, send)
+            }
           }
         }
       })
