@@ -60,7 +60,10 @@ final class MatchedBox<Value: Sendable>: @unchecked Sendable {
   // reducer one event at a time, under the system's lock (G2), so accesses
   // never overlap and the lock orders them across threads. A table compiled
   // for a diagram never writes its boxes.
-  @usableFromInline var value: Value?
+  // Unchecked: the reducer is the only one to touch it, one event at a
+  // time (see above), so the runtime's exclusivity check on every read and
+  // write would find nothing.
+  @usableFromInline @exclusivity(unchecked) var value: Value?
 
   @inlinable
   init() {}

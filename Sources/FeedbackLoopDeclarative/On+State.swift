@@ -17,7 +17,7 @@ extension On where State == any FeedbackLoopDeclarative.State {
   ) {
     self.init(
       typePattern(event) as Pattern<Event, Void>, targetName: String(describing: Target.self),
-      targetCheck: nil, make: { _ in target() })
+      targetCheck: nil, make: { target() })
   }
 
   /// On an event of type `event`, go to the state of type `target` that
@@ -55,7 +55,7 @@ extension On where State == any FeedbackLoopDeclarative.State {
   ) {
     self.init(
       typePattern(event) as Pattern<Event, Void>, targetName: String(describing: target),
-      targetCheck: nil, make: { _ in make() })
+      targetCheck: nil, make: make)
   }
 
   /// On any event, go to the state of type `target` that `make` builds from

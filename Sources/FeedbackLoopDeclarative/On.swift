@@ -54,7 +54,29 @@ public struct On<State: Sendable, Event: Sendable>: Sendable {
     self.init(
       eventName: event.name, matchesAnyEvent: event.isWildcard, targetName: targetName,
       targetCheck: targetCheck,
-      apply: { event.extract(from: $0).map(make) })
+      apply: { [extract = event.extractor] in extract($0).map(make) })
+  }
+
+  /// A transition whose target does not read the event: the event is only
+  /// matched, and not at all for a wildcard, so that the reducer calls
+  /// `make` directly.
+  @inlinable
+  init<Value>(
+    _ event: Pattern<Event, Value>,
+    targetName: String,
+    targetCheck: (@Sendable (State) -> Bool)?,
+    make: @escaping @Sendable () -> State
+  ) {
+    let apply: @Sendable (Event) -> State?
+    if event.isWildcard {
+      apply = { _ in make() }
+    } else {
+      let extract = event.extractor
+      apply = { extract($0) == nil ? nil : make() }
+    }
+    self.init(
+      eventName: event.name, matchesAnyEvent: event.isWildcard, targetName: targetName,
+      targetCheck: targetCheck, apply: apply)
   }
 
   // MARK: - Events matched by a pattern
@@ -98,7 +120,7 @@ public struct On<State: Sendable, Event: Sendable>: Sendable {
     transitionTo target: Pattern<State, TargetValue>,
     _ make: @escaping @Sendable () -> State
   ) {
-    self.init(event, targetName: target.name, targetCheck: target.matches, make: { _ in make() })
+    self.init(event, targetName: target.name, targetCheck: target.matches, make: make)
   }
 
   // MARK: - Events matched by type
