@@ -52,6 +52,30 @@ import Testing
     #expect(reports.all == ["knock"])
   }
 
+  // Assertions stop a program only in debug builds (the library is built in
+  // the configuration of the tests); exit tests run on these platforms.
+  #if DEBUG && (os(macOS) || os(Linux) || os(Windows))
+    @Test func failInDebugBuildsStopsTheProgramAtTheFirstUnmatchedEvent() async {
+      // In a process of its own, which must stop at the unmatched event:
+      // not at the matched one before it, and not after it.
+      let result = await #expect(
+        processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
+      ) {
+        let system = System(UnmatchedEventTests.door.unmatchedEvents(.failInDebugBuilds))
+        system.send(.open)
+        print("reduced open: \(system.state)")
+        system.send(.knock)
+        print("went on after knock")
+      }
+      guard let result else { return }
+      let output = String(decoding: result.standardOutputContent, as: UTF8.self)
+      #expect(output.contains("reduced open: open"))
+      #expect(!output.contains("went on after knock"))
+      let errors = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(errors.contains("no transition for knock in open"))
+    }
+  #endif
+
   @Test func reportLogsThroughTheSystemsLoggerWithoutChangingTheState() {
     // The warning goes to the environment's logger; the state is kept.
     let system = System(Self.door.unmatchedEvents(.report))
