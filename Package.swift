@@ -28,6 +28,7 @@ let package = Package(
         "CFeedbackLoopShims",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "DequeModule", package: "swift-collections"),
+        .product(name: "HashTreeCollections", package: "swift-collections"),
       ]
     ),
     // Layer 2: deterministic tests of whole loops.

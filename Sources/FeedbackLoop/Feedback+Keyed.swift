@@ -11,6 +11,15 @@ extension Feedback {
   ///   .task { try await .downloaded(file, client.fetch(file)) } catch: { .failed(file, $0) }
   /// }
   /// ```
+  ///
+  /// Each state costs a comparison of its set with the last one, O(n) for
+  /// sets that differ, and since the feedback keeps the last set, the
+  /// reducer's next insertion or removal copies the whole set (copy on
+  /// write): for n requests changed one at a time, every event costs O(n).
+  /// For large sets that change a few requests per event, keep the requests
+  /// in a `TreeSet` (swift-collections' `HashTreeCollections`) and use
+  /// ``react(requests:name:fileID:line:effects:)-(_,_,_,_,(Request)->Effect<Event>)``
+  /// over it: an event then costs O(log n) in the reducer and in the feedback.
   public static func react<Request: Hashable & Sendable>(
     requests: @escaping @Sendable (State) -> Set<Request>,
     name: String? = nil,
