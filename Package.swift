@@ -56,7 +56,10 @@ let package = Package(
     ),
     .testTarget(
       name: "FeedbackLoopTests",
-      dependencies: ["FeedbackLoop", "FeedbackLoopTesting"]
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopTesting",
+        .product(name: "HashTreeCollections", package: "swift-collections"),
+      ]
     ),
     .testTarget(
       name: "FeedbackLoopReliabilityTests",
