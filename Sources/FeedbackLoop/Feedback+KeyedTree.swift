@@ -33,6 +33,7 @@ extension Feedback {
   /// }
   /// ```
   @_disfavoredOverload
+  @inlinable
   public static func react<Request: Hashable & Sendable>(
     requests: @escaping @Sendable (State) -> TreeSet<Request>,
     name: String? = nil,
@@ -41,7 +42,7 @@ extension Feedback {
     effects: @escaping @Sendable (Request) -> Effect<Event>
   ) -> Feedback {
     Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
-      KeyedTreeSetRuntime(id: id, core: core, requests: requests, effects: effects)
+      KeyedRuntime.treeSet(id: id, core: core, requests: requests, effects: effects)
     }
   }
 
@@ -74,6 +75,7 @@ extension Feedback {
   /// }
   /// ```
   @_disfavoredOverload
+  @inlinable
   public static func react<ID: Hashable & Sendable, Value: Equatable & Sendable>(
     requests: @escaping @Sendable (State) -> TreeDictionary<ID, Value>,
     name: String? = nil,
@@ -82,7 +84,7 @@ extension Feedback {
     effects: @escaping @Sendable (_ id: ID, _ initial: Value, _ updates: AsyncStream<Value>) -> Effect<Event>
   ) -> Feedback {
     Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
-      KeyedTreeValueRuntime(id: id, core: core, requests: requests, effects: effects)
+      KeyedRuntime.treeDictionary(id: id, core: core, requests: requests, effects: effects)
     }
   }
 }

@@ -5,6 +5,7 @@
 /// Each effect, immediate or not, ends with an `effectEnded` item, so that
 /// the events of an effect whose key was removed are dropped until that item
 /// comes (nothing it sent can come after it). Owned by the draining thread.
+@usableFromInline
 final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Sendable, Value: Sendable> {
   private unowned(unsafe) let core: SystemCore<State, Event>
   private let feedback: FeedbackID
@@ -26,6 +27,7 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
     self.feedback = feedback
   }
 
+  @usableFromInline
   func start(_ key: Key, value: Value, effect: (AsyncStream<Value>) -> Effect<Event>) {
     lastNumber += 1
     let number = lastNumber
@@ -61,11 +63,13 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
   }
 
   /// Hands a kept key's new value to its running effect.
+  @usableFromInline
   func update(_ key: Key, to value: Value) {
     entries[key]?.value = value
     entries[key]?.updates?.yield(value)
   }
 
+  @usableFromInline
   func cancel(_ key: Key) {
     guard let entry = entries.removeValue(forKey: key) else { return }
     entry.updates?.finish()
@@ -105,13 +109,16 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
   }
 }
 
-/// What the two keyed feedbacks share: the table of their effects, and how
-/// the loop reaches it. Subclasses say how a state changes the requests.
+/// What the keyed feedbacks share: the table of their effects, and how the
+/// loop reaches it. Subclasses say how a state changes the requests, or a
+/// factory replaces `stateHandler` (`KeyedRuntime.treeSet`).
+@usableFromInline
 class KeyedRuntime<State: Sendable, Event: Sendable, Key: Hashable & Sendable, Value: Sendable>:
   FeedbackRuntime<State, Event>
 {
-  let table: KeyedEffects<State, Event, Key, Value>
+  @usableFromInline let table: KeyedEffects<State, Event, Key, Value>
 
+  @usableFromInline
   override init(id: FeedbackID, core: SystemCore<State, Event>) {
     let table = KeyedEffects<State, Event, Key, Value>(core: core, feedback: id)
     self.table = table
