@@ -18,7 +18,7 @@ extension Feedback {
   /// write): for n requests changed one at a time, every event costs O(n).
   /// For large sets that change a few requests per event, keep the requests
   /// in a `TreeSet` (swift-collections' `HashTreeCollections`) and use
-  /// ``react(requests:name:fileID:line:effects:)-(_,_,_,_,(Request)->Effect<Event>)``
+  /// ``react(requests:name:fileID:line:effects:)-((State)->TreeSet<Request>,_,_,_,_)``
   /// over it: an event then costs O(log n) in the reducer and in the feedback.
   public static func react<Request: Hashable & Sendable>(
     requests: @escaping @Sendable (State) -> Set<Request>,
