@@ -18,6 +18,8 @@ let package = Package(
   dependencies: [
     .package(name: "FeedbackLoop", path: ".."),
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    // HashTreeCollections: W6 keeps its keys in a TreeSet.
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
   ],
   targets: [
     // The workloads W0...W6, shared by the suite and the timings executable.
@@ -27,6 +29,7 @@ let package = Package(
         "CBenchmarkSupport",
         .product(name: "FeedbackLoop", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
+        .product(name: "HashTreeCollections", package: "swift-collections"),
       ]
     ),
     // glibc's mallinfo2, which Swift's Glibc module does not show, and a

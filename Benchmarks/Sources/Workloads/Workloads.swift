@@ -13,8 +13,10 @@ public enum Workloads {
   ]
 
   /// What the workloads are compared with besides W0: the cost of the
-  /// platform's own primitives on the same machine, in the same run.
+  /// platform's own primitives on the same machine, in the same run, and
+  /// other ways to write a workload (W2 with the DSL, W6 over a `Set`).
   public static let references: [Workload] = [
     TaskChain.workload, LockPairs.workload, DeclaredPingPong.workload,
+    KeyedChurn.setWorkload(keys: 1_000), KeyedChurn.setWorkload(keys: 100),
   ]
 }

@@ -3,7 +3,8 @@
 // for `Benchmarks/run`, which turns them into RESULT lines.
 //
 //   timings                  every per-operation workload (W0 W1 W2 W2a W3 W6 W6-100) and
-//                            the reference task-chain (the floor under W2a)
+//                            the references (task-chain, the floor under W2a; lock-pair;
+//                            W2d; W6set and W6set-100, W6 over a Set)
 //   timings W4               memory of 10,000 idle systems (run it in a process of its own)
 //   timings W5               100,000 systems, 10 events each: one run (in a process of its own)
 //   timings W5-tasks         the same with one task per system: one run (in a process of its own)
