@@ -5,21 +5,33 @@
 /// Each effect, immediate or not, ends with an `effectEnded` item, so that
 /// the events of an effect whose key was removed are dropped until that item
 /// comes (nothing it sent can come after it). Owned by the draining thread.
+///
+/// Starting, updating and cancelling are `@inlinable`, so that a handler
+/// built in the user's module (the tree feedbacks') runs them specialized:
+/// one start and one cancel per changed key are on the hot path.
 @usableFromInline
 final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Sendable, Value: Sendable> {
-  private unowned(unsafe) let core: SystemCore<State, Event>
-  private let feedback: FeedbackID
-  private var lastNumber: UInt64 = 0
-  private(set) var entries: [Key: Entry] = [:]
-  private var keys: [UInt64: Key] = [:]
-  private var cancelled: Set<UInt64> = []
+  @usableFromInline unowned(unsafe) let core: SystemCore<State, Event>
+  @usableFromInline let feedback: FeedbackID
+  @exclusivity(unchecked) @usableFromInline var lastNumber: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var entries: [Key: Entry] = [:]
+  @exclusivity(unchecked) @usableFromInline var keys: [UInt64: Key] = [:]
+  @exclusivity(unchecked) @usableFromInline var cancelled: Set<UInt64> = []
 
+  @usableFromInline
   struct Entry {
-    let number: UInt64
-    var value: Value
-    var task: Task<Void, Never>?
-    var updates: AsyncStream<Value>.Continuation?
-    var finished = false
+    @usableFromInline let number: UInt64
+    @usableFromInline var value: Value
+    @usableFromInline var task: Task<Void, Never>?
+    /// Where a kept key's new values go; `nil` for an effect that takes none.
+    @usableFromInline var updates: AsyncStream<Value>.Continuation?
+    @usableFromInline var finished = false
+
+    @inlinable
+    init(number: UInt64, value: Value) {
+      self.number = number
+      self.value = value
+    }
   }
 
   init(core: SystemCore<State, Event>, feedback: FeedbackID) {
@@ -27,26 +39,42 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
     self.feedback = feedback
   }
 
-  @usableFromInline
-  func start(_ key: Key, value: Value, effect: (AsyncStream<Value>) -> Effect<Event>) {
+  /// Starts the effect of a new key, which is handed the key's later values
+  /// through `updates`.
+  @inlinable
+  func start(_ key: Key, value: Value, effect: (_ updates: AsyncStream<Value>) -> Effect<Event>) {
+    let (updates, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    start(key, value: value, effect: effect(updates), updates: continuation)
+  }
+
+  /// Starts the effect of a new key that takes no later values (a set's
+  /// request is its own value): no stream to make.
+  @inlinable
+  func start(_ key: Key, value: Value, effect: Effect<Event>) {
+    start(key, value: value, effect: effect, updates: nil)
+  }
+
+  @inlinable
+  func start(
+    _ key: Key, value: Value, effect: Effect<Event>, updates continuation: AsyncStream<Value>.Continuation?
+  ) {
     lastNumber += 1
     let number = lastNumber
     let token = EffectToken(feedback: Int32(feedback.index), number: number)
-    let (updates, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(1))
     var entry = Entry(number: number, value: value)
     keys[number] = key
-    core.monitor?.receive(.effectStarted(effectID(number)))
-    switch effect(updates).operation {
+    if core.isMonitored { core.monitor?.receive(.effectStarted(effectID(number))) }
+    switch effect.operation {
     case .none:
       entry.finished = true
-      continuation.finish()
-      core.monitor?.receive(.effectFinished(effectID(number)))
+      continuation?.finish()
+      if core.isMonitored { core.monitor?.receive(.effectFinished(effectID(number))) }
       keys[number] = nil
     case .send(let event):
-      continuation.finish()
+      continuation?.finish()
       enqueueImmediate(CollectionOfOne(event), token: token)
     case .sendAll(let events):
-      continuation.finish()
+      continuation?.finish()
       enqueueImmediate(events, token: token)
     case .run(let options, let body, let handler):
       entry.updates = continuation
@@ -57,26 +85,27 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
 
   /// An immediate effect's events, then its end, so that events of a key
   /// removed before they are reduced are dropped until that end.
-  private func enqueueImmediate(_ events: some Collection<Event>, token: EffectToken) {
+  @inlinable
+  func enqueueImmediate(_ events: some Collection<Event>, token: EffectToken) {
     for event in events { core.enqueueFromLoop(.event(event, token)) }
     core.enqueueFromLoop(.effectEnded(token, .finished))
   }
 
   /// Hands a kept key's new value to its running effect.
-  @usableFromInline
+  @inlinable
   func update(_ key: Key, to value: Value) {
     entries[key]?.value = value
     entries[key]?.updates?.yield(value)
   }
 
-  @usableFromInline
+  @inlinable
   func cancel(_ key: Key) {
     guard let entry = entries.removeValue(forKey: key) else { return }
     entry.updates?.finish()
     guard !entry.finished else { return }
     cancelled.insert(entry.number)
     entry.task?.cancel()
-    core.monitor?.receive(.effectCancelled(effectID(entry.number)))
+    if core.isMonitored { core.monitor?.receive(.effectCancelled(effectID(entry.number))) }
   }
 
   func cancelAll() {
@@ -103,6 +132,7 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
     }
   }
 
+  @usableFromInline
   func effectID(_ number: UInt64, key: Key? = nil) -> EffectID {
     let key = key ?? keys[number]
     return EffectID(feedback: feedback, number: number, trigger: key.map { "\($0)" })
@@ -159,7 +189,7 @@ final class KeyedSetRuntime<State: Sendable, Event: Sendable, Request: Hashable 
     guard current != last else { return }
     for request in last where !current.contains(request) { table.cancel(request) }
     for request in current where !last.contains(request) {
-      table.start(request, value: request) { _ in effects(request) }
+      table.start(request, value: request, effect: effects(request))
     }
     last = current
   }

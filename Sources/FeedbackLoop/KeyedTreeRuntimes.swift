@@ -31,7 +31,7 @@ extension KeyedRuntime where Key == Value {
       // the changed paths once more.
       for request in last.value.subtracting(current) { table.cancel(request) }
       for request in current.subtracting(last.value) {
-        table.start(request, value: request) { _ in effects(request) }
+        table.start(request, value: request, effect: effects(request))
       }
       last.value = current
     }
