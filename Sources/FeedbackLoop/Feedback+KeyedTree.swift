@@ -16,8 +16,8 @@ extension Feedback {
   /// is a hash tree whose copies share their nodes: the feedback keeps the
   /// last set without making the reducer's next change copy it all (only the
   /// path to the changed request is copied), and it finds the requests added
-  /// and removed with `subtracting`, which skips every subtree the two sets
-  /// share. A state that changed k of n requests costs O(k log n), where a
+  /// and removed with `symmetricDifference`, which skips every subtree the
+  /// two sets share. A state that changed k of n requests costs O(k log n), where a
   /// `Set` costs O(n).
   ///
   /// ```swift

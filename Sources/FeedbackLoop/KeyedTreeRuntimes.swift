@@ -26,12 +26,17 @@ extension KeyedRuntime where Key == Value {
     let last = Memory<TreeSet<Key>>([])
     runtime.stateHandler = { state in
       let current = requests(state)
-      // No equality test first: `subtracting` returns at once for the same
-      // storage, and for two sets that differ an equality test would walk
-      // the changed paths once more.
-      for request in last.value.subtracting(current) { table.cancel(request) }
-      for request in current.subtracting(last.value) {
-        table.start(request, value: request, effect: effects(request))
+      // One structural walk finds the requests in either set but not both
+      // (at once for the same storage), measured faster than the two
+      // `subtracting` it replaces; a lookup, O(log n), tells each one's side.
+      // Starts and cancellations of one state come in the tree's order: no
+      // effect can tell, as none runs before the handler returns.
+      for request in last.value.symmetricDifference(current) {
+        if current.contains(request) {
+          table.start(request, value: request, effect: effects(request))
+        } else {
+          table.cancel(request)
+        }
       }
       last.value = current
     }
