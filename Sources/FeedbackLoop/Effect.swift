@@ -21,19 +21,35 @@ public struct Effect<Event: Sendable>: Sendable {
     case none
     case send(Event)
     case sendAll([Event])
-    /// `body` may return a final event: it is reduced as the effect's end,
-    /// so the effect is over by the time its feedbacks see the new state.
-    case run(
+    /// Boxed, so that the cases the loop handles per event stay small and
+    /// are moved with a register or two rather than a copy of the task's
+    /// closures and options.
+    case run(EffectTask<Event>)
+
+    @inlinable
+    static func run(
       options: EffectTaskOptions,
-      body: @Sendable (Send<Event>) async throws -> Event?,
-      catch: (@Sendable (any Error) -> Event?)?
-    )
+      body: @escaping @Sendable (Send<Event>) async throws -> Event?,
+      catch handler: (@Sendable (any Error) -> Event?)?
+    ) -> Operation {
+      .run(EffectTask(options: options, body: body, catch: handler))
+    }
   }
 
   @usableFromInline let operation: Operation
 
   @inlinable
   init(_ operation: Operation) { self.operation = operation }
+
+  /// Whether this is ``none``: a look at the case alone, with no copy of
+  /// the payload.
+  @inlinable
+  var isNone: Bool {
+    switch operation {
+    case .none: true
+    default: false
+    }
+  }
 
   /// An effect that does nothing.
   @inlinable
@@ -140,7 +156,8 @@ public struct Effect<Event: Sendable>: Sendable {
   /// The same effect, with thrown errors turned into events by `transform`
   /// (a `nil` result leaves the error unmapped: it is logged and reported).
   public func `catch`(_ transform: @escaping @Sendable (any Error) -> Event?) -> Effect {
-    guard case .run(let options, let body, let previous) = operation else { return self }
+    guard case .run(let task) = operation else { return self }
+    let (options, body, previous) = (task.options, task.body, task.catch)
     let combined: @Sendable (any Error) -> Event? = { error in
       previous?(error) ?? transform(error)
     }
@@ -158,7 +175,9 @@ public struct Effect<Event: Sendable>: Sendable {
   /// ```
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   public func executorPreference(_ executor: any TaskExecutor) -> Effect {
-    guard case .run(var options, let body, let handler) = operation else { return self }
+    guard case .run(let task) = operation else { return self }
+    var options = task.options
+    let (body, handler) = (task.body, task.catch)
     options.executor = executor
     return Effect(.run(options: options, body: body, catch: handler))
   }
@@ -169,7 +188,8 @@ public struct Effect<Event: Sendable>: Sendable {
     case .none: return .none
     case .send(let event): return .send(transform(event))
     case .sendAll(let events): return .send(contentsOf: events.map(transform))
-    case .run(let options, let body, let handler):
+    case .run(let task):
+      let (options, body, handler) = (task.options, task.body, task.catch)
       let mappedBody: @Sendable (Send<Other>) async throws -> Other? = { send in
         try await body(send.pullback(transform)).map(transform)
       }
@@ -179,6 +199,27 @@ public struct Effect<Event: Sendable>: Sendable {
       }
       return Effect<Other>(.run(options: options, body: mappedBody, catch: mappedHandler))
     }
+  }
+}
+
+/// What an asynchronous effect runs, and how its task is created.
+@usableFromInline
+final class EffectTask<Event: Sendable>: Sendable {
+  @usableFromInline let options: EffectTaskOptions
+  /// May return a final event: it is reduced as the effect's end, so the
+  /// effect is over by the time its feedbacks see the new state.
+  @usableFromInline let body: @Sendable (Send<Event>) async throws -> Event?
+  @usableFromInline let `catch`: (@Sendable (any Error) -> Event?)?
+
+  @inlinable
+  init(
+    options: EffectTaskOptions,
+    body: @escaping @Sendable (Send<Event>) async throws -> Event?,
+    catch handler: (@Sendable (any Error) -> Event?)?
+  ) {
+    self.options = options
+    self.body = body
+    self.catch = handler
   }
 }
 

@@ -5,7 +5,7 @@ import DequeModule
 /// welcome (G4).
 ///
 /// Effects are numbered from 1 in the order they are triggered. Cancelling
-/// is a watermark: every effect numbered at most `cancelledThrough` is
+/// is a watermark: every effect numbered at most the feedback's watermark is
 /// cancelled, so checking an event costs one comparison and an immediate
 /// effect (`.send`) needs no bookkeeping at all. Owned by the draining thread.
 @usableFromInline
@@ -13,10 +13,14 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
   // Only the draining thread touches these: dynamic exclusivity checks would
   // cost more than the work they guard.
   @usableFromInline unowned(unsafe) let core: SystemCore<State, Event>
+  /// The same, for the per-event path: calling through `core` retains and
+  /// releases the system around each access.
+  @usableFromInline let loop: Unmanaged<SystemCore<State, Event>>
   @usableFromInline let feedback: FeedbackID
   @usableFromInline let strategy: ExecutionStrategy
   @exclusivity(unchecked) @usableFromInline var lastNumber: UInt64 = 0
-  @exclusivity(unchecked) @usableFromInline var cancelledThrough: UInt64 = 0
+  /// This feedback's slot in `SystemCore.watermarks`.
+  @usableFromInline let watermark: UnsafeMutablePointer<UInt64>
   @exclusivity(unchecked) @usableFromInline var running: [UInt64: Task<Void, Never>] = [:]
   @exclusivity(unchecked) @usableFromInline var waiting = Deque<WaitingEffect<Event>>()
   @exclusivity(unchecked) @usableFromInline var triggers: [UInt64: String] = [:]
@@ -24,18 +28,20 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
   @usableFromInline
   init(core: SystemCore<State, Event>, feedback: FeedbackID, strategy: ExecutionStrategy) {
     self.core = core
+    loop = Unmanaged.passUnretained(core)
     self.feedback = feedback
     self.strategy = strategy
+    watermark = core.watermarks + feedback.index
   }
 
   /// A new trigger: start `effect` as the strategy says.
   @inlinable
-  func trigger(_ effect: Effect<Event>, because trigger: @autoclosure () -> String?) {
+  func trigger(_ effect: consuming Effect<Event>, because trigger: @autoclosure () -> String?) {
     if strategy == .cancelPrevious { cancelAll() }
-    if case .none = effect.operation { return }
+    if effect.isNone { return }
     lastNumber += 1
     let number = lastNumber
-    if core.isMonitored, let trigger = trigger() { triggers[number] = trigger }
+    if loop._withUnsafeGuaranteedRef({ $0.isMonitored }), let trigger = trigger() { triggers[number] = trigger }
     if strategy == .queue, !running.isEmpty || !waiting.isEmpty {
       waiting.append(WaitingEffect(number: number, effect: effect))
       core.monitor?.receive(.effectQueued(effectID(number)))
@@ -47,7 +53,7 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
   /// Cancels every running and waiting effect; their pending events are dropped.
   @inlinable
   func cancelAll() {
-    cancelledThrough = lastNumber
+    watermark.pointee = lastNumber
     guard !running.isEmpty || !waiting.isEmpty else { return }
     cancelRunningAndWaiting()
   }
@@ -65,7 +71,7 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
   }
 
   @inlinable
-  func isLive(_ number: UInt64) -> Bool { number > cancelledThrough }
+  func isLive(_ number: UInt64) -> Bool { number > watermark.pointee }
 
   @usableFromInline
   func effectEnded(_ number: UInt64, outcome: EffectOutcome) {
@@ -89,17 +95,20 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
   }
 
   @inlinable
-  func start(_ effect: Effect<Event>, number: UInt64) {
+  func start(_ effect: consuming Effect<Event>, number: UInt64) {
     let token = EffectToken(feedback: Int32(feedback.index), number: number)
-    switch effect.operation {
+    // Consumed, not copied: copying and destroying the operation cost a
+    // quarter of a round trip through a feedback.
+    let operation = effect.operation
+    switch consume operation {
     case .none:
       return
     case .send(let event):
       startImmediate(CollectionOfOne(event), token: token)
     case .sendAll(let events):
       startImmediate(events, token: token)
-    case .run(let options, let body, let handler):
-      startTask(token, options: options, body: body, catch: handler)
+    case .run(let task):
+      startTask(token, options: task.options, body: task.body, catch: task.catch)
     }
   }
 
@@ -117,8 +126,10 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
   /// An effect that completes at once: its events are queued, nothing runs.
   @inlinable
   func startImmediate(_ events: some Collection<Event>, token: EffectToken) {
-    if core.isMonitored { reportImmediate(token.number) }
-    for event in events { core.enqueueFromLoop(.event(event, token)) }
+    loop._withUnsafeGuaranteedRef { core in
+      if core.isMonitored { reportImmediate(token.number) }
+      for event in events { core.enqueueFromLoop(.event(event, token)) }
+    }
   }
 
   @usableFromInline

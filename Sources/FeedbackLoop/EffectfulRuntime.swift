@@ -9,7 +9,6 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
     let runner = EffectRunner(core: core, feedback: id, strategy: strategy)
     self.runner = runner
     super.init(id: id, core: core)
-    liveness = { runner.isLive($0) }
   }
 
   @usableFromInline

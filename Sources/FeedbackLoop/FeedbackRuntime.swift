@@ -21,8 +21,6 @@ class FeedbackRuntime<State: Sendable, Event: Sendable> {
   @usableFromInline var stateHandler: ((State) -> Void)?
   /// Called with each event and the state it produced, after each reduction.
   @usableFromInline var eventHandler: ((Event, State) -> Void)?
-  /// Whether events of effect `number` may still be reduced; `nil`: always.
-  @usableFromInline var liveness: ((UInt64) -> Bool)?
 
   @usableFromInline
   init(id: FeedbackID, core: SystemCore<State, Event>) {
@@ -39,6 +37,11 @@ class FeedbackRuntime<State: Sendable, Event: Sendable> {
   func effectEnded(_ number: UInt64, outcome: EffectOutcome) {
     if case .failed(let error) = outcome { core.reportUnmappedError(error, of: effectID(number)) }
   }
+
+  /// Whether events of effect `number` may still be reduced, for a feedback
+  /// whose watermark is `UInt64.max` (see `SystemCore.watermarks`).
+  @usableFromInline
+  func isLive(_ number: UInt64) -> Bool { true }
 
   /// A value the feedback's own task produced, handed to the loop.
   @usableFromInline

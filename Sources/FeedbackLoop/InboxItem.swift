@@ -11,7 +11,8 @@ enum InboxItem<State: Sendable, Event: Sendable>: Sendable {
   /// An effect's last event, which ends it (`Effect.task`, `Effect.after`).
   case finalEvent(Event, EffectToken)
   case effectEnded(EffectToken, EffectOutcome)
-  case control(feedback: Int32, value: any Sendable)
+  /// Boxed, like `Effect.Operation.run`, so that an item stays small.
+  case control(ControlValue)
   case addObserver(StateObserver<State>)
   case removeObserver(UInt64)
 
@@ -32,6 +33,19 @@ enum InboxItem<State: Sendable, Event: Sendable>: Sendable {
   }
 }
 
+/// A value a feedback's own task produced for the loop.
+@usableFromInline
+final class ControlValue: Sendable {
+  @usableFromInline let feedback: Int32
+  @usableFromInline let value: any Sendable
+
+  @usableFromInline
+  init(feedback: Int32, value: any Sendable) {
+    self.feedback = feedback
+    self.value = value
+  }
+}
+
 /// How an effect's task ended.
 @usableFromInline
 enum EffectOutcome: Sendable {
@@ -41,12 +55,16 @@ enum EffectOutcome: Sendable {
 }
 
 /// A callback that receives every state of a system, in order, on the loop's
-/// thread, and a way to tell it the system stopped.
+/// thread, and a way to tell it the system stopped. A class, linked to the
+/// next observer, for the reason ``StateLink`` gives.
 @usableFromInline
-struct StateObserver<State: Sendable>: Sendable {
+final class StateObserver<State: Sendable>: @unchecked Sendable {
+  // Sendable: the fields are immutable and Sendable, but `next`, which only
+  // the loop's owning thread reads and writes (SystemCore).
   @usableFromInline let id: UInt64
   @usableFromInline let receive: @Sendable (State) -> Void
   @usableFromInline let stopped: @Sendable () -> Void
+  @usableFromInline var next: Unmanaged<StateObserver>?
 
   @usableFromInline
   init(id: UInt64, receive: @escaping @Sendable (State) -> Void, stopped: @escaping @Sendable () -> Void) {

@@ -76,9 +76,9 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
     case .sendAll(let events):
       continuation?.finish()
       enqueueImmediate(events, token: token)
-    case .run(let options, let body, let handler):
+    case .run(let task):
       entry.updates = continuation
-      entry.task = core.spawnEffect(token, options: options, body: body, catch: handler)
+      entry.task = core.spawnEffect(token, options: task.options, body: task.body, catch: task.catch)
     }
     entries[key] = entry
   }
@@ -154,7 +154,7 @@ class KeyedRuntime<State: Sendable, Event: Sendable, Key: Hashable & Sendable, V
     self.table = table
     super.init(id: id, core: core)
     stateHandler = { [unowned(unsafe) self] state in self.onState(state) }
-    liveness = { table.isLive($0) }
+    core.watermarks[id.index] = .max
   }
 
   /// A new state: start, update and cancel effects as its requests say.
@@ -163,6 +163,7 @@ class KeyedRuntime<State: Sendable, Event: Sendable, Key: Hashable & Sendable, V
   override func effectEnded(_ number: UInt64, outcome: EffectOutcome) { table.effectEnded(number, outcome: outcome) }
   override func effectID(_ number: UInt64) -> EffectID { table.effectID(number) }
   override func stop() { table.cancelAll() }
+  override func isLive(_ number: UInt64) -> Bool { table.isLive(number) }
 }
 
 /// `react(requests:)` over a set: one effect per request.

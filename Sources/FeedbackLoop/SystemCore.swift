@@ -74,10 +74,15 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @usableFromInline let isMonitored: Bool
   @usableFromInline let isolation: SystemIsolation
   @usableFromInline let reducer: @Sendable (inout State, Event) -> Void
-  /// The lock and the control word, in one allocation of their own: they
-  /// need stable addresses.
+  /// The lock, the control word and the feedbacks' watermarks, in one
+  /// allocation of their own: they need stable addresses.
   @usableFromInline let control: UnsafeMutablePointer<fl_loop_control>
   @usableFromInline let word: UnsafeMutablePointer<UInt64>
+  /// Per feedback: its effects numbered up to this one are cancelled, and
+  /// their events dropped (G4). `UInt64.max`: ask the runtime (keyed
+  /// feedbacks cancel effects one by one). Plain memory, so that checking an
+  /// event costs one comparison and no reference counting.
+  @usableFromInline let watermarks: UnsafeMutablePointer<UInt64>
 
   @inlinable
   var identity: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
@@ -94,10 +99,15 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   // Owned by the thread that owns the loop.
   @exclusivity(unchecked) @usableFromInline var state: State
   @exclusivity(unchecked) @usableFromInline var runtimes: [FeedbackRuntime<State, Event>] = []
-  @exclusivity(unchecked) @usableFromInline var stateHandlers: [(State) -> Void] = []
-  @exclusivity(unchecked) @usableFromInline var eventHandlers: [(Event, State) -> Void] = []
+  /// The feedbacks' handlers and the observers, kept alive by the arrays
+  /// and called through the links (see ``StateLink``).
+  @exclusivity(unchecked) @usableFromInline var stateLinks: [StateLink<State>] = []
+  @exclusivity(unchecked) @usableFromInline var firstStateLink: Unmanaged<StateLink<State>>?
+  @exclusivity(unchecked) @usableFromInline var eventLinks: [EventLink<State, Event>] = []
+  @exclusivity(unchecked) @usableFromInline var firstEventLink: Unmanaged<EventLink<State, Event>>?
   @exclusivity(unchecked) @usableFromInline var observers: [StateObserver<State>] = []
-  @exclusivity(unchecked) @usableFromInline var pendingLocal = Deque<InboxItem<State, Event>>()
+  @exclusivity(unchecked) @usableFromInline var firstObserver: Unmanaged<StateObserver<State>>?
+  @exclusivity(unchecked) @usableFromInline var pendingLocal = LocalQueue<InboxItem<State, Event>>()
   @exclusivity(unchecked) @usableFromInline var isReducing = false
   @exclusivity(unchecked) @usableFromInline var stopRequested = false
   @exclusivity(unchecked) @usableFromInline var tornDown = false
@@ -117,22 +127,31 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     self.environment = environment
     self.monitor = monitor
     self.isMonitored = monitor != nil
-    control = .allocate(capacity: 1)
+    let controlSize = MemoryLayout<fl_loop_control>.stride
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: controlSize + MemoryLayout<UInt64>.stride * max(feedbacks.count, 1),
+      alignment: max(MemoryLayout<fl_loop_control>.alignment, MemoryLayout<UInt64>.alignment))
+    control = memory.bindMemory(to: fl_loop_control.self, capacity: 1)
     fl_loop_control_init(control)
+    watermarks = (memory + controlSize).bindMemory(to: UInt64.self, capacity: max(feedbacks.count, 1))
+    watermarks.initialize(repeating: 0, count: max(feedbacks.count, 1))
     word = (UnsafeMutableRawPointer(control) + MemoryLayout<fl_loop_control>.offset(of: \.word)!)
       .assumingMemoryBound(to: UInt64.self)
     runtimes.reserveCapacity(feedbacks.count)
     for (index, feedback) in feedbacks.enumerated() {
       let runtime = feedback.makeRuntime(FeedbackID(index: index, label: feedback.label), self)
       runtimes.append(runtime)
-      if let handler = runtime.stateHandler { stateHandlers.append(handler) }
-      if let handler = runtime.eventHandler { eventHandlers.append(handler) }
+      if let handler = runtime.stateHandler { stateLinks.append(StateLink(handler)) }
+      if let handler = runtime.eventHandler { eventLinks.append(EventLink(handler)) }
     }
+    firstStateLink = stateLinks.linked { $0.next = $1 }
+    firstEventLink = eventLinks.linked { $0.next = $1 }
   }
 
   deinit {
+    pendingLocal.deallocate()
     fl_loop_control_destroy(control)
-    control.deallocate()
+    UnsafeMutableRawPointer(control).deallocate()
   }
 
   // MARK: - The lock and the control word
@@ -198,7 +217,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
 
   @usableFromInline
   func receiveControl(feedback: Int32, value: any Sendable) {
-    submit(.control(feedback: feedback, value: value), callerIsMainActor: false)
+    submit(.control(ControlValue(feedback: feedback, value: value)), callerIsMainActor: false)
   }
 
   /// Queues events behind everything already queued, even from the owning
@@ -217,7 +236,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
 
   /// Enqueues work from a runtime, which always runs on the owning thread.
   @inlinable
-  func enqueueFromLoop(_ item: InboxItem<State, Event>) {
+  func enqueueFromLoop(_ item: consuming InboxItem<State, Event>) {
     pendingLocal.append(item)
   }
 
@@ -364,14 +383,15 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// Handles one item: reduces an event in place and fans the new state out,
   /// or does the loop's other work. The caller owns the loop.
   @inlinable @inline(__always)
-  func process(_ item: InboxItem<State, Event>) {
-    switch item {
+  func process(_ item: consuming InboxItem<State, Event>) {
+    // Consumed, not copied, like the effects (see EffectRunner.start).
+    switch consume item {
     case .event(let event, let token):
       processEvent(event, token, endsEffect: false)
     case .finalEvent(let event, let token):
       processEvent(event, token, endsEffect: true)
-    default:
-      processRare(item)
+    case let other:
+      processRare(other)
     }
   }
 
@@ -379,7 +399,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// the new state to the feedbacks, then to the observers (G3).
   @inlinable @inline(__always)
   func processEvent(_ event: Event, _ token: EffectToken, endsEffect: Bool) {
-    if token.isEffect, let isLive = runtimes[Int(token.feedback)].liveness, !isLive(token.number) {
+    if token.isEffect, token.number <= watermarks[Int(token.feedback)], isCancelled(token) {
       discard(event, token, endsEffect: endsEffect)
       return
     }
@@ -393,9 +413,39 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       isReducing = false
     }
     if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
-    for handler in stateHandlers { handler(state) }
-    for handler in eventHandlers { handler(event, state) }
-    for observer in observers { observer.receive(state) }
+    var stateLink = firstStateLink
+    while let link = stateLink {
+      stateLink = link._withUnsafeGuaranteedRef {
+        $0.call(state)
+        return $0.next
+      }
+    }
+    var eventLink = firstEventLink
+    while let link = eventLink {
+      eventLink = link._withUnsafeGuaranteedRef {
+        $0.call(event, state)
+        return $0.next
+      }
+    }
+    notifyObservers()
+  }
+
+  /// Gives the current state to every observer, in the order they came.
+  @inlinable @inline(__always)
+  func notifyObservers() {
+    var observer = firstObserver
+    while let current = observer {
+      observer = current._withUnsafeGuaranteedRef {
+        $0.receive(state)
+        return $0.next
+      }
+    }
+  }
+
+  /// Links the observers again after one came or went.
+  @usableFromInline
+  func relinkObservers() {
+    firstObserver = observers.linked { $0.next = $1 }
   }
 
   /// Reduces with a copy of the state before, for the monitor.
@@ -408,6 +458,13 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     fl_reduce_end(control)
     isReducing = false
     reportReduction(event, from: before, to: state, token: token)
+  }
+
+  /// Whether the effect of `token`, at or under its feedback's watermark,
+  /// is cancelled.
+  @usableFromInline
+  func isCancelled(_ token: EffectToken) -> Bool {
+    watermarks[Int(token.feedback)] != .max || !runtimes[Int(token.feedback)].isLive(token.number)
   }
 
   @usableFromInline
@@ -463,11 +520,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     }
     guard current & Control.queued != 0 else { return .lookAgain }
     lock()
-    if !pendingLocal.isEmpty {
-      // Work sent from other threads goes before what this thread queued since.
-      for item in pendingLocal { _ = enqueueLocked(item) }
-      pendingLocal.removeAll(keepingCapacity: true)
-    }
+    // Work sent from other threads goes before what this thread queued since.
+    while let item = pendingLocal.popFirst() { _ = enqueueLocked(item) }
     let next = popLocked()
     unlock()
     return next.map { .item($0) } ?? .lookAgain
@@ -490,8 +544,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     queuedEvents = 0
     _ = fl_word_clear(word, Control.queued)
     unlock()
-    tearDown(discarding: pendingLocal + leftovers)
-    pendingLocal.removeAll()
+    var discarded = Deque(pendingLocal.takeAll())
+    discarded.append(contentsOf: leftovers)
+    tearDown(discarding: discarded)
     release()
     fl_set_current_drainer(previousDrainer)
   }
@@ -511,20 +566,23 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       let initial = state
       for runtime in runtimes { runtime.start() }
       monitor?.receive(.started(initial: initial))
-      for handler in stateHandlers { handler(initial) }
+      for link in stateLinks { link.call(initial) }
       for observer in observers { observer.receive(initial) }
     case .effectEnded(let token, let outcome):
       guard !tornDown else { return }
       runtimes[Int(token.feedback)].effectEnded(token.number, outcome: outcome)
-    case .control(let feedback, let value):
+    case .control(let control):
       guard !tornDown else { return }
-      runtimes[Int(feedback)].onControl(value)
+      runtimes[Int(control.feedback)].onControl(control.value)
     case .addObserver(let observer):
       observers.append(observer)
+      relinkObservers()
       observer.receive(state)
     case .removeObserver(let id):
       if let index = observers.firstIndex(where: { $0.id == id }) {
-        observers.remove(at: index).stopped()
+        let observer = observers.remove(at: index)
+        relinkObservers()
+        observer.stopped()
       }
     }
   }
@@ -570,6 +628,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     guard !tornDown else { return }
     tornDown = true
     for runtime in runtimes { runtime.stop() }
+    firstObserver = nil
     for observer in observers { observer.stopped() }
     observers.removeAll()
     if let monitor {
@@ -581,9 +640,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     for case .addObserver(let observer) in leftovers { observer.stopped() }
     // Effects' tasks hold this core until they end; release the feedbacks'
     // closures now rather than then.
+    firstStateLink = nil
+    firstEventLink = nil
     runtimes.removeAll()
-    stateHandlers.removeAll()
-    eventHandlers.removeAll()
+    stateLinks.removeAll()
+    eventLinks.removeAll()
   }
 
   // MARK: - Reading and observing

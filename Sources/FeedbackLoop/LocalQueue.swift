@@ -1,0 +1,75 @@
+/// A first-in, first-out ring buffer in raw memory, for the work the owning
+/// thread queues for itself (a feedback answering a state at once).
+///
+/// A `Deque` would do, but each append and each take of one retained and
+/// released its storage and checked it for uniqueness, which cost a third of
+/// a round trip through a feedback (BENCHMARKS.md). This queue is only ever
+/// touched by one thread at a time (the owner of the loop), never copied,
+/// and freed by its owner with ``deallocate()``: it needs none of that.
+@usableFromInline
+struct LocalQueue<Element> {
+  @usableFromInline var storage: UnsafeMutablePointer<Element>?
+  @usableFromInline var capacity = 0
+  @usableFromInline var head = 0
+  @usableFromInline var count = 0
+
+  @inlinable
+  init() {}
+
+  @inlinable
+  var isEmpty: Bool { count == 0 }
+
+  @inlinable @inline(__always)
+  mutating func append(_ element: consuming Element) {
+    if count == capacity { grow() }
+    var index = head + count
+    if index >= capacity { index -= capacity }
+    (storage.unsafelyUnwrapped + index).initialize(to: element)
+    count += 1
+  }
+
+  @inlinable @inline(__always)
+  mutating func popFirst() -> Element? {
+    guard count > 0 else { return nil }
+    let element = (storage.unsafelyUnwrapped + head).move()
+    head += 1
+    if head == capacity { head = 0 }
+    count -= 1
+    return element
+  }
+
+  /// Takes every element out, in order.
+  @usableFromInline
+  mutating func takeAll() -> [Element] {
+    var all: [Element] = []
+    all.reserveCapacity(count)
+    while let element = popFirst() { all.append(element) }
+    return all
+  }
+
+  /// Doubles the capacity (the first append allocates: an idle system holds
+  /// no buffer).
+  @usableFromInline
+  mutating func grow() {
+    let newCapacity = max(4, capacity * 2)
+    let newStorage = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+    if let storage {
+      let firstPart = min(count, capacity - head)
+      newStorage.moveInitialize(from: storage + head, count: firstPart)
+      (newStorage + firstPart).moveInitialize(from: storage, count: count - firstPart)
+      storage.deallocate()
+    }
+    storage = newStorage
+    capacity = newCapacity
+    head = 0
+  }
+
+  /// Drops what is left and frees the buffer.
+  @usableFromInline
+  mutating func deallocate() {
+    while popFirst() != nil {}
+    storage?.deallocate()
+    storage = nil
+    capacity = 0
+  }
+}
