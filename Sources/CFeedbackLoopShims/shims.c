@@ -106,23 +106,15 @@ void fl_read_end(fl_loop_control *control) {
 }
 #endif
 
-struct fl_atomic_pointer {
-  _Atomic(const void *) value;
-};
-
-fl_atomic_pointer *fl_atomic_pointer_create(void) {
-  fl_atomic_pointer *cell = malloc(sizeof(fl_atomic_pointer));
-  atomic_init(&cell->value, NULL);
-  return cell;
+fl_input_control *fl_input_control_create(void) {
+  fl_input_control *control = malloc(sizeof(fl_input_control));
+  fl_lock_init(&control->lock);
+  control->target = NULL;
+  return control;
 }
-void fl_atomic_pointer_destroy(fl_atomic_pointer *cell) { free(cell); }
-const void *fl_atomic_pointer_load(fl_atomic_pointer *cell) {
-  return atomic_load_explicit(&cell->value, memory_order_acquire);
-}
-bool fl_atomic_pointer_store_if_null(fl_atomic_pointer *cell, const void *value) {
-  const void *expected = NULL;
-  return atomic_compare_exchange_strong_explicit(&cell->value, &expected, value, memory_order_acq_rel,
-                                                 memory_order_acquire);
+void fl_input_control_destroy(fl_input_control *control) {
+  fl_lock_destroy(&control->lock);
+  free(control);
 }
 
 static _Atomic int64_t live_tasks = 0;

@@ -15,7 +15,7 @@ final class DerivingRuntime<State: Sendable, Event: Sendable, Derived: Sendable>
     self.derive = derive
     self.effects = effects
     super.init(id: id, core: core, strategy: strategy)
-    stateHandler = { [unowned(unsafe) self] state in self.continuation?.yield(state) }
+    onEachState { [unowned(unsafe) self] state in self.continuation?.yield(state) }
   }
 
   override func start() {
@@ -29,7 +29,7 @@ final class DerivingRuntime<State: Sendable, Event: Sendable, Derived: Sendable>
 
   override func onControl(_ value: any Sendable) {
     guard let value = value as? Derived else { return }
-    runner.trigger(effects(value), because: "\(value)")
+    trigger(effects(value), because: "\(value)")
   }
 
   override func stop() {

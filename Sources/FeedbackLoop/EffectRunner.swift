@@ -1,42 +1,19 @@
 import DequeModule
 
-/// Starts and cancels the effects of one feedback under its
-/// ``ExecutionStrategy`` (G7), and says which effects' events are still
-/// welcome (G4).
+/// How an effectful runtime starts and cancels the effects of its feedback
+/// under its ``ExecutionStrategy`` (G7), and says which effects' events are
+/// still welcome (G4).
 ///
 /// Effects are numbered from 1 in the order they are triggered. Cancelling
 /// is a watermark: every effect numbered at most the feedback's watermark is
 /// cancelled, so checking an event costs one comparison and an immediate
-/// effect (`.send`) needs no bookkeeping at all. Owned by the draining thread.
-@usableFromInline
-final class EffectRunner<State: Sendable, Event: Sendable> {
-  // Only the draining thread touches these: dynamic exclusivity checks would
-  // cost more than the work they guard.
-  @usableFromInline unowned(unsafe) let core: SystemCore<State, Event>
-  /// The same, for the per-event path: calling through `core` retains and
-  /// releases the system around each access.
-  @usableFromInline let loop: Unmanaged<SystemCore<State, Event>>
-  @usableFromInline let feedback: FeedbackID
-  @usableFromInline let strategy: ExecutionStrategy
-  @exclusivity(unchecked) @usableFromInline var lastNumber: UInt64 = 0
-  /// This feedback's slot in `SystemCore.watermarks`.
-  @usableFromInline let watermark: UnsafeMutablePointer<UInt64>
-  @exclusivity(unchecked) @usableFromInline var running: [UInt64: Task<Void, Never>] = [:]
-  @exclusivity(unchecked) @usableFromInline var waiting = Deque<WaitingEffect<Event>>()
-  @exclusivity(unchecked) @usableFromInline var triggers: [UInt64: String] = [:]
-
-  @usableFromInline
-  init(core: SystemCore<State, Event>, feedback: FeedbackID, strategy: ExecutionStrategy) {
-    self.core = core
-    loop = Unmanaged.passUnretained(core)
-    self.feedback = feedback
-    self.strategy = strategy
-    watermark = core.watermarks + feedback.index
-  }
-
+/// effect (`.send`) needs no bookkeeping at all. Only the owning thread
+/// calls these. They are `final`, so that the feedbacks' handlers, built in
+/// the user's module, call them specialized and without dynamic dispatch.
+extension EffectfulRuntime {
   /// A new trigger: start `effect` as the strategy says.
   @inlinable
-  func trigger(_ effect: consuming Effect<Event>, because trigger: @autoclosure () -> String?) {
+  final func trigger(_ effect: consuming Effect<Event>, because trigger: @autoclosure () -> String?) {
     if strategy == .cancelPrevious { cancelAll() }
     if effect.isNone { return }
     lastNumber += 1
@@ -44,7 +21,7 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
     if loop._withUnsafeGuaranteedRef({ $0.isMonitored }), let trigger = trigger() { triggers[number] = trigger }
     if strategy == .queue, !running.isEmpty || !waiting.isEmpty {
       waiting.append(WaitingEffect(number: number, effect: effect))
-      core.monitor?.receive(.effectQueued(effectID(number)))
+      core.monitor?.receive(.effectQueued(identify(number)))
     } else {
       start(effect, number: number)
     }
@@ -52,35 +29,32 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
 
   /// Cancels every running and waiting effect; their pending events are dropped.
   @inlinable
-  func cancelAll() {
+  final func cancelAll() {
     watermark.pointee = lastNumber
     guard !running.isEmpty || !waiting.isEmpty else { return }
     cancelRunningAndWaiting()
   }
 
   @usableFromInline
-  func cancelRunningAndWaiting() {
+  final func cancelRunningAndWaiting() {
     let cancelled = running.keys.sorted() + waiting.map(\.number)
     for task in running.values { task.cancel() }
     running.removeAll()
     waiting.removeAll()
     for number in cancelled {
-      core.monitor?.receive(.effectCancelled(effectID(number)))
+      core.monitor?.receive(.effectCancelled(identify(number)))
       triggers[number] = nil
     }
   }
 
-  @inlinable
-  func isLive(_ number: UInt64) -> Bool { number > watermark.pointee }
-
   @usableFromInline
-  func effectEnded(_ number: UInt64, outcome: EffectOutcome) {
+  final func endEffect(_ number: UInt64, outcome: EffectOutcome) {
     guard running.removeValue(forKey: number) != nil else { return }
     switch outcome {
     case .finished, .cancelled:
-      core.monitor?.receive(.effectFinished(effectID(number)))
+      core.monitor?.receive(.effectFinished(identify(number)))
     case .failed(let error):
-      core.reportUnmappedError(error, of: effectID(number))
+      core.reportUnmappedError(error, of: identify(number))
     }
     triggers[number] = nil
     // Immediate effects end as they start: keep starting until one runs.
@@ -90,13 +64,13 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
   }
 
   @usableFromInline
-  func effectID(_ number: UInt64) -> EffectID {
-    EffectID(feedback: feedback, number: number, trigger: triggers[number])
+  final func identify(_ number: UInt64) -> EffectID {
+    EffectID(feedback: id, number: number, trigger: triggers[number])
   }
 
   @inlinable
-  func start(_ effect: consuming Effect<Event>, number: UInt64) {
-    let token = EffectToken(feedback: Int32(feedback.index), number: number)
+  final func start(_ effect: consuming Effect<Event>, number: UInt64) {
+    let token = EffectToken(feedback: Int32(id.index), number: number)
     // Consumed, not copied: copying and destroying the operation cost a
     // quarter of a round trip through a feedback.
     let operation = effect.operation
@@ -113,19 +87,19 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
   }
 
   @inlinable
-  func startTask(
+  final func startTask(
     _ token: EffectToken,
     options: EffectTaskOptions,
     body: @escaping @Sendable (Send<Event>) async throws -> Event?,
     catch handler: (@Sendable (any Error) -> Event?)?
   ) {
-    core.monitor?.receive(.effectStarted(effectID(token.number)))
+    core.monitor?.receive(.effectStarted(identify(token.number)))
     running[token.number] = core.spawnEffect(token, options: options, body: body, catch: handler)
   }
 
   /// An effect that completes at once: its events are queued, nothing runs.
   @inlinable
-  func startImmediate(_ events: some Collection<Event>, token: EffectToken) {
+  final func startImmediate(_ events: some Collection<Event>, token: EffectToken) {
     loop._withUnsafeGuaranteedRef { core in
       if core.isMonitored { reportImmediate(token.number) }
       for event in events { core.enqueueFromLoop(.event(event, token)) }
@@ -133,8 +107,8 @@ final class EffectRunner<State: Sendable, Event: Sendable> {
   }
 
   @usableFromInline
-  func reportImmediate(_ number: UInt64) {
-    let id = effectID(number)
+  final func reportImmediate(_ number: UInt64) {
+    let id = identify(number)
     core.monitor?.receive(.effectStarted(id))
     core.monitor?.receive(.effectFinished(id))
     triggers[number] = nil

@@ -1,26 +1,50 @@
-/// A runtime whose effects one ``EffectRunner`` starts and cancels; the
-/// query, predicate and event feedbacks are this runtime with a handler.
+import DequeModule
+
+/// A runtime that starts and cancels its feedback's effects itself (see
+/// EffectRunner.swift); the query, predicate and event feedbacks are this
+/// runtime with a handler.
+///
+/// One object per feedback rather than a runtime and a separate runner:
+/// an idle system's memory is mostly its feedbacks' objects (W4 in
+/// BENCHMARKS.md).
 @usableFromInline
 class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State, Event> {
-  @usableFromInline let runner: EffectRunner<State, Event>
+  // Only the owning thread touches these: dynamic exclusivity checks would
+  // cost more than the work they guard.
+  @usableFromInline final let strategy: ExecutionStrategy
+  /// The system, for the per-event path: calling through `core` retains and
+  /// releases it around each access.
+  @usableFromInline final let loop: Unmanaged<SystemCore<State, Event>>
+  /// This feedback's slot in `SystemCore.watermarks`.
+  @usableFromInline final let watermark: UnsafeMutablePointer<UInt64>
+  @exclusivity(unchecked) @usableFromInline final var lastNumber: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline final var running: [UInt64: Task<Void, Never>] = [:]
+  @exclusivity(unchecked) @usableFromInline final var waiting = Deque<WaitingEffect<Event>>()
+  @exclusivity(unchecked) @usableFromInline final var triggers: [UInt64: String] = [:]
 
   @usableFromInline
   init(id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy) {
-    let runner = EffectRunner(core: core, feedback: id, strategy: strategy)
-    self.runner = runner
+    self.strategy = strategy
+    loop = Unmanaged.passUnretained(core)
+    watermark = core.watermarks + id.index
     super.init(id: id, core: core)
   }
 
   @usableFromInline
   override func effectEnded(_ number: UInt64, outcome: EffectOutcome) {
-    runner.effectEnded(number, outcome: outcome)
+    endEffect(number, outcome: outcome)
   }
 
   @usableFromInline
-  override func effectID(_ number: UInt64) -> EffectID { runner.effectID(number) }
+  override func effectID(_ number: UInt64) -> EffectID { identify(number) }
 
   @usableFromInline
-  override func stop() { runner.cancelAll() }
+  override func stop() { cancelAll() }
+
+  /// The runtime as its handlers capture it: unretained (the system keeps it
+  /// alive while they can run), and called without retaining it.
+  @inlinable
+  final var unretained: Unmanaged<EffectfulRuntime> { Unmanaged.passUnretained(self) }
 
   /// `lensing` / `skippingRepeated` / `react(request:)`: a query from each
   /// state; a changed query triggers its effect, `nil` cancels (G4).
@@ -30,16 +54,16 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
     query: @escaping @Sendable (State) -> Query?, effects: @escaping @Sendable (Query) -> Effect<Event>
   ) -> FeedbackRuntime<State, Event> {
     let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
-    let runner = runtime.runner
+    let runner = runtime.unretained
     let memory = Memory<Query?>(nil)
-    runtime.stateHandler = { state in
+    runtime.onEachState { state in
       let current = query(state)
       guard current != memory.value else { return }
       memory.value = current
       if let current {
-        runner.trigger(effects(current), because: "\(current)")
+        runner._withUnsafeGuaranteedRef { $0.trigger(effects(current), because: "\(current)") }
       } else {
-        runner.cancelAll()
+        runner._withUnsafeGuaranteedRef { $0.cancelAll() }
       }
     }
     return runtime
@@ -53,9 +77,9 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
     predicate: @escaping @Sendable (State) -> Bool, effects: @escaping @Sendable (State) -> Effect<Event>
   ) -> FeedbackRuntime<State, Event> {
     let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
-    let runner = runtime.runner
-    runtime.stateHandler = { state in
-      if predicate(state) { runner.trigger(effects(state), because: "\(state)") }
+    let runner = runtime.unretained
+    runtime.onEachState { state in
+      if predicate(state) { runner._withUnsafeGuaranteedRef { $0.trigger(effects(state), because: "\(state)") } }
     }
     return runtime
   }
@@ -70,17 +94,17 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
     query: @escaping @Sendable (State) -> Query?, effects: @escaping @Sendable (Query) -> Effect<Event>
   ) -> FeedbackRuntime<State, Event> {
     let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
-    let runner = runtime.runner
+    let runner = runtime.unretained
     let wasNonNil = Memory(false)
-    runtime.stateHandler = { state in
+    runtime.onEachState { state in
       let current = query(state)
       switch (wasNonNil.value, current) {
       case (false, let value?):
         wasNonNil.value = true
-        runner.trigger(effects(value), because: "\(value)")
+        runner._withUnsafeGuaranteedRef { $0.trigger(effects(value), because: "\(value)") }
       case (true, nil):
         wasNonNil.value = false
-        runner.cancelAll()
+        runner._withUnsafeGuaranteedRef { $0.cancelAll() }
       default:
         return
       }
@@ -96,11 +120,11 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
     effects: @escaping @Sendable (Event, State) -> Effect<Event>
   ) -> FeedbackRuntime<State, Event> {
     let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
-    let runner = runtime.runner
-    runtime.eventHandler = { event, state in
+    let runner = runtime.unretained
+    runtime.onEachEvent { event, state in
       let effect = effects(event, state)
       if case .none = effect.operation { return }
-      runner.trigger(effect, because: "\(event)")
+      runner._withUnsafeGuaranteedRef { $0.trigger(effect, because: "\(event)") }
     }
     return runtime
   }

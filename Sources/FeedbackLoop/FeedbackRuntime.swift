@@ -4,8 +4,8 @@
 /// Every method and handler is called by the system's draining thread, one
 /// call at a time, so a runtime needs no lock of its own.
 ///
-/// The per-state and per-event work is a closure (`stateHandler`,
-/// `eventHandler`) rather than an override, because the closure is built by
+/// The per-state and per-event work is a closure handed to the system
+/// (``onEachState(_:)``, ``onEachEvent(_:)``) rather than an override, because the closure is built by
 /// the feedback's `@inlinable` initializer in the user's module, where
 /// `State` and `Event` are concrete types: the hot path then runs
 /// specialized code, with no generic metadata looked up per event
@@ -17,15 +17,27 @@ class FeedbackRuntime<State: Sendable, Event: Sendable> {
   /// The system that owns this runtime; it outlives it (it drops its
   /// runtimes when it stops, and effects' tasks hold the system, not the runtime).
   @usableFromInline unowned(unsafe) let core: SystemCore<State, Event>
-  /// Called with each new state, after each reduction and for the initial state.
-  @usableFromInline var stateHandler: ((State) -> Void)?
-  /// Called with each event and the state it produced, after each reduction.
-  @usableFromInline var eventHandler: ((Event, State) -> Void)?
 
   @usableFromInline
   init(id: FeedbackID, core: SystemCore<State, Event>) {
     self.id = id
     self.core = core
+  }
+
+  /// Has `handler` called with each new state, after each reduction and for
+  /// the initial state, in the order of the feedbacks. Called while the
+  /// system is made; the system keeps the handler, not the runtime, so that
+  /// a runtime carries no field for a handler it may not have.
+  @inlinable
+  final func onEachState(_ handler: @escaping (State) -> Void) {
+    core.stateLinks.append(StateLink(handler))
+  }
+
+  /// Has `handler` called with each event and the state it produced, after
+  /// each reduction; see ``onEachState(_:)``.
+  @inlinable
+  final func onEachEvent(_ handler: @escaping (Event, State) -> Void) {
+    core.eventLinks.append(EventLink(handler))
   }
 
   /// Called once, before the initial state is delivered: inputs start here.

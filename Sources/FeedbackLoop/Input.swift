@@ -19,20 +19,20 @@ import CFeedbackLoopShims
 /// }
 /// ```
 public final class Input<Event: Sendable>: @unchecked Sendable {
-  // Sendable: `target` is an atomic cell written once; `pending` and the
-  // binding are guarded by `lock`.
-  @usableFromInline let target = fl_atomic_pointer_create()
-  private let lock = Lock()
+  // Sendable: the target cell is atomic and written once; `pending` and the
+  // binding are guarded by the control's lock.
+  /// The lock and the target cell, in one allocation.
+  @usableFromInline let control = fl_input_control_create()
   private var pending: [Event] = []
 
   /// A new input, not bound to any system yet.
   public init() {}
 
   deinit {
-    if let target = fl_atomic_pointer_load(target) {
+    if let target = fl_input_target_load(control) {
       Unmanaged<InputTarget<Event>>.fromOpaque(target).release()
     }
-    fl_atomic_pointer_destroy(target)
+    fl_input_control_destroy(control)
   }
 
   /// Sends `event` to the bound system, or keeps it until one is bound.
@@ -41,7 +41,7 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
   /// before it returns (`caller` is filled in by the compiler).
   @inlinable
   public func send(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
-    if let target = fl_atomic_pointer_load(target) {
+    if let target = fl_input_target_load(control) {
       // The input holds the target for as long as it lives: no retain needed.
       Unmanaged<InputTarget<Event>>.fromOpaque(target)._withUnsafeGuaranteedRef {
         $0.deliver(event, caller === MainActor.shared)
@@ -54,24 +54,24 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
   /// The slow path: no system yet, or one being bound right now.
   @usableFromInline
   func sendUnbound(_ event: Event, callerIsMainActor: Bool) {
-    lock.lock()
-    if let target = fl_atomic_pointer_load(target) {
-      lock.unlock()
+    fl_lock_lock(&control.pointee.lock)
+    if let target = fl_input_target_load(control) {
+      fl_lock_unlock(&control.pointee.lock)
       Unmanaged<InputTarget<Event>>.fromOpaque(target).takeUnretainedValue().deliver(event, callerIsMainActor)
       return
     }
     pending.append(event)
-    lock.unlock()
+    fl_lock_unlock(&control.pointee.lock)
   }
 
   /// Binds to `target`; returns `false` if bound already. The events kept so
   /// far go first, through the system's shared queue, so that a sender's
   /// events stay in order across the binding.
   func bind<State: Sendable>(to target: InputTarget<Event>, flushingInto core: SystemCore<State, Event>) -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
+    fl_lock_lock(&control.pointee.lock)
+    defer { fl_lock_unlock(&control.pointee.lock) }
     let retained = Unmanaged.passRetained(target)
-    guard fl_atomic_pointer_store_if_null(self.target, retained.toOpaque()) else {
+    guard fl_input_target_store_if_null(control, retained.toOpaque()) else {
       retained.release()
       return false
     }

@@ -140,20 +140,23 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
 }
 
 /// What the keyed feedbacks share: the table of their effects, and how the
-/// loop reaches it. Subclasses say how a state changes the requests, or a
-/// factory replaces `stateHandler` (`KeyedRuntime.treeSet`).
+/// loop reaches it. Subclasses say how a state changes the requests
+/// (`onState`), or a factory hands the system a handler of its own
+/// (`KeyedRuntime.treeSet`).
 @usableFromInline
 class KeyedRuntime<State: Sendable, Event: Sendable, Key: Hashable & Sendable, Value: Sendable>:
   FeedbackRuntime<State, Event>
 {
   @usableFromInline let table: KeyedEffects<State, Event, Key, Value>
 
+  /// - Parameter callsOnState: whether each state goes to ``onState(_:)``;
+  ///   `false` for a factory that hands the system its own handler.
   @usableFromInline
-  override init(id: FeedbackID, core: SystemCore<State, Event>) {
+  init(id: FeedbackID, core: SystemCore<State, Event>, callsOnState: Bool = true) {
     let table = KeyedEffects<State, Event, Key, Value>(core: core, feedback: id)
     self.table = table
     super.init(id: id, core: core)
-    stateHandler = { [unowned(unsafe) self] state in self.onState(state) }
+    if callsOnState { onEachState { [unowned(unsafe) self] state in self.onState(state) } }
     core.watermarks[id.index] = .max
   }
 

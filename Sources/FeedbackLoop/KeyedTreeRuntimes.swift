@@ -11,9 +11,8 @@ import HashTreeCollections
 // feedbacks' (see `FeedbackRuntime`): the tree operations, generic over the
 // request type, then run specialized in the user's module. Unspecialized,
 // every node they visit looks up generic metadata, which measured (W6) cost
-// more than the diff itself. Each factory makes a plain `KeyedRuntime`,
-// whose own handler calls an `onState` that does nothing, and replaces that
-// handler.
+// more than the diff itself. Each factory makes a plain `KeyedRuntime`
+// that does not call `onState`, and hands the system its own handler.
 extension KeyedRuntime where Key == Value {
   /// `react(requests:)` over a `TreeSet`: one effect per request.
   @inlinable
@@ -21,10 +20,10 @@ extension KeyedRuntime where Key == Value {
     id: FeedbackID, core: SystemCore<State, Event>,
     requests: @escaping @Sendable (State) -> TreeSet<Key>, effects: @escaping @Sendable (Key) -> Effect<Event>
   ) -> FeedbackRuntime<State, Event> {
-    let runtime = KeyedRuntime(id: id, core: core)
+    let runtime = KeyedRuntime(id: id, core: core, callsOnState: false)
     let table = runtime.table
     let last = Memory<TreeSet<Key>>([])
-    runtime.stateHandler = { state in
+    runtime.onEachState { state in
       let current = requests(state)
       // One structural walk finds the requests in either set but not both
       // (at once for the same storage), measured faster than the two
@@ -64,10 +63,10 @@ extension KeyedRuntime where Value: Equatable {
     requests: @escaping @Sendable (State) -> TreeDictionary<Key, Value>,
     effects: @escaping @Sendable (Key, Value, AsyncStream<Value>) -> Effect<Event>
   ) -> FeedbackRuntime<State, Event> {
-    let runtime = KeyedRuntime(id: id, core: core)
+    let runtime = KeyedRuntime(id: id, core: core, callsOnState: false)
     let table = runtime.table
     let last = Memory<TreeDictionary<Key, Value>>([:])
-    runtime.stateHandler = { state in
+    runtime.onEachState { state in
       let current = requests(state)
       let removed = last.value.keys.subtracting(current.keys)
       let added = current.keys.subtracting(last.value.keys)

@@ -12,7 +12,7 @@ final class StreamRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<Sta
   ) {
     self.body = body
     super.init(id: id, core: core)
-    stateHandler = { [unowned(unsafe) self] state in self.continuation?.yield(state) }
+    onEachState { [unowned(unsafe) self] state in self.continuation?.yield(state) }
   }
 
   override func start() {

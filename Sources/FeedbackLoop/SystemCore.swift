@@ -141,8 +141,6 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     for (index, feedback) in feedbacks.enumerated() {
       let runtime = feedback.makeRuntime(FeedbackID(index: index, label: feedback.label), self)
       runtimes.append(runtime)
-      if let handler = runtime.stateHandler { stateLinks.append(StateLink(handler)) }
-      if let handler = runtime.eventHandler { eventLinks.append(EventLink(handler)) }
     }
     firstStateLink = stateLinks.linked { $0.next = $1 }
     firstEventLink = eventLinks.linked { $0.next = $1 }

@@ -14,17 +14,76 @@ import Logging
 /// )
 /// ```
 public struct SystemEnvironment: Sendable {
+  /// The values, in one immutable object that every system started with the
+  /// same environment shares: an environment in every running system would
+  /// otherwise cost each of them some 170 bytes (W4 in BENCHMARKS.md).
+  @usableFromInline let storage: Storage
+
+  @usableFromInline
+  final class Storage: Sendable {
+    let clock: any Clock<Duration>
+    let logger: Logger
+    let eventBuffer: EventBufferPolicy
+    let effectExecutor: (any Sendable)?
+
+    init(clock: any Clock<Duration>, logger: Logger, eventBuffer: EventBufferPolicy, effectExecutor: (any Sendable)?) {
+      self.clock = clock
+      self.logger = logger
+      self.eventBuffer = eventBuffer
+      self.effectExecutor = effectExecutor
+    }
+
+    /// What ``SystemEnvironment/init()`` holds: made once.
+    static let standard = Storage(
+      clock: ContinuousClock(), logger: SystemEnvironment.defaultLogger, eventBuffer: .unbounded, effectExecutor: nil)
+  }
+
+  init(storage: Storage) { self.storage = storage }
+
   /// The clock every effect times itself with (``Send/clock``).
-  public var clock: any Clock<Duration>
+  public var clock: any Clock<Duration> {
+    get { storage.clock }
+    set { self = with(clock: newValue) }
+  }
+
   /// Where the system logs what it cannot report otherwise, such as an
   /// effect's unmapped error (G12).
-  public var logger: Logger
+  public var logger: Logger {
+    get { storage.logger }
+    set { self = with(logger: newValue) }
+  }
+
   /// How many events the system holds while it is busy (G14).
-  public var eventBuffer: EventBufferPolicy
+  public var eventBuffer: EventBufferPolicy {
+    get { storage.eventBuffer }
+    set { self = with(eventBuffer: newValue) }
+  }
+
   /// The task executor effects and inputs run on (Swift 6 `TaskExecutor`), or
   /// `nil` for the global concurrent executor. Stored untyped because
   /// `TaskExecutor` needs macOS 15 / iOS 18.
-  @usableFromInline var effectExecutorStorage: (any Sendable)?
+  @usableFromInline var effectExecutorStorage: (any Sendable)? { storage.effectExecutor }
+
+  func with(
+    clock: (any Clock<Duration>)? = nil, logger: Logger? = nil, eventBuffer: EventBufferPolicy? = nil,
+    effectExecutor: (any Sendable)?? = nil
+  ) -> SystemEnvironment {
+    SystemEnvironment(
+      storage: Storage(
+        clock: clock ?? storage.clock, logger: logger ?? storage.logger,
+        eventBuffer: eventBuffer ?? storage.eventBuffer, effectExecutor: effectExecutor ?? storage.effectExecutor))
+  }
+
+  /// The standard environment: the continuous clock, the shared
+  /// ``defaultLogger``, an unbounded event buffer and the global executor.
+  /// Every system started with it shares one copy.
+  ///
+  /// ```swift
+  /// let counter = System(initial: 0, reduce: reduce, environment: SystemEnvironment())
+  /// ```
+  public init() {
+    storage = .standard
+  }
 
   /// An environment with the given clock, logger and event buffer.
   public init(
@@ -32,9 +91,7 @@ public struct SystemEnvironment: Sendable {
     logger: Logger = SystemEnvironment.defaultLogger,
     eventBuffer: EventBufferPolicy = .unbounded
   ) {
-    self.clock = clock
-    self.logger = logger
-    self.eventBuffer = eventBuffer
+    storage = Storage(clock: clock, logger: logger, eventBuffer: eventBuffer, effectExecutor: nil)
   }
 
   /// An environment whose effects and inputs run on `effectExecutor`.
@@ -48,8 +105,7 @@ public struct SystemEnvironment: Sendable {
     logger: Logger = SystemEnvironment.defaultLogger,
     eventBuffer: EventBufferPolicy = .unbounded
   ) {
-    self.init(clock: clock, logger: logger, eventBuffer: eventBuffer)
-    self.effectExecutorStorage = effectExecutor
+    storage = Storage(clock: clock, logger: logger, eventBuffer: eventBuffer, effectExecutor: effectExecutor)
   }
 
   /// The logger of environments that name none, labelled "FeedbackLoop";
@@ -60,7 +116,7 @@ public struct SystemEnvironment: Sendable {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   public var effectExecutor: (any TaskExecutor)? {
     get { effectExecutorStorage as? any TaskExecutor }
-    set { effectExecutorStorage = newValue }
+    set { self = with(effectExecutor: .some(newValue.map { $0 as any Sendable })) }
   }
 }
 

@@ -78,13 +78,23 @@ void fl_reduce_end(fl_loop_control *_Nonnull control);
 void fl_read_begin(fl_loop_control *_Nonnull control);
 void fl_read_end(fl_loop_control *_Nonnull control);
 
-/// A pointer cell written once and read from any thread.
-typedef struct fl_atomic_pointer fl_atomic_pointer;
-fl_atomic_pointer *_Nonnull fl_atomic_pointer_create(void);
-void fl_atomic_pointer_destroy(fl_atomic_pointer *_Nonnull cell);
-const void *_Nullable fl_atomic_pointer_load(fl_atomic_pointer *_Nonnull cell);
+/// An input's lock and the pointer cell it binds to its system, written
+/// once and read from any thread: one allocation.
+typedef struct fl_input_control {
+  fl_lock_t lock;
+  const void *_Nullable target;
+} fl_input_control;
+fl_input_control *_Nonnull fl_input_control_create(void);
+void fl_input_control_destroy(fl_input_control *_Nonnull control);
+static inline const void *_Nullable fl_input_target_load(fl_input_control *_Nonnull control) {
+  return atomic_load_explicit((_Atomic(const void *) *)&control->target, memory_order_acquire);
+}
 /// Stores `value` if the cell holds NULL; returns whether it did.
-bool fl_atomic_pointer_store_if_null(fl_atomic_pointer *_Nonnull cell, const void *_Nonnull value);
+static inline bool fl_input_target_store_if_null(fl_input_control *_Nonnull control, const void *_Nonnull value) {
+  const void *expected = NULL;
+  return atomic_compare_exchange_strong_explicit((_Atomic(const void *) *)&control->target, &expected, value,
+                                                 memory_order_acq_rel, memory_order_acquire);
+}
 
 /// The number of effect and input tasks alive in the process.
 int64_t fl_live_tasks_increment(void);
