@@ -265,6 +265,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     if fl_word_load(word) & Control.stopped != 0 {
       unlock()
       if let event = item.event { monitor?.receive(.eventDiscarded(event, reason: .systemStopped)) }
+      // An observer added while another thread stopped the system passed
+      // `submitControl`'s check before `stopped` was set: tell it here, or
+      // its `onStop` is never called and its state sequence never finishes
+      // (ControlWordTests, "G9 observe() races with stop()").
+      if case .addObserver(let observer) = item { observer.stopped() }
       return
     }
     let dropped = enqueueLocked(item)
