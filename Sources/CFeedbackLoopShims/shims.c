@@ -106,6 +106,20 @@ void fl_read_end(fl_loop_control *control) {
 }
 #endif
 
+uint64_t fl_word_set_between_reductions(fl_loop_control *control, uint64_t bits) {
+#if !FL_THREAD_SANITIZER
+  // Under ThreadSanitizer the guard is the lock itself, taken below.
+  fl_read_begin(control);
+#endif
+  fl_lock_lock(&control->lock);
+  uint64_t before = fl_word_set(&control->word, bits);
+  fl_lock_unlock(&control->lock);
+#if !FL_THREAD_SANITIZER
+  fl_read_end(control);
+#endif
+  return before;
+}
+
 fl_input_control *fl_input_control_create(void) {
   fl_input_control *control = malloc(sizeof(fl_input_control));
   fl_lock_init(&control->lock);

@@ -38,6 +38,16 @@ struct LocalQueue<Element> {
     return element
   }
 
+  /// Puts `element` back at the front (an event met a stopping system at
+  /// the reduction guard: see `SystemCore.putBack`).
+  @usableFromInline
+  mutating func prepend(_ element: consuming Element) {
+    if count == capacity { grow() }
+    head = head == 0 ? capacity - 1 : head - 1
+    (storage.unsafelyUnwrapped + head).initialize(to: element)
+    count += 1
+  }
+
   /// Takes every element out, in order.
   @usableFromInline
   mutating func takeAll() -> [Element] {

@@ -407,10 +407,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       return
     }
     if isMonitored {
-      reduceMonitored(event, token)
+      guard reduceMonitored(event, token) else { return putBack(event, token, endsEffect: endsEffect) }
     } else {
+      guard beginReduction() else { return putBack(event, token, endsEffect: endsEffect) }
       isReducing = true
-      fl_reduce_begin(control)
       reducer(&state, event)
       fl_reduce_end(control)
       isReducing = false
@@ -451,16 +451,44 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     firstObserver = observers.linked { $0.next = $1 }
   }
 
-  /// Reduces with a copy of the state before, for the monitor.
+  /// Reduces with a copy of the state before, for the monitor; returns
+  /// `false`, reducing nothing, if the system stopped.
   @inlinable
-  func reduceMonitored(_ event: Event, _ token: EffectToken) {
+  func reduceMonitored(_ event: Event, _ token: EffectToken) -> Bool {
     let before = state
+    guard beginReduction() else { return false }
     isReducing = true
-    fl_reduce_begin(control)
     reducer(&state, event)
     fl_reduce_end(control)
     isReducing = false
     reportReduction(event, from: before, to: state, token: token)
+    return true
+  }
+
+  /// Enters the reduction guard unless the system stopped; returns whether
+  /// it did.
+  ///
+  /// `stop()` from another thread sets `stopped` from the reader's side of
+  /// the guard (`fl_word_set_between_reductions`): it waits for a reduction
+  /// in progress, and a reduction that begins later sees `stopped` here. So
+  /// no reducer runs after `stop()` returns, as under the old core's lock
+  /// (G9; ControlWordTests, "G9 stop() races with 8 sending threads"). The
+  /// step-boundary checks in `drain` alone leave a window: between the check
+  /// and the reducer, and the whole reduction that was running.
+  @inlinable @inline(__always)
+  func beginReduction() -> Bool {
+    fl_reduce_begin(control)
+    if fl_word_load(word) & Control.stopped == 0 { return true }
+    fl_reduce_end(control)
+    return false
+  }
+
+  /// An event that met `stopped` at the guard goes back to the front of the
+  /// owner's queue: the next step boundary tears down and reports it
+  /// discarded with the rest.
+  @usableFromInline
+  func putBack(_ event: Event, _ token: EffectToken, endsEffect: Bool) {
+    pendingLocal.prepend(endsEffect ? .finalEvent(event, token) : .event(event, token))
   }
 
   /// Whether the effect of `token`, at or under its feedback's watermark,
@@ -619,7 +647,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       stopRequested = true
       return
     }
-    let before = withLock { fl_word_set(word, Control.stopped) }
+    // Waits for a reduction running on another thread: none runs after
+    // this returns (see `beginReduction`).
+    let before = fl_word_set_between_reductions(control, Control.stopped)
     guard before & Control.stopped == 0, acquire() else { return }
     let previousDrainer = fl_current_drainer()
     fl_set_current_drainer(identity)

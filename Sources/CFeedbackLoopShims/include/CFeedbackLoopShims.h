@@ -78,6 +78,13 @@ void fl_reduce_end(fl_loop_control *_Nonnull control);
 void fl_read_begin(fl_loop_control *_Nonnull control);
 void fl_read_end(fl_loop_control *_Nonnull control);
 
+/// Sets `bits` in the control word, under the lock and from the reader's
+/// side of the reduction guard: waits for a reduction running on another
+/// thread to end, and an owner that enters the guard afterwards sees the
+/// bits (`stop()` uses it: no reduction runs after it returns). Returns the
+/// word before.
+uint64_t fl_word_set_between_reductions(fl_loop_control *_Nonnull control, uint64_t bits);
+
 /// An input's lock and the pointer cell it binds to its system, written
 /// once and read from any thread: one allocation.
 typedef struct fl_input_control {
