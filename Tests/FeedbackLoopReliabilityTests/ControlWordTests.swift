@@ -377,5 +377,120 @@ extension Reliability {
       #expect(system.state.reduced == 2)
       system.stop()
     }
+
+    enum Burst: Sendable {
+      case external(Int)
+      case answer(Int)
+    }
+
+    /// What a bounded system reduced and what its monitor said it dropped.
+    struct BurstCounts: Sendable {
+      var reducedExternal = 0
+      var reducedAnswers = 0
+      var droppedExternal = 0
+      var droppedAnswers = 0
+      var otherReasons = 0
+    }
+
+    @Test(
+      "G14 a bounded event buffer under 8 senders: every event, feedbacks' answers included, is reduced or reported dropped",
+      .timeLimit(.minutes(5)), arguments: [EventBufferPolicy.dropNewest(limit: 8), .dropOldest(limit: 8)])
+    func boundedBufferAccountsForEveryEvent(policy: EventBufferPolicy) async {
+      let count = Scale.pick(5_000, sanitized: 1_000)
+      let counts = Locked(BurstCounts())
+      let answersSent = Locked(0)
+      let monitor = SystemMonitor<Int, Burst> { activity in
+        guard case .eventDiscarded(let event, let reason) = activity else { return }
+        counts.withLock {
+          guard case .bufferFull = reason else { return $0.otherReasons += 1 }
+          switch event {
+          case .external: $0.droppedExternal += 1
+          case .answer: $0.droppedAnswers += 1
+          }
+        }
+      }
+      let system = System(
+        initial: 0,
+        reduce: { (state: Int, event: Burst) in
+          counts.withLock {
+            switch event {
+            case .external: $0.reducedExternal += 1
+            case .answer: $0.reducedAnswers += 1
+            }
+          }
+          return state + 1
+        },
+        feedbacks: [
+          // Answers every even event at once: the answer waits in the
+          // owner's own queue, and joins the shared one, under the bound,
+          // when other threads' events are waiting.
+          .onEvent(strategy: .merge, name: "answers") { event, _ in
+            guard case .external(let number) = event, number % 2 == 0 else { return .none }
+            answersSent.withLock { $0 += 1 }
+            return .send(.answer(number))
+          }
+        ],
+        environment: SystemEnvironment(eventBuffer: policy),
+        monitor: monitor)
+      let start = Gate()
+      async let senders: Void = onThreads(8, startingAt: start) { _ in
+        for number in 0..<count { system.send(.external(number)) }
+      }
+      start.open()
+      await senders
+
+      // Every sender returned: what was not dropped is reduced.
+      let seen = counts.current
+      let answers = answersSent.current
+      #expect(seen.otherReasons == 0)
+      #expect(
+        seen.reducedExternal + seen.droppedExternal == 8 * count,
+        "\(8 * count) sent, \(seen.reducedExternal) reduced, \(seen.droppedExternal) reported dropped")
+      #expect(
+        seen.reducedAnswers + seen.droppedAnswers == answers,
+        "\(answers) answers sent, \(seen.reducedAnswers) reduced, \(seen.droppedAnswers) reported dropped")
+      system.stop()
+      reportFigure(
+        "G14 \(policy): 8 threads sent \(8 * count) events, \(seen.reducedExternal) reduced, "
+          + "\(seen.droppedExternal) reported dropped; feedbacks answered \(answers), \(seen.reducedAnswers) reduced, "
+          + "\(seen.droppedAnswers) reported dropped; "
+          + "\(8 * count + answers - seen.reducedExternal - seen.droppedExternal - seen.reducedAnswers - seen.droppedAnswers) "
+          + "unaccounted for")
+    }
+
+    @Test(
+      "G2 G8 a thread sends through an Input while the system binding it starts: its events are reduced in its order",
+      .timeLimit(.minutes(5)))
+    func inputKeepsOrderAcrossBinding() async {
+      let rounds = Scale.pick(200, sanitized: 50)
+      let count = 2_000
+      var outOfOrderRounds = 0
+      for _ in 0..<rounds {
+        let input = Input<Wide.Event>()
+        let sent = Locked(0)
+        let start = Gate()
+        async let sender: Void = onThreads(1, startingAt: start) { _ in
+          for number in 0..<count {
+            input.send(Wide.Event(sender: 0, number: number))
+            sent.withLock { $0 += 1 }
+          }
+        }
+        start.open()
+        // Bind while the thread sends: some of its events are kept by the
+        // input until then, the rest go straight to the system.
+        while sent.current < count / 10 { sched_yield() }
+        let system = System(
+          initial: Wide(width: 1, senders: 1), reduceInPlace: Wide.reduce, feedbacks: [.input(input)])
+        await sender
+        let state = system.state
+        #expect(state.failures == [])
+        #expect(state.reduced == count)
+        if !state.failures.isEmpty { outOfOrderRounds += 1 }
+        system.stop()
+      }
+      reportFigure(
+        "G8 input binding: \(rounds) rounds of a thread sending \(count) events through an Input while the system "
+          + "binding it started; \(outOfOrderRounds) rounds out of order")
+    }
   }
 }
