@@ -551,10 +551,16 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     }
     guard current & Control.queued != 0 else { return .lookAgain }
     lock()
+    // Events the bound drops here are reported, as every dropped event is
+    // (G14; ControlWordTests, "G14 a bounded event buffer under 8 senders").
+    var dropped: [Event] = []
     // Work sent from other threads goes before what this thread queued since.
-    while let item = pendingLocal.popFirst() { _ = enqueueLocked(item) }
+    while let item = pendingLocal.popFirst() {
+      if let event = enqueueLocked(item) { dropped.append(event) }
+    }
     let next = popLocked()
     unlock()
+    for event in dropped { monitor?.receive(.eventDiscarded(event, reason: .bufferFull)) }
     return next.map { .item($0) } ?? .lookAgain
   }
 
