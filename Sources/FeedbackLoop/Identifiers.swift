@@ -22,15 +22,44 @@ public struct FeedbackID: Sendable, Hashable, CustomStringConvertible {
 /// A feedback's name, or what it is made from (its kind and where it was
 /// written): the text is built only when someone reads it, so that making a
 /// system costs no string work.
-struct FeedbackLabel: Sendable, Hashable {
+struct FeedbackLabel: @unchecked Sendable, Hashable {
+  // Sendable: the pointers point into the binary's constant data (static
+  // strings), which no one writes and which lives as long as the process.
   let explicit: String?
-  let kind: StaticString
-  let fileID: StaticString
-  let line: UInt
+  // `#fileID` and the kinds' string literals live in the binary's constant
+  // data: a pointer and a length each, in 24 bytes, rather than two
+  // `StaticString`s (48 bytes with their padding). Every running feedback
+  // keeps its label (W4 in BENCHMARKS.md).
+  private let kindStart: UnsafeRawPointer?
+  private let fileIDStart: UnsafeRawPointer?
+  private let kindLength: UInt16
+  private let fileIDLength: UInt16
+  let line: UInt32
+
+  init(explicit: String?, kind: StaticString, fileID: StaticString, line: UInt) {
+    self.explicit = explicit
+    (kindStart, kindLength) = Self.pointer(to: kind)
+    (fileIDStart, fileIDLength) = Self.pointer(to: fileID)
+    self.line = UInt32(truncatingIfNeeded: line)
+  }
+
+  private static func pointer(to string: StaticString) -> (UnsafeRawPointer?, UInt16) {
+    // A one-scalar literal has no pointer; no kind or file name is one.
+    guard string.hasPointerRepresentation, string.utf8CodeUnitCount <= Int(UInt16.max) else { return (nil, 0) }
+    return (UnsafeRawPointer(string.utf8Start), UInt16(string.utf8CodeUnitCount))
+  }
+
+  private static func text(_ start: UnsafeRawPointer?, _ length: UInt16) -> String {
+    guard let start else { return "?" }
+    return String(decoding: UnsafeRawBufferPointer(start: start, count: Int(length)), as: UTF8.self)
+  }
+
+  var kind: String { Self.text(kindStart, kindLength) }
+  var fileID: String { Self.text(fileIDStart, fileIDLength) }
 
   var text: String {
     if let explicit { return explicit }
-    let path = "\(fileID)"
+    let path = fileID
     let file = path.split(separator: "/").last.map(String.init) ?? path
     return "\(kind)@\(file):\(line)"
   }
