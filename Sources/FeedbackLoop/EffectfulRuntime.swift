@@ -12,9 +12,6 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
   // Only the owning thread touches these: dynamic exclusivity checks would
   // cost more than the work they guard.
   @usableFromInline final let strategy: ExecutionStrategy
-  /// The system, for the per-event path: calling through `core` retains and
-  /// releases it around each access.
-  @usableFromInline final let loop: Unmanaged<SystemCore<State, Event>>
   /// This feedback's slot in `SystemCore.watermarks`.
   @usableFromInline final let watermark: UnsafeMutablePointer<UInt64>
   @exclusivity(unchecked) @usableFromInline final var lastNumber: UInt64 = 0
@@ -25,7 +22,6 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
   @usableFromInline
   init(id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy) {
     self.strategy = strategy
-    loop = Unmanaged.passUnretained(core)
     watermark = core.watermarks + id.index
     super.init(id: id, core: core)
   }
@@ -46,6 +42,11 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
   @inlinable
   final var unretained: Unmanaged<EffectfulRuntime> { Unmanaged.passUnretained(self) }
 
+  /// The system, for the per-event path: calling through `core` retains and
+  /// releases it around each access. Computed, not stored (W4).
+  @inlinable
+  final var loop: Unmanaged<SystemCore<State, Event>> { Unmanaged.passUnretained(core) }
+
   /// `lensing` / `skippingRepeated` / `react(request:)`: a query from each
   /// state; a changed query triggers its effect, `nil` cancels (G4).
   @inlinable
@@ -53,19 +54,11 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
     id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy,
     query: @escaping @Sendable (State) -> Query?, effects: @escaping @Sendable (Query) -> Effect<Event>
   ) -> FeedbackRuntime<State, Event> {
-    let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
-    let runner = runtime.unretained
-    let memory = Memory<Query?>(nil)
-    runtime.onEachState { state in
-      let current = query(state)
-      guard current != memory.value else { return }
-      memory.value = current
-      if let current {
-        runner._withUnsafeGuaranteedRef { $0.trigger(effects(current), because: "\(current)") }
-      } else {
-        runner._withUnsafeGuaranteedRef { $0.cancelAll() }
-      }
-    }
+    let runtime = QueryRuntime(id: id, core: core, strategy: strategy, query: query, effects: effects)
+    // The handler captures the runtime alone, so its context is the runtime:
+    // no closure context and no box for the last query (W4). The system
+    // keeps the handler, which keeps the runtime; the runtime keeps neither.
+    runtime.onEachState { state in runtime.onState(state) }
     return runtime
   }
 
@@ -139,4 +132,38 @@ final class Memory<Value> {
 
   @inlinable
   init(_ value: Value) { self.value = value }
+}
+
+/// The runtime of a query feedback: it remembers the last query itself.
+@usableFromInline
+final class QueryRuntime<State: Sendable, Event: Sendable, Query: Equatable & Sendable>: EffectfulRuntime<
+  State, Event
+>
+{
+  @usableFromInline let query: @Sendable (State) -> Query?
+  @usableFromInline let effects: @Sendable (Query) -> Effect<Event>
+  @exclusivity(unchecked) @usableFromInline var last: Query?
+
+  @inlinable
+  init(
+    id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy,
+    query: @escaping @Sendable (State) -> Query?, effects: @escaping @Sendable (Query) -> Effect<Event>
+  ) {
+    self.query = query
+    self.effects = effects
+    super.init(id: id, core: core, strategy: strategy)
+  }
+
+  /// A changed query triggers its effect; `nil` cancels (G4).
+  @inlinable
+  func onState(_ state: State) {
+    let current = query(state)
+    guard current != last else { return }
+    last = current
+    if let current {
+      trigger(effects(current), because: "\(current)")
+    } else {
+      cancelAll()
+    }
+  }
 }

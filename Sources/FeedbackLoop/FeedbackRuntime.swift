@@ -30,14 +30,14 @@ class FeedbackRuntime<State: Sendable, Event: Sendable> {
   /// a runtime carries no field for a handler it may not have.
   @inlinable
   final func onEachState(_ handler: @escaping (State) -> Void) {
-    core.stateLinks.append(StateLink(handler))
+    StateLink.append(StateLink(handler), to: &core.firstStateLink)
   }
 
   /// Has `handler` called with each event and the state it produced, after
   /// each reduction; see ``onEachState(_:)``.
   @inlinable
   final func onEachEvent(_ handler: @escaping (Event, State) -> Void) {
-    core.eventLinks.append(EventLink(handler))
+    EventLink.append(EventLink(handler), to: &core.firstEventLink)
   }
 
   /// Called once, before the initial state is delivered: inputs start here.

@@ -6,9 +6,11 @@
 /// retains and releases each closure per call. A linked object whose
 /// closure is a `let` is called through a reference the loop does not
 /// retain (`Unmanaged`), with no thunk but the specialized one made where
-/// the closure was built. The system keeps the links alive in an array.
+/// the closure was built. The chain retains its links itself (see
+/// ``Linked``): an array to keep them alive would cost an idle system one
+/// more allocation (W4).
 @usableFromInline
-final class StateLink<State> {
+final class StateLink<State>: Linked {
   @usableFromInline let call: (State) -> Void
   @usableFromInline var next: Unmanaged<StateLink>?
 
@@ -20,13 +22,44 @@ final class StateLink<State> {
 
 /// A feedback's per-event handler, linked to the next one; see ``StateLink``.
 @usableFromInline
-final class EventLink<State, Event> {
+final class EventLink<State, Event>: Linked {
   @usableFromInline let call: (Event, State) -> Void
   @usableFromInline var next: Unmanaged<EventLink>?
 
   @usableFromInline
   init(_ call: @escaping (Event, State) -> Void) {
     self.call = call
+  }
+}
+
+/// An object in a chain whose links retain the next one by hand.
+@usableFromInline
+protocol Linked: AnyObject {
+  var next: Unmanaged<Self>? { get set }
+}
+
+extension Linked {
+  /// Retains `link` and appends it to the chain that starts at `first`.
+  /// Walks the chain: links are added while a system is made, not per event.
+  @usableFromInline
+  static func append(_ link: Self, to first: inout Unmanaged<Self>?) {
+    let retained = Unmanaged.passRetained(link)
+    guard var last = first else {
+      first = retained
+      return
+    }
+    while let next = last.takeUnretainedValue().next { last = next }
+    last.takeUnretainedValue().next = retained
+  }
+
+  /// Releases every link of the chain that starts at `first`, and empties it.
+  static func releaseChain(_ first: inout Unmanaged<Self>?) {
+    var link = first
+    first = nil
+    while let current = link {
+      link = current.takeUnretainedValue().next
+      current.release()
+    }
   }
 }
 

@@ -73,16 +73,26 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// optional monitor itself would retain and release its closure.
   @usableFromInline let isMonitored: Bool
   @usableFromInline let isolation: SystemIsolation
+  // Owned by the thread that owns the loop; next to the other one-byte
+  // fields, so that they share a word (W4).
+  @exclusivity(unchecked) @usableFromInline var isReducing = false
+  @exclusivity(unchecked) @usableFromInline var stopRequested = false
+  @exclusivity(unchecked) @usableFromInline var tornDown = false
+  /// Guarded by `lock`.
+  @exclusivity(unchecked) @usableFromInline var mainDrainScheduled = false
   @usableFromInline let reducer: @Sendable (inout State, Event) -> Void
   /// The lock, the control word and the feedbacks' watermarks, in one
   /// allocation of their own: they need stable addresses.
   @usableFromInline let control: UnsafeMutablePointer<fl_loop_control>
-  @usableFromInline let word: UnsafeMutablePointer<UInt64>
   /// Per feedback: its effects numbered up to this one are cancelled, and
   /// their events dropped (G4). `UInt64.max`: ask the runtime (keyed
   /// feedbacks cancel effects one by one). Plain memory, so that checking an
   /// event costs one comparison and no reference counting.
   @usableFromInline let watermarks: UnsafeMutablePointer<UInt64>
+
+  /// The control word: the first field of `control`.
+  @inlinable
+  var word: UnsafeMutablePointer<UInt64> { UnsafeMutableRawPointer(control).assumingMemoryBound(to: UInt64.self) }
 
   @inlinable
   var identity: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
@@ -92,25 +102,20 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   // fifth of the time of an event, are turned off for them.
   @exclusivity(unchecked) @usableFromInline var inbox = Deque<InboxItem<State, Event>>()
   @exclusivity(unchecked) @usableFromInline var queuedEvents = 0
-  @exclusivity(unchecked) @usableFromInline var mainDrainScheduled = false
   @exclusivity(unchecked) @usableFromInline var nextObserverID: UInt64 = 0
   @exclusivity(unchecked) @usableFromInline var runningTasks = 0
 
   // Owned by the thread that owns the loop.
   @exclusivity(unchecked) @usableFromInline var state: State
   @exclusivity(unchecked) @usableFromInline var runtimes: [FeedbackRuntime<State, Event>] = []
-  /// The feedbacks' handlers and the observers, kept alive by the arrays
-  /// and called through the links (see ``StateLink``).
-  @exclusivity(unchecked) @usableFromInline var stateLinks: [StateLink<State>] = []
+  /// The feedbacks' handlers, in chains that retain their links, and the
+  /// observers, kept alive by the array and called through the links (see
+  /// ``StateLink``).
   @exclusivity(unchecked) @usableFromInline var firstStateLink: Unmanaged<StateLink<State>>?
-  @exclusivity(unchecked) @usableFromInline var eventLinks: [EventLink<State, Event>] = []
   @exclusivity(unchecked) @usableFromInline var firstEventLink: Unmanaged<EventLink<State, Event>>?
   @exclusivity(unchecked) @usableFromInline var observers: [StateObserver<State>] = []
   @exclusivity(unchecked) @usableFromInline var firstObserver: Unmanaged<StateObserver<State>>?
   @exclusivity(unchecked) @usableFromInline var pendingLocal = LocalQueue<InboxItem<State, Event>>()
-  @exclusivity(unchecked) @usableFromInline var isReducing = false
-  @exclusivity(unchecked) @usableFromInline var stopRequested = false
-  @exclusivity(unchecked) @usableFromInline var tornDown = false
 
   @usableFromInline
   init(
@@ -135,18 +140,16 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     fl_loop_control_init(control)
     watermarks = (memory + controlSize).bindMemory(to: UInt64.self, capacity: max(feedbacks.count, 1))
     watermarks.initialize(repeating: 0, count: max(feedbacks.count, 1))
-    word = (UnsafeMutableRawPointer(control) + MemoryLayout<fl_loop_control>.offset(of: \.word)!)
-      .assumingMemoryBound(to: UInt64.self)
     runtimes.reserveCapacity(feedbacks.count)
     for (index, feedback) in feedbacks.enumerated() {
       let runtime = feedback.makeRuntime(FeedbackID(index: index, label: feedback.label), self)
       runtimes.append(runtime)
     }
-    firstStateLink = stateLinks.linked { $0.next = $1 }
-    firstEventLink = eventLinks.linked { $0.next = $1 }
   }
 
   deinit {
+    StateLink.releaseChain(&firstStateLink)
+    EventLink.releaseChain(&firstEventLink)
     pendingLocal.deallocate()
     fl_loop_control_destroy(control)
     UnsafeMutableRawPointer(control).deallocate()
@@ -603,7 +606,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       let initial = state
       for runtime in runtimes { runtime.start() }
       monitor?.receive(.started(initial: initial))
-      for link in stateLinks { link.call(initial) }
+      var link = firstStateLink
+      while let current = link {
+        current.takeUnretainedValue().call(initial)
+        link = current.takeUnretainedValue().next
+      }
       for observer in observers { observer.receive(initial) }
     case .effectEnded(let token, let outcome):
       guard !tornDown else { return }
@@ -679,11 +686,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     for case .addObserver(let observer) in leftovers { observer.stopped() }
     // Effects' tasks hold this core until they end; release the feedbacks'
     // closures now rather than then.
-    firstStateLink = nil
-    firstEventLink = nil
     runtimes.removeAll()
-    stateLinks.removeAll()
-    eventLinks.removeAll()
+    StateLink.releaseChain(&firstStateLink)
+    EventLink.releaseChain(&firstEventLink)
   }
 
   // MARK: - Reading and observing

@@ -57,8 +57,9 @@ static inline uint64_t fl_word_clear(uint64_t *_Nonnull word, uint64_t bits) {
 /// A system's lock, control word and reduction guard, in one allocation.
 /// `reducing` and `readers` are only accessed through the functions below.
 typedef struct fl_loop_control {
-  fl_lock_t lock;
+  /// First, so that its address is the control's.
   uint64_t word;
+  fl_lock_t lock;
   uint64_t reducing;
   uint64_t readers;
 } fl_loop_control;
