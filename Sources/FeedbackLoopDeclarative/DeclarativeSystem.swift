@@ -96,9 +96,10 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
   public func start(
     isolation: SystemIsolation? = nil,
     environment: SystemEnvironment = SystemEnvironment(),
-    monitor: SystemMonitor<State, Event>? = nil
+    monitor: SystemMonitor<State, Event>? = nil,
+    caller: isolated (any Actor)? = #isolation
   ) -> FeedbackLoop.System<State, Event> {
-    FeedbackLoop.System(self, isolation: isolation, environment: environment, monitor: monitor)
+    FeedbackLoop.System(self, isolation: isolation, environment: environment, monitor: monitor, caller: caller)
   }
 
   /// The arguments of the core system that runs this declaration.

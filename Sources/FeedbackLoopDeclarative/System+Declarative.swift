@@ -24,17 +24,21 @@ extension FeedbackLoop.System {
   ///   - unmatchedEvents: what an event no transition matches does; by
   ///     default what the declaration says, else keep the state.
   ///   - content: the initial state, feedbacks and transitions.
+  ///   - caller: the caller's isolation, filled in by the compiler: a
+  ///     main-actor system declared on the main actor delivers its initial
+  ///     state before `init` returns, as the core's initializers do.
   @inlinable
   public convenience init(
     isolation: SystemIsolation? = nil,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
     unmatchedEvents: UnmatchedEventPolicy<State, Event>? = nil,
+    caller: isolated (any Actor)? = #isolation,
     @SystemBuilder<State, Event> _ content: () -> DeclarativeSystem<State, Event>
   ) {
     var declaration = content()
     if let unmatchedEvents { declaration = declaration.unmatchedEvents(unmatchedEvents) }
-    self.init(declaration, isolation: isolation, environment: environment, monitor: monitor)
+    self.init(declaration, isolation: isolation, environment: environment, monitor: monitor, caller: caller)
   }
 
   /// Starts a declared system on the core runtime.
@@ -47,7 +51,8 @@ extension FeedbackLoop.System {
     _ declaration: DeclarativeSystem<State, Event>,
     isolation: SystemIsolation? = nil,
     environment: SystemEnvironment = SystemEnvironment(),
-    monitor: SystemMonitor<State, Event>? = nil
+    monitor: SystemMonitor<State, Event>? = nil,
+    caller: isolated (any Actor)? = #isolation
   ) {
     let parts = declaration.coreParts(isolation: isolation, environment: environment)
     self.init(
@@ -56,6 +61,7 @@ extension FeedbackLoop.System {
       feedbacks: parts.feedbacks,
       isolation: parts.isolation,
       environment: parts.environment,
-      monitor: monitor)
+      monitor: monitor,
+      caller: caller)
   }
 }

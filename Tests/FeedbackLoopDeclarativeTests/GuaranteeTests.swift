@@ -23,6 +23,28 @@ import Testing
     observation.cancel()
   }
 
+  @Test("G10 a main-actor system declared on the main actor has run its first states before init returns")
+  @MainActor
+  func mainActorDeclaredSystemStartsOnTheCaller() {
+    // `Counter.countingTo(2)` answers the states below 2 at once: if the
+    // declaration passes the caller's isolation on, the core starts the
+    // system before `init` returns and the state is 2; if not, the start
+    // waits for a hop to the main actor and the state is still 0.
+    let system = System<Int, Counter.Action>(isolation: .mainActor) {
+      InitialState { 0 }
+      Feedbacks { Counter.countingTo(2) }
+      Counter.transitions
+    }
+    #expect(system.state == 2)
+    let declaration = DeclarativeSystem<Int, Counter.Action> {
+      InitialState { 0 }
+      Feedbacks { Counter.countingTo(3) }
+      Counter.transitions
+    }
+    #expect(declaration.start(isolation: .mainActor).state == 3)
+    #expect(System(declaration, isolation: .mainActor).state == 3)
+  }
+
   @Test("G2 events sent from many threads are each reduced once, in order per sender")
   func serialOrderedReduction() async {
     let system = System<[Int], Int> {
