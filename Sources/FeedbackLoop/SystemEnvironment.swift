@@ -150,9 +150,9 @@ public enum EventBufferPolicy: Sendable, Hashable {
 /// ```
 public enum SystemIsolation: Sendable, Hashable {
   /// The system is its own serial domain: the thread that sends to an idle
-  /// system runs the reducer and the feedbacks at once, under the system's
-  /// lock; a send that arrives while it is busy is queued and drained by that
-  /// same thread. No task and no hop. For background and server code.
+  /// system runs the reducer and the feedbacks at once; a send that arrives
+  /// while it is busy is queued and drained by that same thread. No task and
+  /// no hop. For background and server code.
   case own
   /// The reducer, the feedbacks and the observers run on the main actor. A
   /// send made on the main actor reduces before it returns; a send from

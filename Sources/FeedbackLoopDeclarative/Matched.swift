@@ -57,8 +57,9 @@ public struct Matched<Value: Sendable>: Sendable {
 final class MatchedBox<Value: Sendable>: @unchecked Sendable {
   // Sendable: a box belongs to the transition table of one running system,
   // and only that system's reducer touches it. The core runs a system's
-  // reducer one event at a time, under the system's lock (G2), so accesses
-  // never overlap and the lock orders them across threads. A table compiled
+  // reducer one event at a time, on the thread that owns the loop (G2), so
+  // accesses never overlap, and the control word's acquire and release,
+  // which hand the loop from thread to thread, order them. A table compiled
   // for a diagram never writes its boxes.
   // Unchecked: the reducer is the only one to touch it, one event at a
   // time (see above), so the runtime's exclusivity check on every read and

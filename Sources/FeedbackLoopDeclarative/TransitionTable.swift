@@ -11,8 +11,9 @@ import FeedbackLoop
 final class TransitionTable<State: Sendable, Event: Sendable>: @unchecked Sendable {
   // Sendable: a table belongs to one running system (or to one call of
   // `nextState`), and only that system's reducer calls `reduce`; the core
-  // runs the reducer one event at a time under the system's lock (G2), so
-  // `blockStatus` and the blocks' boxes are never touched concurrently.
+  // runs the reducer one event at a time, on the thread that owns the loop
+  // (G2), so `blockStatus` and the blocks' boxes are never touched
+  // concurrently.
   //
   // Why `@inlinable`: the declarative `System { ... }` builds the table and
   // its reducer closure in the user's module, where `State` and `Event` are

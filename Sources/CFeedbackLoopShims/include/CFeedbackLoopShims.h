@@ -72,8 +72,10 @@ void fl_loop_control_destroy(fl_loop_control *_Nonnull control);
 /// copies it between `fl_read_begin` and `fl_read_end`. The two never
 /// overlap. Where the kernel offers it (Linux `membarrier`), the owner's
 /// side costs no atomic operation and no fence: the rare reader pays for
-/// both with one system call (an asymmetric Dekker protocol). Elsewhere, and
-/// under ThreadSanitizer, which cannot see that protocol, a plain lock.
+/// both with one system call (an asymmetric Dekker protocol). Elsewhere
+/// (Apple platforms, or a kernel without it), the same protocol with a full
+/// fence on both sides. Under ThreadSanitizer, which cannot see either, the
+/// system's lock.
 void fl_reduce_begin(fl_loop_control *_Nonnull control);
 void fl_reduce_end(fl_loop_control *_Nonnull control);
 void fl_read_begin(fl_loop_control *_Nonnull control);
