@@ -64,6 +64,8 @@ static inline void light_barrier(void) {
 static inline void heavy_barrier(void) {
 #if defined(__linux__) && defined(__NR_membarrier)
   if (asymmetric) {
+    // Cannot fail once the process is registered (membarrier(2): EPERM
+    // only for an unregistered process), which the constructor checked.
     syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
     return;
   }

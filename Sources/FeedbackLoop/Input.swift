@@ -70,13 +70,15 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
   func bind<State: Sendable>(to target: InputTarget<Event>, flushingInto core: SystemCore<State, Event>) -> Bool {
     fl_lock_lock(&control.pointee.lock)
     defer { fl_lock_unlock(&control.pointee.lock) }
-    let retained = Unmanaged.passRetained(target)
-    guard fl_input_target_store_if_null(control, retained.toOpaque()) else {
-      retained.release()
-      return false
-    }
+    // Only a binding stores the target, under this lock: nil here stays nil
+    // until the store below.
+    guard fl_input_target_load(control) == nil else { return false }
+    // The kept events are queued before the target is published: a sender
+    // that sees the target delivers behind them, never ahead (G2).
     core.enqueueShared(pending)
     pending = []
+    let stored = fl_input_target_store_if_null(control, Unmanaged.passRetained(target).toOpaque())
+    precondition(stored, "FeedbackLoop: an Input was bound twice at once")
     return true
   }
 }

@@ -1,8 +1,10 @@
 import CBenchmarkSupport
 
 /// Not one of the workloads, but the floor under a design that takes
-/// a lock per event: one uncontended lock and unlock of the platform's lock
-/// (FeedbackLoop's `Lock` wraps the same), on the machine that runs it.
+/// a lock per event: one uncontended lock and unlock of the platform's lock,
+/// on the machine that runs it. FeedbackLoop's loop takes none per event
+/// (its control word is one compare-and-swap in, one out); its shared queue,
+/// used only when other threads send to a busy system, is under such a lock.
 public enum LockPairs {
   public static let pairCount = 1_000_000
 
