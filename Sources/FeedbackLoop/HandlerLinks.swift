@@ -11,8 +11,11 @@
 /// more allocation (W4).
 @usableFromInline
 final class StateLink<State>: Linked {
+  // `next` is unchecked for exclusivity, like the loop's own fields: only
+  // the owning thread touches it, and a dynamic check per handler per state
+  // cost more than the handlers of W3.
   @usableFromInline let call: (State) -> Void
-  @usableFromInline var next: Unmanaged<StateLink>?
+  @exclusivity(unchecked) @usableFromInline var next: Unmanaged<StateLink>?
 
   @usableFromInline
   init(_ call: @escaping (State) -> Void) {
@@ -24,7 +27,7 @@ final class StateLink<State>: Linked {
 @usableFromInline
 final class EventLink<State, Event>: Linked {
   @usableFromInline let call: (Event, State) -> Void
-  @usableFromInline var next: Unmanaged<EventLink>?
+  @exclusivity(unchecked) @usableFromInline var next: Unmanaged<EventLink>?
 
   @usableFromInline
   init(_ call: @escaping (Event, State) -> Void) {

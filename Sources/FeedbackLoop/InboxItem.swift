@@ -64,7 +64,7 @@ final class StateObserver<State: Sendable>: @unchecked Sendable {
   @usableFromInline let id: UInt64
   @usableFromInline let receive: @Sendable (State) -> Void
   @usableFromInline let stopped: @Sendable () -> Void
-  @usableFromInline var next: Unmanaged<StateObserver>?
+  @exclusivity(unchecked) @usableFromInline var next: Unmanaged<StateObserver>?
 
   @usableFromInline
   init(id: UInt64, receive: @escaping @Sendable (State) -> Void, stopped: @escaping @Sendable () -> Void) {
