@@ -286,7 +286,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     }
     if mayDrain(callerIsMainActor: callerIsMainActor) {
       guard acquire() else {
-        // Another sender took the loop meanwhile; it takes the item.
+        // Another thread took the loop meanwhile (`stop()`,
+        // `processQueuedEvents()`): it sees `queued`, and takes the item.
         unlock()
         if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
         return
