@@ -1,8 +1,8 @@
 import DequeModule
 
 /// A runtime that starts and cancels its feedback's effects itself (see
-/// EffectRunner.swift); the query, predicate and event feedbacks are this
-/// runtime with a handler.
+/// EffectfulRuntime+Effects.swift); the query, predicate and event feedbacks
+/// are this runtime with a handler.
 ///
 /// One object per feedback rather than a runtime and a separate runner:
 /// an idle system's memory is mostly its feedbacks' objects (W4 in

@@ -391,7 +391,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// or does the loop's other work. The caller owns the loop.
   @inlinable @inline(__always)
   func process(_ item: consuming InboxItem<State, Event>) {
-    // Consumed, not copied, like the effects (see EffectRunner.start).
+    // Consumed, not copied, like the effects (see EffectfulRuntime.start).
     switch consume item {
     case .event(let event, let token):
       processEvent(event, token, endsEffect: false)
