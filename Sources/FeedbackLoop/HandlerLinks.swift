@@ -55,6 +55,35 @@ extension Linked {
     last.takeUnretainedValue().next = retained
   }
 
+  /// Calls `body` with each link of the chain that starts at `first`, in
+  /// order. For the rare paths; the per-event walk is written out where it
+  /// runs, on unretained references.
+  static func forEach(_ first: Unmanaged<Self>?, _ body: (Self) -> Void) {
+    var link = first
+    while let current = link {
+      body(current.takeUnretainedValue())
+      link = current.takeUnretainedValue().next
+    }
+  }
+
+  /// Unlinks the first link that matches, and hands it back with the
+  /// chain's reference to it.
+  static func remove(from first: inout Unmanaged<Self>?, where matches: (Self) -> Bool) -> Self? {
+    var previous: Unmanaged<Self>?
+    var link = first
+    while let current = link {
+      let object = current.takeUnretainedValue()
+      if matches(object) {
+        if let previous { previous.takeUnretainedValue().next = object.next } else { first = object.next }
+        object.next = nil
+        return current.takeRetainedValue()
+      }
+      previous = current
+      link = object.next
+    }
+    return nil
+  }
+
   /// Releases every link of the chain that starts at `first`, and empties it.
   static func releaseChain(_ first: inout Unmanaged<Self>?) {
     var link = first
@@ -63,18 +92,5 @@ extension Linked {
       link = current.takeUnretainedValue().next
       current.release()
     }
-  }
-}
-
-extension Array where Element: AnyObject {
-  /// Links each element to the next through `link`; returns the first.
-  @usableFromInline
-  func linked(_ link: (Element, Unmanaged<Element>?) -> Void) -> Unmanaged<Element>? {
-    var next: Unmanaged<Element>?
-    for element in reversed() {
-      link(element, next)
-      next = Unmanaged.passUnretained(element)
-    }
-    return next
   }
 }

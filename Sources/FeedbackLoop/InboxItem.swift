@@ -55,10 +55,10 @@ enum EffectOutcome: Sendable {
 }
 
 /// A callback that receives every state of a system, in order, on the loop's
-/// thread, and a way to tell it the system stopped. A class, linked to the
-/// next observer, for the reason ``StateLink`` gives.
+/// thread, and a way to tell it the system stopped. A class, in a chain of
+/// observers like the handlers' (see ``StateLink`` and ``Linked``).
 @usableFromInline
-final class StateObserver<State: Sendable>: @unchecked Sendable {
+final class StateObserver<State: Sendable>: @unchecked Sendable, Linked {
   // Sendable: the fields are immutable and Sendable, but `next`, which only
   // the loop's owning thread reads and writes (SystemCore).
   @usableFromInline let id: UInt64

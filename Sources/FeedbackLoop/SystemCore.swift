@@ -108,12 +108,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   // Owned by the thread that owns the loop.
   @exclusivity(unchecked) @usableFromInline var state: State
   @exclusivity(unchecked) @usableFromInline var runtimes: [FeedbackRuntime<State, Event>] = []
-  /// The feedbacks' handlers, in chains that retain their links, and the
-  /// observers, kept alive by the array and called through the links (see
-  /// ``StateLink``).
+  /// The feedbacks' handlers and the observers, in chains that retain their
+  /// links (see ``StateLink`` and ``Linked``).
   @exclusivity(unchecked) @usableFromInline var firstStateLink: Unmanaged<StateLink<State>>?
   @exclusivity(unchecked) @usableFromInline var firstEventLink: Unmanaged<EventLink<State, Event>>?
-  @exclusivity(unchecked) @usableFromInline var observers: [StateObserver<State>] = []
   @exclusivity(unchecked) @usableFromInline var firstObserver: Unmanaged<StateObserver<State>>?
   @exclusivity(unchecked) @usableFromInline var pendingLocal = LocalQueue<InboxItem<State, Event>>()
 
@@ -150,6 +148,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   deinit {
     StateLink.releaseChain(&firstStateLink)
     EventLink.releaseChain(&firstEventLink)
+    StateObserver.releaseChain(&firstObserver)
     pendingLocal.deallocate()
     fl_loop_control_destroy(control)
     UnsafeMutableRawPointer(control).deallocate()
@@ -455,12 +454,6 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     }
   }
 
-  /// Links the observers again after one came or went.
-  @usableFromInline
-  func relinkObservers() {
-    firstObserver = observers.linked { $0.next = $1 }
-  }
-
   /// Reduces with a copy of the state before, for the monitor; returns
   /// `false`, reducing nothing, if the system stopped.
   @inlinable
@@ -613,12 +606,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       let initial = state
       for runtime in runtimes { runtime.start() }
       monitor?.receive(.started(initial: initial))
-      var link = firstStateLink
-      while let current = link {
-        current.takeUnretainedValue().call(initial)
-        link = current.takeUnretainedValue().next
-      }
-      for observer in observers { observer.receive(initial) }
+      StateLink.forEach(firstStateLink) { $0.call(initial) }
+      StateObserver.forEach(firstObserver) { $0.receive(initial) }
     case .effectEnded(let token, let outcome):
       guard !tornDown else { return }
       runtimes[Int(token.feedback)].effectEnded(token.number, outcome: outcome)
@@ -626,15 +615,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       guard !tornDown else { return }
       runtimes[Int(control.feedback)].onControl(control.value)
     case .addObserver(let observer):
-      observers.append(observer)
-      relinkObservers()
+      StateObserver.append(observer, to: &firstObserver)
       observer.receive(state)
     case .removeObserver(let id):
-      if let index = observers.firstIndex(where: { $0.id == id }) {
-        let observer = observers.remove(at: index)
-        relinkObservers()
-        observer.stopped()
-      }
+      StateObserver.remove(from: &firstObserver, where: { $0.id == id })?.stopped()
     }
   }
 
@@ -681,9 +665,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     guard !tornDown else { return }
     tornDown = true
     for runtime in runtimes { runtime.stop() }
+    var observers = firstObserver
     firstObserver = nil
-    for observer in observers { observer.stopped() }
-    observers.removeAll()
+    StateObserver.forEach(observers) { $0.stopped() }
+    StateObserver.releaseChain(&observers)
     if let monitor {
       for event in leftovers.compactMap(\.event) {
         monitor.receive(.eventDiscarded(event, reason: .systemStopped))
