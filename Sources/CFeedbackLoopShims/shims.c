@@ -137,3 +137,8 @@ static _Atomic int64_t live_tasks = 0;
 int64_t fl_live_tasks_increment(void) { return atomic_fetch_add_explicit(&live_tasks, 1, memory_order_relaxed) + 1; }
 int64_t fl_live_tasks_decrement(void) { return atomic_fetch_sub_explicit(&live_tasks, 1, memory_order_relaxed) - 1; }
 int64_t fl_live_tasks_load(void) { return atomic_load_explicit(&live_tasks, memory_order_relaxed); }
+
+static _Atomic uint64_t last_storage_identity = 0;
+uint64_t fl_next_storage_identity(void) {
+  return atomic_fetch_add_explicit(&last_storage_identity, 1, memory_order_relaxed) + 1;
+}

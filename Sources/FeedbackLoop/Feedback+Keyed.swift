@@ -17,9 +17,10 @@ extension Feedback {
   /// reducer's next insertion or removal copies the whole set (copy on
   /// write): for n requests changed one at a time, every event costs O(n).
   /// For large sets that change a few requests per event, keep the requests
-  /// in a `TreeSet` (swift-collections' `HashTreeCollections`) and use
-  /// ``react(requests:name:fileID:line:effects:)-((State)->TreeSet<Request>,_,_,_,_)``
-  /// over it: an event then costs O(log n) in the reducer and in the feedback.
+  /// in a ``TrackedSet`` and use
+  /// ``react(requests:name:fileID:line:effects:)-((State)->TrackedSet<Request>,_,_,_,_)``
+  /// over it: the feedback reads the requests changed from the set's log, and
+  /// an event costs O(1) per changed request, whatever the set's size.
   public static func react<Request: Hashable & Sendable>(
     requests: @escaping @Sendable (State) -> Set<Request>,
     name: String? = nil,

@@ -111,4 +111,8 @@ int64_t fl_live_tasks_increment(void);
 int64_t fl_live_tasks_decrement(void);
 int64_t fl_live_tasks_load(void);
 
+/// A number never returned before in the process (from 1): the identity of a
+/// tracked collection's storage.
+uint64_t fl_next_storage_identity(void);
+
 #endif

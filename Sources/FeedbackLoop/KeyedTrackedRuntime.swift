@@ -1,0 +1,44 @@
+// The keyed feedback over a `TrackedSet`. The runtime keeps no copy of the
+// requests, only a cursor into their change log, and its table of effects,
+// whose keys are the requests of the last state. For each key the log says
+// changed, membership now (`current.contains`) against membership then (the
+// table) tells whether to start or cancel: a key inserted and removed again
+// between two states changes nothing, as with the `Set` form, which compares
+// snapshots. Only when the log cannot tell does it compare the whole set
+// with the table, O(n).
+//
+// Built by an `@inlinable` factory, as the tree forms are (see
+// KeyedTreeRuntimes.swift), so that hashing the requests runs specialized in
+// the user's module.
+extension KeyedRuntime where Key == Value {
+  /// `react(requests:)` over a `TrackedSet`: one effect per request.
+  @inlinable
+  static func trackedSet(
+    id: FeedbackID, core: SystemCore<State, Event>,
+    requests: @escaping @Sendable (State) -> TrackedSet<Key>, effects: @escaping @Sendable (Key) -> Effect<Event>
+  ) -> FeedbackRuntime<State, Event> {
+    let runtime = KeyedRuntime(id: id, core: core, callsOnState: false)
+    let table = runtime.table
+    let cursor = Memory(ChangeCursor())
+    runtime.onEachState { state in
+      let current = requests(state)
+      switch current.changes(since: cursor.value) {
+      case .unchanged:
+        return
+      case .changed(let touched):
+        // Cancellations first, then starts, as the other forms do.
+        for request in touched where !current.contains(request) { table.cancel(request) }
+        for request in touched where !table.isRequested(request) && current.contains(request) {
+          table.start(request, value: request, effect: effects(request))
+        }
+      case .unknown:
+        for request in table.requested where !current.contains(request) { table.cancel(request) }
+        for request in current where !table.isRequested(request) {
+          table.start(request, value: request, effect: effects(request))
+        }
+      }
+      cursor.value = current.changeCursor
+    }
+    return runtime
+  }
+}

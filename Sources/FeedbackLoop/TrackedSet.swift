@@ -1,0 +1,228 @@
+/// A set that remembers its last changes, so that a keyed feedback over it
+/// (``Feedback/react(requests:name:fileID:line:effects:)-((State)->TrackedSet<Request>,_,_,_,_)``)
+/// costs O(1) per changed request, however many requests the set holds.
+///
+/// A `TrackedSet` is a `Set` with a short log of the elements inserted and
+/// removed, kept in the same copy-on-write storage. A feedback over a plain
+/// `Set` keeps the last set to compare the next one with: the comparison
+/// costs O(n), and the kept copy makes the reducer's next insertion copy the
+/// whole set. A feedback over a `TrackedSet` keeps no copy, only where it
+/// stopped reading the log; it reads the elements changed since, and the
+/// reducer's changes stay in place. An event that inserts one request and
+/// removes one costs the same with 100 requests or 100,000.
+///
+/// ```swift
+/// struct State: Sendable, Equatable {
+///   var subscriptions: TrackedSet<Channel.ID> = []
+/// }
+///
+/// let reduce: @Sendable (inout State, Event) -> Void = { state, event in
+///   switch event {
+///   case .subscribe(let channel): state.subscriptions.insert(channel)
+///   case .unsubscribe(let channel): state.subscriptions.remove(channel)
+///   }
+/// }
+///
+/// Feedback<State, Event>.react(requests: \.subscriptions) { channel in
+///   .sequence(hub.messages(on: channel).map { .received($0, on: channel) })
+/// }
+/// ```
+///
+/// It is a `SetAlgebra` and a `Collection`, with `Set`'s semantics and
+/// costs; `==` compares elements. The log holds the last `max(32, count / 4)`
+/// changes (one element each). A feedback compares the whole set, once, when
+/// it cannot read the log: at its first state, when it fell further behind
+/// than the log goes (a reducer that changed more than a quarter of the set
+/// in one event), and when the state holds another storage than the one it
+/// read last, that is after a change made while another copy of the set was
+/// alive, which copies the set as `Set` would, or after an operation that
+/// builds a new set (`union`, `removeAll()`, an assignment). Copies stay
+/// alive where states are kept: an observer that stores them, a view, a
+/// ``SystemMonitor`` (handed the state before and after every event, it
+/// makes every change copy the set), a test's recorded timeline.
+public struct TrackedSet<Element: Hashable & Sendable>: Sendable {
+  @usableFromInline var storage: Storage
+
+  @usableFromInline
+  final class Storage: @unchecked Sendable {
+    // Sendable by the copy-on-write discipline of the standard library's
+    // collections: a storage is changed only through a `TrackedSet` that
+    // holds the only reference to it (`makeUnique()`), so no other value,
+    // and so no other thread, can see it while it changes; shared storages
+    // are only read.
+    @exclusivity(unchecked) @usableFromInline var elements: Set<Element>
+    @exclusivity(unchecked) @usableFromInline var log = ChangeLog<Element>()
+
+    @inlinable
+    init(_ elements: Set<Element>) { self.elements = elements }
+  }
+
+  /// An empty set.
+  @inlinable
+  public init() { storage = Storage([]) }
+
+  /// A set of the elements of `set`.
+  @inlinable
+  public init(_ set: Set<Element>) { storage = Storage(set) }
+
+  /// A set of the elements of `elements`.
+  @inlinable
+  public init<Elements: Sequence>(_ elements: Elements) where Elements.Element == Element {
+    storage = Storage(Set(elements))
+  }
+
+  /// The elements, as a `Set` (shares the storage until either changes).
+  @inlinable
+  public var elements: Set<Element> { storage.elements }
+
+  @inlinable
+  mutating func makeUnique() {
+    if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.elements) }
+  }
+
+  @inlinable
+  var changeCursor: ChangeCursor { storage.log.cursor }
+
+  @inlinable
+  func changes(since cursor: ChangeCursor) -> ChangeLogReading<Element> { storage.log.changes(since: cursor) }
+}
+
+extension TrackedSet: Equatable {
+  @inlinable
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.storage === rhs.storage || lhs.storage.elements == rhs.storage.elements
+  }
+}
+
+extension TrackedSet: Hashable {
+  @inlinable
+  public func hash(into hasher: inout Hasher) { hasher.combine(storage.elements) }
+}
+
+extension TrackedSet: ExpressibleByArrayLiteral {
+  @inlinable
+  public init(arrayLiteral elements: Element...) { self.init(elements) }
+}
+
+extension TrackedSet: Collection {
+  public typealias Index = Set<Element>.Index
+
+  @inlinable public var startIndex: Index { storage.elements.startIndex }
+  @inlinable public var endIndex: Index { storage.elements.endIndex }
+  @inlinable public var count: Int { storage.elements.count }
+  @inlinable public var isEmpty: Bool { storage.elements.isEmpty }
+  @inlinable public func index(after index: Index) -> Index { storage.elements.index(after: index) }
+  @inlinable public subscript(position: Index) -> Element { storage.elements[position] }
+  @inlinable public func makeIterator() -> Set<Element>.Iterator { storage.elements.makeIterator() }
+}
+
+extension TrackedSet: SetAlgebra {
+  @inlinable
+  public func contains(_ member: Element) -> Bool { storage.elements.contains(member) }
+
+  @inlinable
+  @discardableResult
+  public mutating func insert(_ newMember: Element) -> (inserted: Bool, memberAfterInsert: Element) {
+    makeUnique()
+    let result = storage.elements.insert(newMember)
+    if result.inserted { storage.log.record(newMember, count: storage.elements.count) }
+    return result
+  }
+
+  @inlinable
+  @discardableResult
+  public mutating func remove(_ member: Element) -> Element? {
+    makeUnique()
+    let removed = storage.elements.remove(member)
+    if let removed { storage.log.record(removed, count: storage.elements.count) }
+    return removed
+  }
+
+  /// Inserts `newMember`, or replaces an equal element with it (which is no
+  /// change of membership, so not logged).
+  @inlinable
+  @discardableResult
+  public mutating func update(with newMember: Element) -> Element? {
+    makeUnique()
+    let previous = storage.elements.update(with: newMember)
+    if previous == nil { storage.log.record(newMember, count: storage.elements.count) }
+    return previous
+  }
+
+  @inlinable
+  public func union<Other: Sequence>(_ other: Other) -> Self where Other.Element == Element {
+    Self(storage.elements.union(other))
+  }
+
+  @inlinable
+  public func union(_ other: Self) -> Self { Self(storage.elements.union(other.storage.elements)) }
+
+  @inlinable
+  public func intersection(_ other: Self) -> Self { Self(storage.elements.intersection(other.storage.elements)) }
+
+  @inlinable
+  public func symmetricDifference(_ other: Self) -> Self {
+    Self(storage.elements.symmetricDifference(other.storage.elements))
+  }
+
+  @inlinable
+  public func subtracting(_ other: Self) -> Self { Self(storage.elements.subtracting(other.storage.elements)) }
+
+  // The mutating forms change the set element by element, so that a
+  // feedback reads what they changed from the log (O(changes)).
+
+  @inlinable
+  public mutating func formUnion(_ other: Self) {
+    for element in other where !contains(element) { insert(element) }
+  }
+
+  @inlinable
+  public mutating func formUnion<Other: Sequence>(_ other: Other) where Other.Element == Element {
+    for element in other { insert(element) }
+  }
+
+  @inlinable
+  public mutating func formIntersection(_ other: Self) {
+    for element in storage.elements where !other.contains(element) { remove(element) }
+  }
+
+  @inlinable
+  public mutating func formSymmetricDifference(_ other: Self) {
+    for element in other {
+      if contains(element) { remove(element) } else { insert(element) }
+    }
+  }
+
+  @inlinable
+  public mutating func subtract(_ other: Self) {
+    for element in other { remove(element) }
+  }
+
+  @inlinable
+  public mutating func subtract<Other: Sequence>(_ other: Other) where Other.Element == Element {
+    for element in other { remove(element) }
+  }
+
+  /// Removes every element. The set starts a new storage: a feedback over
+  /// it compares it whole once, as the change concerns every element anyway.
+  @inlinable
+  public mutating func removeAll() { storage = Storage([]) }
+}
+
+extension TrackedSet: CustomStringConvertible, CustomDebugStringConvertible {
+  public var description: String { storage.elements.description }
+  public var debugDescription: String { "TrackedSet(\(storage.elements.description))" }
+}
+
+extension TrackedSet: Encodable where Element: Encodable {
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(storage.elements)
+  }
+}
+
+extension TrackedSet: Decodable where Element: Decodable {
+  public init(from decoder: any Decoder) throws {
+    self.init(try decoder.singleValueContainer().decode(Set<Element>.self))
+  }
+}
