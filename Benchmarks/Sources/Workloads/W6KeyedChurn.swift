@@ -5,11 +5,14 @@ import HashTreeCollections
 /// each event slides the window by one: one key added, one removed, so one
 /// effect starts and one is cancelled per event.
 ///
-/// `W6` and `W6-100` keep the keys in a `TreeSet`, the library's answer for
-/// many requests churned a few at a time: the reducer copies one path of the
-/// tree, the feedback diffs only the changed paths. `W6set` and `W6set-100`
-/// keep them in a `Set`, whose copy on write and diff cost O(n) per event,
-/// as references that keep that cost in sight.
+/// `W6`, `W6-100` and `W6-10000` keep the keys in a `TrackedSet`, the
+/// library's answer for many requests churned a few at a time: the reducer
+/// changes the set in place and logs the two keys, the feedback reads them
+/// from the log. The references keep the other forms' costs in sight:
+/// `W6tree` and `W6tree-100` keep the keys in swift-collections' `TreeSet`
+/// (the reducer copies one path of the tree, the feedback diffs the changed
+/// paths: O(log n)), `W6set` and `W6set-100` in a `Set` (copy on write and
+/// diff: O(n)).
 public enum KeyedChurn {
   /// 20,000 events slide a window of 1,000 keys past 20 times over: a steady
   /// state, and a run that stays under a few seconds while each event costs
@@ -33,10 +36,24 @@ public enum KeyedChurn {
     case slide
   }
 
-  /// W6 at 1,000 keys (`W6`) and at 100 keys (`W6-100`), over a `TreeSet`.
+  /// W6 at 1,000 keys (`W6`), at 100 (`W6-100`) and at 10,000 (`W6-10000`),
+  /// over a `TrackedSet`.
   public static func workload(keys: Int) -> Workload {
     Workload(
       id: keys == 1_000 ? "W6" : "W6-\(keys)",
+      summary: "react(requests:) over a TrackedSet of \(keys) keys, 20,000 events adding one and removing one",
+      operations: eventCount, runs: 9,
+      makeTrial: {
+        trial(
+          keys: keys, events: eventCount,
+          feedback: .react(requests: { (state: State<TrackedSet<Int>>) in state.keys }) { _ in .none })
+      })
+  }
+
+  /// The same over a `TreeSet` (`W6tree`, `W6tree-100`): a reference.
+  public static func treeWorkload(keys: Int) -> Workload {
+    Workload(
+      id: keys == 1_000 ? "W6tree" : "W6tree-\(keys)",
       summary: "react(requests:) over a TreeSet of \(keys) keys, 20,000 events adding one and removing one",
       operations: eventCount, runs: 9,
       makeTrial: {
@@ -46,7 +63,7 @@ public enum KeyedChurn {
       })
   }
 
-  /// The same over a `Set` (`W6set`, `W6set-100`): the reference.
+  /// The same over a `Set` (`W6set`, `W6set-100`): a reference.
   public static func setWorkload(keys: Int) -> Workload {
     Workload(
       id: keys == 1_000 ? "W6set" : "W6set-\(keys)",
@@ -57,6 +74,33 @@ public enum KeyedChurn {
           keys: keys, events: eventCount,
           feedback: .react(requests: { (state: State<Set<Int>>) in state.keys }) { _ in .none })
       })
+  }
+
+  /// W6's reducer alone, folded over the events by a plain loop on a
+  /// `TrackedSet` of `keys` keys (`W6fold`, `W6fold-100`, `W6fold-10000`): what
+  /// the two hash-table operations and their log cost at that size, so that
+  /// W6's growth with the key count can be told apart from theirs (a larger
+  /// table misses the caches more often).
+  public static func foldWorkload(keys: Int) -> Workload {
+    Workload(
+      id: keys == 1_000 ? "W6fold" : "W6fold-\(keys)",
+      summary: "W6's reducer folded over 20,000 events on a TrackedSet of \(keys) keys, no system",
+      operations: eventCount, runs: 9,
+      makeTrial: {
+        let result = Slot<State<TrackedSet<Int>>>()
+        return Trial(
+          run: { result.value = fold(State(keys: keys), events: eventCount) },
+          finish: {
+            check(result.value?.low == eventCount && result.value?.keys.count == keys, "W6fold ended elsewhere")
+          })
+      })
+  }
+
+  @inline(never)
+  static func fold(_ initial: State<TrackedSet<Int>>, events count: Int) -> State<TrackedSet<Int>> {
+    var state = initial
+    for _ in 0..<count { reduce(&state, opaque(Event.slide)) }
+    return state
   }
 
   static func reduce<Keys>(_ state: inout State<Keys>, _ event: Event) {

@@ -10,13 +10,17 @@ public enum Workloads {
     ManyFeedbacks.workload,
     KeyedChurn.workload(keys: 1_000),
     KeyedChurn.workload(keys: 100),
+    KeyedChurn.workload(keys: 10_000),
   ]
 
   /// What the workloads are compared with besides W0: the cost of the
   /// platform's own primitives on the same machine, in the same run, and
-  /// other ways to write a workload (W2 with the DSL, W6 over a `Set`).
+  /// other ways to write a workload (W2 with the DSL, W6 over a `TreeSet` and
+  /// over a `Set`).
   public static let references: [Workload] = [
     TaskChain.workload, LockPairs.workload, DeclaredPingPong.workload,
+    KeyedChurn.foldWorkload(keys: 1_000), KeyedChurn.foldWorkload(keys: 100), KeyedChurn.foldWorkload(keys: 10_000),
+    KeyedChurn.treeWorkload(keys: 1_000), KeyedChurn.treeWorkload(keys: 100),
     KeyedChurn.setWorkload(keys: 1_000), KeyedChurn.setWorkload(keys: 100),
   ]
 }
