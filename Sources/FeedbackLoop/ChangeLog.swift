@@ -1,6 +1,7 @@
 import CFeedbackLoopShims
 
-/// The recent changes of a tracked collection (``TrackedSet``), kept with
+/// The recent changes of a tracked collection (``TrackedSet``,
+/// ``TrackedArray``), kept with
 /// its storage, so that a reader that saw an earlier version reads only what
 /// changed since, instead of comparing the whole collection.
 ///
@@ -45,6 +46,12 @@ struct ChangeLog<Key> {
     touched.append(key)
     generation &+= 1
   }
+
+  /// Forgets every change, under a new identity: for a change that the log
+  /// cannot describe key by key (an array's elements shifted by an insertion
+  /// or a removal). Readers then compare the whole collection once.
+  @inlinable
+  mutating func restart() { self = ChangeLog() }
 
   @inlinable
   var cursor: ChangeCursor { ChangeCursor(identity: identity, generation: generation) }

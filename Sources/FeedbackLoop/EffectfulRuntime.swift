@@ -154,10 +154,13 @@ final class QueryRuntime<State: Sendable, Event: Sendable, Query: Equatable & Se
     super.init(id: id, core: core, strategy: strategy)
   }
 
-  /// A changed query triggers its effect; `nil` cancels (G4).
   @inlinable
-  func onState(_ state: State) {
-    let current = query(state)
+  func onState(_ state: State) { onQuery(query(state)) }
+
+  /// A changed query triggers its effect; `nil` cancels (G4). Called with the
+  /// query itself where it is known without the state (``ElementWatchers``).
+  @inlinable
+  func onQuery(_ current: Query?) {
     guard current != last else { return }
     last = current
     if let current {

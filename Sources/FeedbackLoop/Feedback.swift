@@ -6,7 +6,7 @@
 ///
 /// | need | feedback |
 /// | --- | --- |
-/// | an effect per query, restarted only when the query changes | ``init(lensing:strategy:name:fileID:line:effects:)``, ``init(skippingRepeated:strategy:name:fileID:line:effects:)``, ``react(request:strategy:name:fileID:line:effects:)`` |
+/// | an effect per query, restarted only when the query changes | ``init(lensing:strategy:name:fileID:line:effects:)``, ``init(skippingRepeated:strategy:name:fileID:line:effects:)``, ``react(request:strategy:name:fileID:line:effects:)``; many feedbacks each on one element of a ``TrackedArray``, asked only when their element changed: ``init(lensing:at:strategy:name:fileID:line:effects:)`` |
 /// | an effect for each state that satisfies a predicate | ``init(predicate:strategy:name:fileID:line:effects:)`` |
 /// | an effect when a predicate becomes true, or a query non-`nil` | ``init(onBecomingTrue:strategy:name:fileID:line:effects:)``, ``init(onBecomingNonNil:strategy:name:fileID:line:effects:)`` |
 /// | concurrent effects, one per request in the state | ``react(requests:name:fileID:line:effects:)-((State)->Set<Request>,_,_,_,_)``, by id ``react(requests:name:fileID:line:effects:)-((State)->[ID:Value],_,_,_,_)``; for many requests changed a few at a time, over a ``TrackedSet`` (O(1) per change) ``react(requests:name:fileID:line:effects:)-((State)->TrackedSet<Request>,_,_,_,_)``, a `TreeSet` ``react(requests:name:fileID:line:effects:)-((State)->TreeSet<Request>,_,_,_,_)`` or a `TreeDictionary` ``react(requests:name:fileID:line:effects:)-((State)->TreeDictionary<ID,Value>,_,_,_,_)`` |

@@ -114,6 +114,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var firstEventLink: Unmanaged<EventLink<State, Event>>?
   @exclusivity(unchecked) @usableFromInline var firstObserver: Unmanaged<StateObserver<State>>?
   @exclusivity(unchecked) @usableFromInline var pendingLocal = LocalQueue<InboxItem<State, Event>>()
+  /// Handlers that several feedbacks share (``ElementWatchers``), found by
+  /// key while the feedbacks are made; emptied once they are.
+  @exclusivity(unchecked) @usableFromInline var sharedHandlers: [AnyKeyPath: AnyObject] = [:]
 
   @usableFromInline
   init(
@@ -143,6 +146,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       let runtime = feedback.makeRuntime(FeedbackID(index: index, label: feedback.label), self)
       runtimes.append(runtime)
     }
+    sharedHandlers = [:]
   }
 
   deinit {
