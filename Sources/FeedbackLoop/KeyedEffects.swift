@@ -21,17 +21,13 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
   @usableFromInline
   struct Entry {
     @usableFromInline let number: UInt64
-    @usableFromInline var value: Value
     @usableFromInline var task: Task<Void, Never>?
     /// Where a kept key's new values go; `nil` for an effect that takes none.
     @usableFromInline var updates: ValueUpdates<Value>?
     @usableFromInline var finished = false
 
     @inlinable
-    init(number: UInt64, value: Value) {
-      self.number = number
-      self.value = value
-    }
+    init(number: UInt64) { self.number = number }
   }
 
   init(core: SystemCore<State, Event>, feedback: FeedbackID) {
@@ -51,26 +47,24 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
   /// Starts the effect of a new key, which is handed the key's later values
   /// through `updates`.
   @inlinable
-  func start(_ key: Key, value: Value, effect: (_ updates: AsyncStream<Value>) -> Effect<Event>) {
+  func start(_ key: Key, effect: (_ updates: AsyncStream<Value>) -> Effect<Event>) {
     let (updates, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(1))
-    start(key, value: value, effect: effect(updates), updates: ValueUpdates(continuation))
+    start(key, effect: effect(updates), updates: ValueUpdates(continuation))
   }
 
   /// Starts the effect of a new key that takes no later values (a set's
   /// request is its own value): no stream to make.
   @inlinable
-  func start(_ key: Key, value: Value, effect: Effect<Event>) {
-    start(key, value: value, effect: effect, updates: nil)
+  func start(_ key: Key, effect: Effect<Event>) {
+    start(key, effect: effect, updates: nil)
   }
 
   @inlinable
-  func start(
-    _ key: Key, value: Value, effect: Effect<Event>, updates continuation: ValueUpdates<Value>?
-  ) {
+  func start(_ key: Key, effect: Effect<Event>, updates continuation: ValueUpdates<Value>?) {
     lastNumber += 1
     let number = lastNumber
     let token = EffectToken(feedback: Int32(feedback.index), number: number)
-    var entry = Entry(number: number, value: value)
+    var entry = Entry(number: number)
     if core.isMonitored { core.monitor?.receive(.effectStarted(effectID(number, key: key))) }
     if case .none = effect.operation {
       // Ended already: no `effectEnded` will look its key up.
@@ -108,7 +102,6 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
   /// Hands a kept key's new value to its running effect.
   @inlinable
   func update(_ key: Key, to value: Value) {
-    entries[key]?.value = value
     entries[key]?.updates?.yield(value)
   }
 
@@ -207,7 +200,7 @@ final class KeyedSetRuntime<State: Sendable, Event: Sendable, Request: Hashable 
     guard current != last else { return }
     for request in last where !current.contains(request) { table.cancel(request) }
     for request in current where !last.contains(request) {
-      table.start(request, value: request, effect: effects(request))
+      table.start(request, effect: effects(request))
     }
     last = current
   }
@@ -240,7 +233,7 @@ final class KeyedValueRuntime<State: Sendable, Event: Sendable, ID: Hashable & S
       if let previous = last[key] {
         if previous != value { table.update(key, to: value) }
       } else {
-        table.start(key, value: value) { updates in effects(key, value, updates) }
+        table.start(key) { updates in effects(key, value, updates) }
       }
     }
     last = current

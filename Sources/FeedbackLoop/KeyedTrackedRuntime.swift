@@ -26,15 +26,19 @@ extension KeyedRuntime where Key == Value {
       case .unchanged:
         return
       case .changed(let touched):
-        // Cancellations first, then starts, as the other forms do.
-        for request in touched where !current.contains(request) { table.cancel(request) }
-        for request in touched where !table.isRequested(request) && current.contains(request) {
-          table.start(request, value: request, effect: effects(request))
+        // In the order of the changes: no effect can tell, as none runs
+        // before the handler returns.
+        for request in touched {
+          if current.contains(request) {
+            if !table.isRequested(request) { table.start(request, effect: effects(request)) }
+          } else {
+            table.cancel(request)
+          }
         }
       case .unknown:
         for request in table.requested where !current.contains(request) { table.cancel(request) }
         for request in current where !table.isRequested(request) {
-          table.start(request, value: request, effect: effects(request))
+          table.start(request, effect: effects(request))
         }
       }
       cursor.value = current.changeCursor

@@ -32,7 +32,7 @@ extension KeyedRuntime where Key == Value {
       // effect can tell, as none runs before the handler returns.
       for request in last.value.symmetricDifference(current) {
         if current.contains(request) {
-          table.start(request, value: request, effect: effects(request))
+          table.start(request, effect: effects(request))
         } else {
           table.cancel(request)
         }
@@ -81,7 +81,7 @@ extension KeyedRuntime where Value: Equatable {
       }
       for id in added {
         let value = current[id]!
-        table.start(id, value: value) { updates in effects(id, value, updates) }
+        table.start(id) { updates in effects(id, value, updates) }
       }
       last.value = current
     }
