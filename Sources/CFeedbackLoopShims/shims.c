@@ -3,6 +3,10 @@
 
 _Thread_local const void *fl_tls_current_drainer = NULL;
 
+static _Thread_local void *fl_tls_build_context = NULL;
+void *fl_build_context(void) { return fl_tls_build_context; }
+void fl_set_build_context(void *context) { fl_tls_build_context = context; }
+
 
 void fl_loop_control_init(fl_loop_control *control) {
   fl_lock_init(&control->lock);

@@ -13,8 +13,8 @@
 ///
 /// Made by the first such feedback of a system, from its `@inlinable`
 /// initializer (so it runs specialized in the user's module), and found by
-/// the next ones through the key path, in ``SystemCore/sharedHandlers``
-/// while the system is made.
+/// the next ones through the key path, in the ``SharedHandlers`` of the
+/// system being made.
 @usableFromInline
 final class ElementWatchers<State: Sendable, Event: Sendable, Element: Equatable & Sendable> {
   @usableFromInline let elements: KeyPath<State, TrackedArray<Element>>
@@ -33,9 +33,10 @@ final class ElementWatchers<State: Sendable, Event: Sendable, Element: Equatable
   static func shared(
     for elements: KeyPath<State, TrackedArray<Element>>, in core: SystemCore<State, Event>
   ) -> ElementWatchers {
-    if let existing = core.sharedHandlers[elements] { return existing as! ElementWatchers }
+    let shared = SharedHandlers.current()
+    if let existing = shared.byKey[elements] { return existing as! ElementWatchers }
     let made = ElementWatchers(elements: elements)
-    core.sharedHandlers[elements] = made
+    shared.byKey[elements] = made
     StateLink.append(StateLink { state in made.onState(state) }, to: &core.firstStateLink)
     return made
   }

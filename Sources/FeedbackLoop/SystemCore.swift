@@ -114,9 +114,6 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var firstEventLink: Unmanaged<EventLink<State, Event>>?
   @exclusivity(unchecked) @usableFromInline var firstObserver: Unmanaged<StateObserver<State>>?
   @exclusivity(unchecked) @usableFromInline var pendingLocal = LocalQueue<InboxItem<State, Event>>()
-  /// Handlers that several feedbacks share (``ElementWatchers``), found by
-  /// key while the feedbacks are made; emptied once they are.
-  @exclusivity(unchecked) @usableFromInline var sharedHandlers: [AnyKeyPath: AnyObject] = [:]
 
   @usableFromInline
   init(
@@ -142,11 +139,12 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     watermarks = (memory + controlSize).bindMemory(to: UInt64.self, capacity: max(feedbacks.count, 1))
     watermarks.initialize(repeating: 0, count: max(feedbacks.count, 1))
     runtimes.reserveCapacity(feedbacks.count)
-    for (index, feedback) in feedbacks.enumerated() {
-      let runtime = feedback.makeRuntime(FeedbackID(index: index, label: feedback.label), self)
-      runtimes.append(runtime)
+    SharedHandlers.whileMaking {
+      for (index, feedback) in feedbacks.enumerated() {
+        let runtime = feedback.makeRuntime(FeedbackID(index: index, label: feedback.label), self)
+        runtimes.append(runtime)
+      }
     }
-    sharedHandlers = [:]
   }
 
   deinit {

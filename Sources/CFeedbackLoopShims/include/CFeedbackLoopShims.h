@@ -34,6 +34,12 @@ extern _Thread_local const void *_Nullable fl_tls_current_drainer;
 static inline const void *_Nullable fl_current_drainer(void) { return fl_tls_current_drainer; }
 static inline void fl_set_current_drainer(const void *_Nullable drainer) { fl_tls_current_drainer = drainer; }
 
+/// What the feedbacks of the system being made on the calling thread share
+/// (`SharedHandlers`), or NULL: kept here rather than in the system, which
+/// needs it only while it is made.
+void *_Nullable fl_build_context(void);
+void fl_set_build_context(void *_Nullable context);
+
 /// A system's control word: who owns its loop and what waits for the owner
 /// (see SystemCore.swift). A plain `uint64_t` in memory, only ever accessed
 /// through these atomic operations.
