@@ -12,6 +12,12 @@ extension Feedback {
   /// watching a hundred elements, an event that changes one element costs
   /// one comparison, not a hundred.
   ///
+  /// One thing differs from separate query feedbacks: order. The loop hands
+  /// each state to the feedbacks in the order given; the shared handler takes
+  /// the place of the first feedback on the array, and asks the others there,
+  /// in the order of the positions that changed. Effects that answer at once
+  /// (`.send`) therefore queue their events in that order.
+  ///
   /// ```swift
   /// struct State: Sendable, Equatable {
   ///   var counters = TrackedArray(repeating: 0, count: 100)

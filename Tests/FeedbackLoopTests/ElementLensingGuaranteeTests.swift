@@ -183,4 +183,34 @@ import Testing
     first.stop()
     second.stop()
   }
+
+  @Test("G3 element feedbacks are asked at the place of the first of them, in the order of the positions changed")
+  func test_G3_elementFeedbacksOrder() {
+    struct Pair: Sendable, Equatable {
+      var counters = TrackedArray(repeating: 0, count: 2)
+      var log: [String] = []
+    }
+    enum Step: Sendable, Equatable {
+      case bumpBoth
+      case log(String)
+    }
+    let system = System(
+      initial: Pair(),
+      reduceInPlace: { (state: inout Pair, step: Step) in
+        switch step {
+        case .bumpBoth:
+          state.counters[0] += 1
+          state.counters[1] += 1
+        case .log(let line): state.log.append(line)
+        }
+      },
+      feedbacks: [
+        Feedback(lensing: \.counters, at: 1) { .send(.log("e1=\($0)")) },
+        Feedback(lensing: { $0.counters[0] + $0.counters[1] }) { .send(.log("sum=\($0)")) },
+        Feedback(lensing: \.counters, at: 0) { .send(.log("e0=\($0)")) },
+      ])
+    system.send(.bumpBoth)
+    #expect(system.state.log == ["e0=0", "e1=0", "sum=0", "e0=1", "e1=1", "sum=2"])
+    system.stop()
+  }
 }
