@@ -14,7 +14,7 @@
 /// - ``none``, ``send(_:)`` and ``send(contentsOf:)`` complete at once: the
 ///   system enqueues their events with no task and no allocation.
 /// - ``run(priority:operation:catch:)``, ``task(priority:operation:catch:)``
-///   and ``sequence(_:)`` run in one task each.
+///   and ``sequence(_:catch:)`` run in one task each.
 public struct Effect<Event: Sendable>: Sendable {
   @usableFromInline
   enum Operation: Sendable {

@@ -18,6 +18,8 @@ extension Feedback {
   ///   - query: the part of the state the effect depends on; `nil` for none.
   ///   - strategy: what a changed query does to running effects (G7).
   ///   - name: the name monitors show; by default `lensing@File.swift:line`.
+  ///   - fileID: where the feedback is made, for its default name.
+  ///   - line: where the feedback is made, for its default name.
   ///   - effects: the effect for a query.
   @inlinable
   public init<Query: Equatable & Sendable>(

@@ -11,7 +11,7 @@
 /// | an effect when a predicate becomes true, or a query non-`nil` | ``init(onBecomingTrue:strategy:name:fileID:line:effects:)``, ``init(onBecomingNonNil:strategy:name:fileID:line:effects:)`` |
 /// | concurrent effects, one per request in the state | ``react(requests:name:fileID:line:effects:)-((State)->Set<Request>,_,_,_,_)``, by id ``react(requests:name:fileID:line:effects:)-((State)->[ID:Value],_,_,_,_)``; for many requests changed a few at a time, over a ``TrackedSet`` (O(1) per change) ``react(requests:name:fileID:line:effects:)-((State)->TrackedSet<Request>,_,_,_,_)``, a `TreeSet` ``react(requests:name:fileID:line:effects:)-((State)->TreeSet<Request>,_,_,_,_)`` or a `TreeDictionary` ``react(requests:name:fileID:line:effects:)-((State)->TreeDictionary<ID,Value>,_,_,_,_)`` |
 /// | an effect after an event | ``onEvent(strategy:name:fileID:line:effects:)`` |
-/// | events from outside | ``input(_:name:fileID:line:)`` |
+/// | events from outside | ``input(_:name:fileID:line:)-(Input<Event>,_,_,_)`` |
 /// | the whole stream of states | ``init(name:fileID:line:events:)``, ``init(deriving:strategy:name:fileID:line:effects:)`` |
 ///
 /// ```swift

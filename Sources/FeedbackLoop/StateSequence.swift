@@ -17,7 +17,7 @@ public struct StateSequence<State: Sendable>: AsyncSequence, Sendable {
   }
 }
 
-/// How the states wait for a slow reader of ``System/states(buffering:)`` (G14).
+/// How the states wait for a slow reader of ``System/states(buffering:isolation:)`` (G14).
 public enum StateBuffering: Sendable, Hashable {
   /// Keep every state: a reader sees all of them; memory grows with its lag.
   case all
@@ -35,7 +35,7 @@ public enum StateBuffering: Sendable, Hashable {
   }
 }
 
-/// An observation made with ``System/observe(_:)``; cancel it to stop
+/// An observation made with ``System/observe(isolation:_:onStop:)``; cancel it to stop
 /// receiving states.
 public final class StateObservation: Sendable {
   private let onCancel: @Sendable () -> Void

@@ -113,7 +113,9 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// current event, never re-entrantly. Events sent to a stopped system are
   /// dropped and reported to the monitor as ``DiscardReason/systemStopped``.
   ///
-  /// - Parameter caller: the caller's isolation, filled in by the compiler.
+  /// - Parameters:
+  ///   - event: the event to reduce.
+  ///   - caller: the caller's isolation, filled in by the compiler.
   @inlinable
   public func send(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
     core.receive(event, from: .external, callerIsMainActor: caller === MainActor.shared)
@@ -131,7 +133,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// Each iteration of ``states`` receives the state current when it was
   /// created, then every later state in order, after the feedbacks have seen
   /// it (G3). States wait in a buffer for a slow reader; choose its policy
-  /// with ``states(buffering:)``. This one keeps them all.
+  /// with ``states(buffering:isolation:)``. This one keeps them all.
   ///
   /// ```swift
   /// for await count in counter.states.prefix(3) { print(count) }
