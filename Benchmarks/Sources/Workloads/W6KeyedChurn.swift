@@ -39,41 +39,35 @@ public enum KeyedChurn {
   /// W6 at 1,000 keys (`W6`), at 100 (`W6-100`) and at 10,000 (`W6-10000`),
   /// over a `TrackedSet`.
   public static func workload(keys: Int) -> Workload {
-    Workload(
-      id: keys == 1_000 ? "W6" : "W6-\(keys)",
-      summary: "react(requests:) over a TrackedSet of \(keys) keys, 20,000 events adding one and removing one",
-      operations: eventCount, runs: 9,
-      makeTrial: {
-        trial(
-          keys: keys, events: eventCount,
-          feedback: .react(requests: { (state: State<TrackedSet<Int>>) in state.keys }) { _ in .none })
-      })
+    churn(
+      "W6", over: "TrackedSet", keys: keys,
+      feedback: .react(requests: { (state: State<TrackedSet<Int>>) in state.keys }) { _ in .none })
   }
 
   /// The same over a `TreeSet` (`W6tree`, `W6tree-100`): a reference.
   public static func treeWorkload(keys: Int) -> Workload {
-    Workload(
-      id: keys == 1_000 ? "W6tree" : "W6tree-\(keys)",
-      summary: "react(requests:) over a TreeSet of \(keys) keys, 20,000 events adding one and removing one",
-      operations: eventCount, runs: 9,
-      makeTrial: {
-        trial(
-          keys: keys, events: eventCount,
-          feedback: .react(requests: { (state: State<TreeSet<Int>>) in state.keys }) { _ in .none })
-      })
+    churn(
+      "W6tree", over: "TreeSet", keys: keys,
+      feedback: .react(requests: { (state: State<TreeSet<Int>>) in state.keys }) { _ in .none })
   }
 
   /// The same over a `Set` (`W6set`, `W6set-100`): a reference.
   public static func setWorkload(keys: Int) -> Workload {
+    churn(
+      "W6set", over: "Set", keys: keys,
+      feedback: .react(requests: { (state: State<Set<Int>>) in state.keys }) { _ in .none })
+  }
+
+  /// The workload `name` (suffixed with the key count unless 1,000) of one
+  /// form of the keyed feedback.
+  static func churn<Keys>(
+    _ name: String, over collection: String, keys: Int, feedback: Feedback<State<Keys>, Event>
+  ) -> Workload {
     Workload(
-      id: keys == 1_000 ? "W6set" : "W6set-\(keys)",
-      summary: "react(requests:) over a Set of \(keys) keys, 20,000 events adding one and removing one",
+      id: keys == 1_000 ? name : "\(name)-\(keys)",
+      summary: "react(requests:) over a \(collection) of \(keys) keys, 20,000 events adding one and removing one",
       operations: eventCount, runs: 9,
-      makeTrial: {
-        trial(
-          keys: keys, events: eventCount,
-          feedback: .react(requests: { (state: State<Set<Int>>) in state.keys }) { _ in .none })
-      })
+      makeTrial: { trial(keys: keys, events: eventCount, feedback: feedback) })
   }
 
   /// W6's reducer alone, folded over the events by a plain loop on a
