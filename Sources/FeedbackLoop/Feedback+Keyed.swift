@@ -47,6 +47,11 @@ extension Feedback {
   ///   }
   /// }
   /// ```
+  ///
+  /// Like the `Set` form, each state costs O(n) for n ids when they changed;
+  /// for many ids that change a few at a time, keep them in a
+  /// ``TrackedDictionary`` and use
+  /// ``react(requests:name:fileID:line:effects:)-((State)->TrackedDictionary<ID,Value>,_,_,_,_)``.
   public static func react<ID: Hashable & Sendable, Value: Equatable & Sendable>(
     requests: @escaping @Sendable (State) -> [ID: Value],
     name: String? = nil,

@@ -1,0 +1,174 @@
+/// A dictionary that remembers its last changes, so that a keyed feedback by
+/// id over it
+/// (``Feedback/react(requests:name:fileID:line:effects:)-((State)->TrackedDictionary<ID,Value>,_,_,_,_)``)
+/// costs O(1) per changed id, however many ids it holds, and a changed value
+/// too.
+///
+/// A `TrackedDictionary` is a `Dictionary` with a short log of the keys
+/// whose entries were added, changed or removed, kept in the same
+/// copy-on-write storage, like ``TrackedSet``. The feedback over it keeps no
+/// copy of the dictionary: it reads the keys changed since the last state,
+/// and the reducer's changes stay in place.
+///
+/// ```swift
+/// struct State: Sendable, Equatable {
+///   var priorityByID: TrackedDictionary<Upload.ID, Int> = [:]
+/// }
+///
+/// // One upload per id among thousands; a new priority reaches the running upload.
+/// Feedback<State, Event>.react(requests: \.priorityByID) { id, priority, updates in
+///   .run { send in
+///     try await uploader.upload(id, priority: priority, priorityChanges: updates)
+///     send(.uploaded(id))
+///   }
+/// }
+/// ```
+///
+/// It is a `Collection` of key-value pairs with `Dictionary`'s semantics and
+/// costs; `==` compares entries. Writing a key (`dictionary[id] = value`,
+/// `updateValue(_:forKey:)`, `removeValue(forKey:)`) logs it, whether or not
+/// the value changed. The log holds the last `max(32, count / 4)` changes.
+/// A feedback compares the whole dictionary, once, when it cannot read the
+/// log, for the reasons ``TrackedSet`` gives: at its first state, after
+/// more changes in one event than the log keeps, after a change made while
+/// another copy was alive (kept by an observer, a view, a
+/// ``SystemMonitor``), and after `removeAll()` or an assignment.
+public struct TrackedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+  @usableFromInline var storage: Storage
+
+  @usableFromInline
+  final class Storage: @unchecked Sendable {
+    // Sendable by the copy-on-write discipline of the standard library's
+    // collections: a storage is changed only through a `TrackedDictionary`
+    // that holds the only reference to it (`makeUnique()`), so no other
+    // value, and so no other thread, can see it while it changes; shared
+    // storages are only read.
+    @exclusivity(unchecked) @usableFromInline var entries: [Key: Value]
+    @exclusivity(unchecked) @usableFromInline var log = ChangeLog<Key>()
+
+    @inlinable
+    init(_ entries: [Key: Value]) { self.entries = entries }
+  }
+
+  /// An empty dictionary.
+  @inlinable
+  public init() { storage = Storage([:]) }
+
+  /// A dictionary of the entries of `dictionary`.
+  @inlinable
+  public init(_ dictionary: [Key: Value]) { storage = Storage(dictionary) }
+
+  /// A dictionary of `keysAndValues`, whose keys must be unique.
+  @inlinable
+  public init<Entries: Sequence>(uniqueKeysWithValues keysAndValues: Entries)
+  where Entries.Element == (Key, Value) {
+    storage = Storage(Dictionary(uniqueKeysWithValues: keysAndValues))
+  }
+
+  /// The entries, as a `Dictionary` (shares the storage until either changes).
+  @inlinable
+  public var dictionary: [Key: Value] { storage.entries }
+
+  @inlinable
+  mutating func makeUnique() {
+    if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.entries) }
+  }
+
+  @inlinable
+  var changeCursor: ChangeCursor { storage.log.cursor }
+
+  @inlinable
+  func changes(since cursor: ChangeCursor) -> ChangeLogReading<Key> { storage.log.changes(since: cursor) }
+
+  /// The value for `key`, or `nil`; setting `nil` removes the entry.
+  @inlinable
+  public subscript(key: Key) -> Value? {
+    get { storage.entries[key] }
+    set {
+      makeUnique()
+      storage.entries[key] = newValue
+      storage.log.record(key, count: storage.entries.count)
+    }
+  }
+
+  /// Sets the value for `key` and returns the previous one.
+  @inlinable
+  @discardableResult
+  public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
+    makeUnique()
+    let previous = storage.entries.updateValue(value, forKey: key)
+    storage.log.record(key, count: storage.entries.count)
+    return previous
+  }
+
+  /// Removes the entry for `key` and returns its value.
+  @inlinable
+  @discardableResult
+  public mutating func removeValue(forKey key: Key) -> Value? {
+    makeUnique()
+    let removed = storage.entries.removeValue(forKey: key)
+    if removed != nil { storage.log.record(key, count: storage.entries.count) }
+    return removed
+  }
+
+  /// Removes every entry. The dictionary starts a new storage: a feedback
+  /// over it compares it whole once, as the change concerns every entry.
+  @inlinable
+  public mutating func removeAll() { storage = Storage([:]) }
+
+  /// The keys, in the dictionary's order.
+  @inlinable
+  public var keys: Dictionary<Key, Value>.Keys { storage.entries.keys }
+
+  /// The values, in the dictionary's order.
+  @inlinable
+  public var values: Dictionary<Key, Value>.Values { storage.entries.values }
+}
+
+extension TrackedDictionary: Collection {
+  public typealias Index = Dictionary<Key, Value>.Index
+  public typealias Element = (key: Key, value: Value)
+
+  @inlinable public var startIndex: Index { storage.entries.startIndex }
+  @inlinable public var endIndex: Index { storage.entries.endIndex }
+  @inlinable public var count: Int { storage.entries.count }
+  @inlinable public var isEmpty: Bool { storage.entries.isEmpty }
+  @inlinable public func index(after index: Index) -> Index { storage.entries.index(after: index) }
+  @inlinable public subscript(position: Index) -> Element { storage.entries[position] }
+  @inlinable public func makeIterator() -> Dictionary<Key, Value>.Iterator { storage.entries.makeIterator() }
+}
+
+extension TrackedDictionary: ExpressibleByDictionaryLiteral {
+  @inlinable
+  public init(dictionaryLiteral elements: (Key, Value)...) { self.init(uniqueKeysWithValues: elements) }
+}
+
+extension TrackedDictionary: Equatable where Value: Equatable {
+  @inlinable
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.storage === rhs.storage || lhs.storage.entries == rhs.storage.entries
+  }
+}
+
+extension TrackedDictionary: Hashable where Value: Hashable {
+  @inlinable
+  public func hash(into hasher: inout Hasher) { hasher.combine(storage.entries) }
+}
+
+extension TrackedDictionary: CustomStringConvertible, CustomDebugStringConvertible {
+  public var description: String { storage.entries.description }
+  public var debugDescription: String { "TrackedDictionary(\(storage.entries.description))" }
+}
+
+extension TrackedDictionary: Encodable where Key: Encodable, Value: Encodable {
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(storage.entries)
+  }
+}
+
+extension TrackedDictionary: Decodable where Key: Decodable, Value: Decodable {
+  public init(from decoder: any Decoder) throws {
+    self.init(try decoder.singleValueContainer().decode([Key: Value].self))
+  }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+@testable import FeedbackLoop
+
+/// `TrackedDictionary` as a dictionary (`Dictionary`'s semantics) and as a
+/// log of the keys written, which the keyed feedback by id reads.
+@Suite struct TrackedDictionaryTests {
+  @Test("A TrackedDictionary behaves as a Dictionary: subscripts, updateValue, removeValue, keys, values, equality")
+  func dictionarySemantics() {
+    var dictionary: TrackedDictionary = ["a": 1, "b": 2]
+    #expect(dictionary["a"] == 1 && dictionary["z"] == nil && dictionary.count == 2)
+    dictionary["c"] = 3
+    #expect(dictionary.updateValue(10, forKey: "a") == 1)
+    #expect(dictionary.removeValue(forKey: "b") == 2)
+    #expect(dictionary.removeValue(forKey: "b") == nil)
+    dictionary["c"] = nil
+    #expect(dictionary.dictionary == ["a": 10])
+    #expect(Set(dictionary.keys) == ["a"] && Array(dictionary.values) == [10])
+    #expect(dictionary.map { "\($0.key)=\($0.value)" } == ["a=10"])
+    let copy = dictionary
+    dictionary["d"] = 4
+    #expect(copy.dictionary == ["a": 10], "copies are independent")
+    #expect(TrackedDictionary(["a": 10, "d": 4]) == dictionary)
+    #expect(TrackedDictionary(["a": 10, "d": 4]).hashValue == dictionary.hashValue)
+    dictionary.removeAll()
+    #expect(dictionary.isEmpty)
+  }
+
+  @Test("A TrackedDictionary encodes and decodes as its entries")
+  func codable() throws {
+    let dictionary: TrackedDictionary = ["a": 1]
+    let data = try JSONEncoder().encode(dictionary)
+    #expect(try JSONDecoder().decode([String: Int].self, from: data) == ["a": 1])
+    #expect(try JSONDecoder().decode(TrackedDictionary<String, Int>.self, from: data) == dictionary)
+  }
+
+  @Test("The log holds every key written, even with an equal value; a removal of a missing key is no change")
+  func logReadsKeys() {
+    var dictionary: TrackedDictionary = ["a": 1, "b": 2]
+    let start = dictionary.changeCursor
+    dictionary["a"] = 1
+    dictionary.updateValue(3, forKey: "c")
+    dictionary.removeValue(forKey: "b")
+    dictionary.removeValue(forKey: "missing")
+    #expect(keys(dictionary.changes(since: start)) == ["a", "c", "b"])
+    let beforeCopy = dictionary.changeCursor
+    let copy = dictionary
+    dictionary["a"] = 5  // shared storage: copied, with a new log
+    #expect(keys(dictionary.changes(since: beforeCopy)) == nil)
+    #expect(copy["a"] == 1)
+  }
+
+  @Test("A system's reducer changes the TrackedDictionary in place: the keyed feedback keeps no copy of it")
+  func reducerChangesInPlace() {
+    let system = System(
+      initial: TrackedDictionary(uniqueKeysWithValues: (0..<1_000).map { ($0, 0) }),
+      reduceInPlace: { (state: inout TrackedDictionary<Int, Int>, event: Int) in
+        state[event] = nil
+        state[event + 1_000] = event
+        state[event + 1] = event
+      },
+      feedbacks: [.react(requests: { $0 }) { _, _, _ in .none }])
+    let identity = system.state.changeCursor.identity
+    for event in 0..<500 { system.send(event) }
+    let after = system.state.changeCursor
+    #expect(after.identity == identity, "a copy kept by the feedback would make each change copy the dictionary")
+    #expect(after.generation == 1_500)
+    system.stop()
+  }
+
+  func keys(_ reading: ChangeLogReading<String>) -> [String]? {
+    switch reading {
+    case .unchanged: return []
+    case .changed(let keys): return Array(keys)
+    case .unknown: return nil
+    }
+  }
+}
