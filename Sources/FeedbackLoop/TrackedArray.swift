@@ -32,56 +32,33 @@
 /// once. As with ``TrackedSet``, a change made while another copy of the array
 /// is alive (kept by an observer, a view, a ``SystemMonitor``) copies it and
 /// restarts the log.
-public struct TrackedArray<Element: Sendable>: Sendable {
-  @usableFromInline var storage: Storage
-
-  @usableFromInline
-  final class Storage: @unchecked Sendable {
-    // Sendable by the copy-on-write discipline of the standard library's
-    // collections: a storage is changed only through a `TrackedArray` that
-    // holds the only reference to it (`makeUnique()`), so no other value,
-    // and so no other thread, can see it while it changes; shared storages
-    // are only read.
-    @exclusivity(unchecked) @usableFromInline var elements: [Element]
-    @exclusivity(unchecked) @usableFromInline var log = ChangeLog<Int>()
-
-    @inlinable
-    init(_ elements: [Element]) { self.elements = elements }
-  }
+public struct TrackedArray<Element: Sendable>: Sendable, TrackedCollection {
+  @usableFromInline var storage: TrackedStorage<[Element], Int>
 
   /// An empty array.
   @inlinable
-  public init() { storage = Storage([]) }
+  public init() { storage = TrackedStorage([]) }
 
   /// An array of the elements of `elements`, in order.
   @inlinable
   public init<Elements: Sequence>(_ elements: Elements) where Elements.Element == Element {
-    storage = Storage(Array(elements))
+    storage = TrackedStorage(Array(elements))
   }
 
   /// An array of `count` copies of `element`.
   @inlinable
-  public init(repeating element: Element, count: Int) { storage = Storage(Array(repeating: element, count: count)) }
+  public init(repeating element: Element, count: Int) {
+    storage = TrackedStorage(Array(repeating: element, count: count))
+  }
 
   /// The elements, as an `Array` (shares the storage until either changes).
   @inlinable
-  public var elements: [Element] { storage.elements }
-
-  @inlinable
-  mutating func makeUnique() {
-    if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.elements) }
-  }
-
-  @inlinable
-  var changeCursor: ChangeCursor { storage.log.cursor }
-
-  @inlinable
-  func changes(since cursor: ChangeCursor) -> ChangeLogReading<Int> { storage.log.changes(since: cursor) }
+  public var elements: [Element] { storage.contents }
 
   /// The element at `index`, or `nil` past the end.
   @inlinable
   func element(at index: Int) -> Element? {
-    let elements = storage.elements
+    let elements = storage.contents
     return index < elements.count ? elements[index] : nil
   }
 }
@@ -90,16 +67,16 @@ extension TrackedArray: RandomAccessCollection, MutableCollection {
   public typealias Index = Int
 
   @inlinable public var startIndex: Int { 0 }
-  @inlinable public var endIndex: Int { storage.elements.count }
-  @inlinable public var count: Int { storage.elements.count }
+  @inlinable public var endIndex: Int { storage.contents.count }
+  @inlinable public var count: Int { storage.contents.count }
 
   @inlinable
   public subscript(position: Int) -> Element {
-    get { storage.elements[position] }
+    get { storage.contents[position] }
     set {
       makeUnique()
-      storage.elements[position] = newValue
-      storage.log.record(position, count: storage.elements.count)
+      storage.contents[position] = newValue
+      storage.log.record(position, count: storage.contents.count)
     }
   }
 }
@@ -109,8 +86,8 @@ extension TrackedArray {
   @inlinable
   public mutating func append(_ element: Element) {
     makeUnique()
-    storage.elements.append(element)
-    storage.log.record(storage.elements.count - 1, count: storage.elements.count)
+    storage.contents.append(element)
+    storage.log.record(storage.contents.count - 1, count: storage.contents.count)
   }
 
   /// Removes and returns the last element: a change at its old position.
@@ -118,8 +95,8 @@ extension TrackedArray {
   @discardableResult
   public mutating func removeLast() -> Element {
     makeUnique()
-    let element = storage.elements.removeLast()
-    storage.log.record(storage.elements.count, count: storage.elements.count)
+    let element = storage.contents.removeLast()
+    storage.log.record(storage.contents.count, count: storage.contents.count)
     return element
   }
 
@@ -128,7 +105,7 @@ extension TrackedArray {
   @inlinable
   public mutating func insert(_ element: Element, at index: Int) {
     makeUnique()
-    storage.elements.insert(element, at: index)
+    storage.contents.insert(element, at: index)
     storage.log.restart()
   }
 
@@ -138,14 +115,14 @@ extension TrackedArray {
   @discardableResult
   public mutating func remove(at index: Int) -> Element {
     makeUnique()
-    let element = storage.elements.remove(at: index)
+    let element = storage.contents.remove(at: index)
     storage.log.restart()
     return element
   }
 
   /// Removes every element: the array starts a new storage.
   @inlinable
-  public mutating func removeAll() { storage = Storage([]) }
+  public mutating func removeAll() { storage = TrackedStorage([]) }
 }
 
 extension TrackedArray: ExpressibleByArrayLiteral {
@@ -156,24 +133,24 @@ extension TrackedArray: ExpressibleByArrayLiteral {
 extension TrackedArray: Equatable where Element: Equatable {
   @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.storage === rhs.storage || lhs.storage.elements == rhs.storage.elements
+    lhs.storage === rhs.storage || lhs.storage.contents == rhs.storage.contents
   }
 }
 
 extension TrackedArray: Hashable where Element: Hashable {
   @inlinable
-  public func hash(into hasher: inout Hasher) { hasher.combine(storage.elements) }
+  public func hash(into hasher: inout Hasher) { hasher.combine(storage.contents) }
 }
 
 extension TrackedArray: CustomStringConvertible, CustomDebugStringConvertible {
-  public var description: String { storage.elements.description }
-  public var debugDescription: String { "TrackedArray(\(storage.elements.description))" }
+  public var description: String { storage.contents.description }
+  public var debugDescription: String { "TrackedArray(\(storage.contents.description))" }
 }
 
 extension TrackedArray: Encodable where Element: Encodable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
-    try container.encode(storage.elements)
+    try container.encode(storage.contents)
   }
 }
 

@@ -33,61 +33,36 @@
 /// more changes in one event than the log keeps, after a change made while
 /// another copy was alive (kept by an observer, a view, a
 /// ``SystemMonitor``), and after `removeAll()` or an assignment.
-public struct TrackedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-  @usableFromInline var storage: Storage
-
-  @usableFromInline
-  final class Storage: @unchecked Sendable {
-    // Sendable by the copy-on-write discipline of the standard library's
-    // collections: a storage is changed only through a `TrackedDictionary`
-    // that holds the only reference to it (`makeUnique()`), so no other
-    // value, and so no other thread, can see it while it changes; shared
-    // storages are only read.
-    @exclusivity(unchecked) @usableFromInline var entries: [Key: Value]
-    @exclusivity(unchecked) @usableFromInline var log = ChangeLog<Key>()
-
-    @inlinable
-    init(_ entries: [Key: Value]) { self.entries = entries }
-  }
+public struct TrackedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sendable, TrackedCollection {
+  @usableFromInline var storage: TrackedStorage<[Key: Value], Key>
 
   /// An empty dictionary.
   @inlinable
-  public init() { storage = Storage([:]) }
+  public init() { storage = TrackedStorage([:]) }
 
   /// A dictionary of the entries of `dictionary`.
   @inlinable
-  public init(_ dictionary: [Key: Value]) { storage = Storage(dictionary) }
+  public init(_ dictionary: [Key: Value]) { storage = TrackedStorage(dictionary) }
 
   /// A dictionary of `keysAndValues`, whose keys must be unique.
   @inlinable
   public init<Entries: Sequence>(uniqueKeysWithValues keysAndValues: Entries)
   where Entries.Element == (Key, Value) {
-    storage = Storage(Dictionary(uniqueKeysWithValues: keysAndValues))
+    storage = TrackedStorage(Dictionary(uniqueKeysWithValues: keysAndValues))
   }
 
   /// The entries, as a `Dictionary` (shares the storage until either changes).
   @inlinable
-  public var dictionary: [Key: Value] { storage.entries }
-
-  @inlinable
-  mutating func makeUnique() {
-    if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.entries) }
-  }
-
-  @inlinable
-  var changeCursor: ChangeCursor { storage.log.cursor }
-
-  @inlinable
-  func changes(since cursor: ChangeCursor) -> ChangeLogReading<Key> { storage.log.changes(since: cursor) }
+  public var dictionary: [Key: Value] { storage.contents }
 
   /// The value for `key`, or `nil`; setting `nil` removes the entry.
   @inlinable
   public subscript(key: Key) -> Value? {
-    get { storage.entries[key] }
+    get { storage.contents[key] }
     set {
       makeUnique()
-      storage.entries[key] = newValue
-      storage.log.record(key, count: storage.entries.count)
+      storage.contents[key] = newValue
+      storage.log.record(key, count: storage.contents.count)
     }
   }
 
@@ -96,8 +71,8 @@ public struct TrackedDictionary<Key: Hashable & Sendable, Value: Sendable>: Send
   @discardableResult
   public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
     makeUnique()
-    let previous = storage.entries.updateValue(value, forKey: key)
-    storage.log.record(key, count: storage.entries.count)
+    let previous = storage.contents.updateValue(value, forKey: key)
+    storage.log.record(key, count: storage.contents.count)
     return previous
   }
 
@@ -106,36 +81,36 @@ public struct TrackedDictionary<Key: Hashable & Sendable, Value: Sendable>: Send
   @discardableResult
   public mutating func removeValue(forKey key: Key) -> Value? {
     makeUnique()
-    let removed = storage.entries.removeValue(forKey: key)
-    if removed != nil { storage.log.record(key, count: storage.entries.count) }
+    let removed = storage.contents.removeValue(forKey: key)
+    if removed != nil { storage.log.record(key, count: storage.contents.count) }
     return removed
   }
 
   /// Removes every entry. The dictionary starts a new storage: a feedback
   /// over it compares it whole once, as the change concerns every entry.
   @inlinable
-  public mutating func removeAll() { storage = Storage([:]) }
+  public mutating func removeAll() { storage = TrackedStorage([:]) }
 
   /// The keys, in the dictionary's order.
   @inlinable
-  public var keys: Dictionary<Key, Value>.Keys { storage.entries.keys }
+  public var keys: Dictionary<Key, Value>.Keys { storage.contents.keys }
 
   /// The values, in the dictionary's order.
   @inlinable
-  public var values: Dictionary<Key, Value>.Values { storage.entries.values }
+  public var values: Dictionary<Key, Value>.Values { storage.contents.values }
 }
 
 extension TrackedDictionary: Collection {
   public typealias Index = Dictionary<Key, Value>.Index
   public typealias Element = (key: Key, value: Value)
 
-  @inlinable public var startIndex: Index { storage.entries.startIndex }
-  @inlinable public var endIndex: Index { storage.entries.endIndex }
-  @inlinable public var count: Int { storage.entries.count }
-  @inlinable public var isEmpty: Bool { storage.entries.isEmpty }
-  @inlinable public func index(after index: Index) -> Index { storage.entries.index(after: index) }
-  @inlinable public subscript(position: Index) -> Element { storage.entries[position] }
-  @inlinable public func makeIterator() -> Dictionary<Key, Value>.Iterator { storage.entries.makeIterator() }
+  @inlinable public var startIndex: Index { storage.contents.startIndex }
+  @inlinable public var endIndex: Index { storage.contents.endIndex }
+  @inlinable public var count: Int { storage.contents.count }
+  @inlinable public var isEmpty: Bool { storage.contents.isEmpty }
+  @inlinable public func index(after index: Index) -> Index { storage.contents.index(after: index) }
+  @inlinable public subscript(position: Index) -> Element { storage.contents[position] }
+  @inlinable public func makeIterator() -> Dictionary<Key, Value>.Iterator { storage.contents.makeIterator() }
 }
 
 extension TrackedDictionary: ExpressibleByDictionaryLiteral {
@@ -146,24 +121,24 @@ extension TrackedDictionary: ExpressibleByDictionaryLiteral {
 extension TrackedDictionary: Equatable where Value: Equatable {
   @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.storage === rhs.storage || lhs.storage.entries == rhs.storage.entries
+    lhs.storage === rhs.storage || lhs.storage.contents == rhs.storage.contents
   }
 }
 
 extension TrackedDictionary: Hashable where Value: Hashable {
   @inlinable
-  public func hash(into hasher: inout Hasher) { hasher.combine(storage.entries) }
+  public func hash(into hasher: inout Hasher) { hasher.combine(storage.contents) }
 }
 
 extension TrackedDictionary: CustomStringConvertible, CustomDebugStringConvertible {
-  public var description: String { storage.entries.description }
-  public var debugDescription: String { "TrackedDictionary(\(storage.entries.description))" }
+  public var description: String { storage.contents.description }
+  public var debugDescription: String { "TrackedDictionary(\(storage.contents.description))" }
 }
 
 extension TrackedDictionary: Encodable where Key: Encodable, Value: Encodable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
-    try container.encode(storage.entries)
+    try container.encode(storage.contents)
   }
 }
 

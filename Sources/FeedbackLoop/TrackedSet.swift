@@ -40,63 +40,39 @@
 /// alive where states are kept: an observer that stores them, a view, a
 /// ``SystemMonitor`` (handed the state before and after every event, it
 /// makes every change copy the set), a test's recorded timeline.
-public struct TrackedSet<Element: Hashable & Sendable>: Sendable {
-  @usableFromInline var storage: Storage
-
-  @usableFromInline
-  final class Storage: @unchecked Sendable {
-    // Sendable by the copy-on-write discipline of the standard library's
-    // collections: a storage is changed only through a `TrackedSet` that
-    // holds the only reference to it (`makeUnique()`), so no other value,
-    // and so no other thread, can see it while it changes; shared storages
-    // are only read.
-    @exclusivity(unchecked) @usableFromInline var elements: Set<Element>
-    @exclusivity(unchecked) @usableFromInline var log = ChangeLog<Element>()
-
-    @inlinable
-    init(_ elements: Set<Element>) { self.elements = elements }
-  }
+public struct TrackedSet<Element: Hashable & Sendable>: Sendable, TrackedCollection {
+  @usableFromInline var storage: TrackedStorage<Set<Element>, Element>
 
   /// An empty set.
   @inlinable
-  public init() { storage = Storage([]) }
+  public init() { storage = TrackedStorage([]) }
 
   /// A set of the elements of `set`.
   @inlinable
-  public init(_ set: Set<Element>) { storage = Storage(set) }
+  public init(_ set: Set<Element>) { storage = TrackedStorage(set) }
 
   /// A set of the elements of `elements`.
   @inlinable
   public init<Elements: Sequence>(_ elements: Elements) where Elements.Element == Element {
-    storage = Storage(Set(elements))
+    storage = TrackedStorage(Set(elements))
   }
 
   /// The elements, as a `Set` (shares the storage until either changes).
   @inlinable
-  public var elements: Set<Element> { storage.elements }
+  public var elements: Set<Element> { storage.contents }
 
-  @inlinable
-  mutating func makeUnique() {
-    if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.elements) }
-  }
-
-  @inlinable
-  var changeCursor: ChangeCursor { storage.log.cursor }
-
-  @inlinable
-  func changes(since cursor: ChangeCursor) -> ChangeLogReading<Element> { storage.log.changes(since: cursor) }
 }
 
 extension TrackedSet: Equatable {
   @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.storage === rhs.storage || lhs.storage.elements == rhs.storage.elements
+    lhs.storage === rhs.storage || lhs.storage.contents == rhs.storage.contents
   }
 }
 
 extension TrackedSet: Hashable {
   @inlinable
-  public func hash(into hasher: inout Hasher) { hasher.combine(storage.elements) }
+  public func hash(into hasher: inout Hasher) { hasher.combine(storage.contents) }
 }
 
 extension TrackedSet: ExpressibleByArrayLiteral {
@@ -107,25 +83,25 @@ extension TrackedSet: ExpressibleByArrayLiteral {
 extension TrackedSet: Collection {
   public typealias Index = Set<Element>.Index
 
-  @inlinable public var startIndex: Index { storage.elements.startIndex }
-  @inlinable public var endIndex: Index { storage.elements.endIndex }
-  @inlinable public var count: Int { storage.elements.count }
-  @inlinable public var isEmpty: Bool { storage.elements.isEmpty }
-  @inlinable public func index(after index: Index) -> Index { storage.elements.index(after: index) }
-  @inlinable public subscript(position: Index) -> Element { storage.elements[position] }
-  @inlinable public func makeIterator() -> Set<Element>.Iterator { storage.elements.makeIterator() }
+  @inlinable public var startIndex: Index { storage.contents.startIndex }
+  @inlinable public var endIndex: Index { storage.contents.endIndex }
+  @inlinable public var count: Int { storage.contents.count }
+  @inlinable public var isEmpty: Bool { storage.contents.isEmpty }
+  @inlinable public func index(after index: Index) -> Index { storage.contents.index(after: index) }
+  @inlinable public subscript(position: Index) -> Element { storage.contents[position] }
+  @inlinable public func makeIterator() -> Set<Element>.Iterator { storage.contents.makeIterator() }
 }
 
 extension TrackedSet: SetAlgebra {
   @inlinable
-  public func contains(_ member: Element) -> Bool { storage.elements.contains(member) }
+  public func contains(_ member: Element) -> Bool { storage.contents.contains(member) }
 
   @inlinable
   @discardableResult
   public mutating func insert(_ newMember: Element) -> (inserted: Bool, memberAfterInsert: Element) {
     makeUnique()
-    let result = storage.elements.insert(newMember)
-    if result.inserted { storage.log.record(newMember, count: storage.elements.count) }
+    let result = storage.contents.insert(newMember)
+    if result.inserted { storage.log.record(newMember, count: storage.contents.count) }
     return result
   }
 
@@ -133,8 +109,8 @@ extension TrackedSet: SetAlgebra {
   @discardableResult
   public mutating func remove(_ member: Element) -> Element? {
     makeUnique()
-    let removed = storage.elements.remove(member)
-    if let removed { storage.log.record(removed, count: storage.elements.count) }
+    let removed = storage.contents.remove(member)
+    if let removed { storage.log.record(removed, count: storage.contents.count) }
     return removed
   }
 
@@ -144,29 +120,29 @@ extension TrackedSet: SetAlgebra {
   @discardableResult
   public mutating func update(with newMember: Element) -> Element? {
     makeUnique()
-    let previous = storage.elements.update(with: newMember)
-    if previous == nil { storage.log.record(newMember, count: storage.elements.count) }
+    let previous = storage.contents.update(with: newMember)
+    if previous == nil { storage.log.record(newMember, count: storage.contents.count) }
     return previous
   }
 
   @inlinable
   public func union<Other: Sequence>(_ other: Other) -> Self where Other.Element == Element {
-    Self(storage.elements.union(other))
+    Self(storage.contents.union(other))
   }
 
   @inlinable
-  public func union(_ other: Self) -> Self { Self(storage.elements.union(other.storage.elements)) }
+  public func union(_ other: Self) -> Self { Self(storage.contents.union(other.storage.contents)) }
 
   @inlinable
-  public func intersection(_ other: Self) -> Self { Self(storage.elements.intersection(other.storage.elements)) }
+  public func intersection(_ other: Self) -> Self { Self(storage.contents.intersection(other.storage.contents)) }
 
   @inlinable
   public func symmetricDifference(_ other: Self) -> Self {
-    Self(storage.elements.symmetricDifference(other.storage.elements))
+    Self(storage.contents.symmetricDifference(other.storage.contents))
   }
 
   @inlinable
-  public func subtracting(_ other: Self) -> Self { Self(storage.elements.subtracting(other.storage.elements)) }
+  public func subtracting(_ other: Self) -> Self { Self(storage.contents.subtracting(other.storage.contents)) }
 
   // The mutating forms change the set element by element, so that a
   // feedback reads what they changed from the log (O(changes)).
@@ -183,7 +159,7 @@ extension TrackedSet: SetAlgebra {
 
   @inlinable
   public mutating func formIntersection(_ other: Self) {
-    for element in storage.elements where !other.contains(element) { remove(element) }
+    for element in storage.contents where !other.contains(element) { remove(element) }
   }
 
   @inlinable
@@ -206,18 +182,18 @@ extension TrackedSet: SetAlgebra {
   /// Removes every element. The set starts a new storage: a feedback over
   /// it compares it whole once, as the change concerns every element anyway.
   @inlinable
-  public mutating func removeAll() { storage = Storage([]) }
+  public mutating func removeAll() { storage = TrackedStorage([]) }
 }
 
 extension TrackedSet: CustomStringConvertible, CustomDebugStringConvertible {
-  public var description: String { storage.elements.description }
-  public var debugDescription: String { "TrackedSet(\(storage.elements.description))" }
+  public var description: String { storage.contents.description }
+  public var debugDescription: String { "TrackedSet(\(storage.contents.description))" }
 }
 
 extension TrackedSet: Encodable where Element: Encodable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
-    try container.encode(storage.elements)
+    try container.encode(storage.contents)
   }
 }
 

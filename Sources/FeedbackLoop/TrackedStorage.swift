@@ -1,0 +1,41 @@
+/// The copy-on-write storage of a tracked collection (``TrackedSet``,
+/// ``TrackedArray``, ``TrackedDictionary``): the collection itself and the
+/// log of its changes, together, so that a copy of the collection is a copy
+/// of its log's identity too.
+@usableFromInline
+final class TrackedStorage<Contents, Key>: @unchecked Sendable {
+  // Sendable by the copy-on-write discipline of the standard library's
+  // collections: a storage is changed only through a tracked collection that
+  // holds the only reference to it (`TrackedCollection.makeUnique()`), so no
+  // other value, and so no other thread, can see it while it changes;
+  // shared storages are only read. The tracked collections require their
+  // contents to be Sendable.
+  @exclusivity(unchecked) @usableFromInline var contents: Contents
+  @exclusivity(unchecked) @usableFromInline var log = ChangeLog<Key>()
+
+  @inlinable
+  init(_ contents: Contents) { self.contents = contents }
+}
+
+/// What the tracked collections share: their storage, made unique before a
+/// change, and what a reader learns from its log.
+@usableFromInline
+protocol TrackedCollection {
+  associatedtype Contents
+  associatedtype LogKey
+  var storage: TrackedStorage<Contents, LogKey> { get set }
+}
+
+extension TrackedCollection {
+  /// Copies the storage, with a new log, if another value shares it.
+  @inlinable
+  mutating func makeUnique() {
+    if !isKnownUniquelyReferenced(&storage) { storage = TrackedStorage(storage.contents) }
+  }
+
+  @inlinable
+  var changeCursor: ChangeCursor { storage.log.cursor }
+
+  @inlinable
+  func changes(since cursor: ChangeCursor) -> ChangeLogReading<LogKey> { storage.log.changes(since: cursor) }
+}
