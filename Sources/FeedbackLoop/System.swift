@@ -202,6 +202,14 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// Stops the system: every effect and input is cancelled, observers'
   /// sequences finish, and no event is reduced afterwards (G9). Stopping a
   /// stopped system does nothing.
+  ///
+  /// Called from inside the loop (a feedback's query, an observer), it
+  /// returns with ``isStopped`` true and ends the pass: no later feedback or
+  /// observer sees the state, and the system tears down when the callback
+  /// returns. An event sent during the teardown (from an `onStop` handler,
+  /// or the monitor's ``SystemActivity/stopped``) is reported
+  /// ``DiscardReason/systemStopped``, and an observer added then is told at
+  /// once that the system stopped.
   public func stop() {
     core.stop()
   }
