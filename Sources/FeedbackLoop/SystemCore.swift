@@ -730,8 +730,14 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// Stops the system: every effect and input is cancelled, every observer
   /// finished, and no event is reduced afterwards (G9). If another thread
   /// owns the loop, it tears down at its next step.
+  ///
+  /// The teardown (the runtimes' cancellation, the observers' `onStop`, the
+  /// monitor's reports) runs where the loop runs: for a main-actor system
+  /// stopped off the main actor (another thread, a release there), one hop
+  /// later on the main actor (G10). No event is reduced after this returns,
+  /// wherever it is called.
   @usableFromInline
-  func stop() {
+  func stop(callerIsMainActor: Bool = false) {
     if isDrainingThread {
       // From inside the loop (a query, an observer, the reducer): the word
       // says so at once, so `isStopped` is true when this returns, the rest
@@ -743,7 +749,24 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     // Waits for a reduction running on another thread: none runs after
     // this returns (see `beginReduction`).
     let before = fl_word_set_between_reductions(control, Control.stopped)
-    guard before & Control.stopped == 0, acquire() else { return }
+    guard before & Control.stopped == 0 else { return }
+    guard mayDrain(callerIsMainActor: callerIsMainActor) else {
+      Task { @MainActor in self.stopOnMainActor() }
+      return
+    }
+    tearDownUnlessOwned()
+  }
+
+  /// The teardown of a main-actor system stopped elsewhere.
+  func stopOnMainActor() {
+    tearDownUnlessOwned()
+  }
+
+  /// Tears down now, unless a thread owns the loop: that one tears down at
+  /// its next step, seeing `stopped`.
+  @usableFromInline
+  func tearDownUnlessOwned() {
+    guard acquire() else { return }
     let previousDrainer = fl_current_drainer()
     fl_set_current_drainer(identity)
     finishStopping(restoring: previousDrainer)

@@ -167,3 +167,93 @@ extension Reliability {
     }
   }
 }
+
+extension Reliability {
+  /// G10 for monitors: what a monitor must tolerate, as `SystemMonitor`
+  /// documents it.
+  @Suite("Hostile monitor")
+  struct HostileMonitorTests {
+    /// Reports that come from the loop, and refusals, which come from the
+    /// sending threads.
+    struct Tally: Sendable {
+      var insideLoopReports = 0
+      var loopOverlaps = 0
+      var reduced = 0
+      var refused = 0
+      var stopped = 0
+    }
+
+    @Test("G10 a main-actor system stopped from a background thread calls onStop and its monitor on the main actor")
+    @MainActor
+    func mainActorSystemTearsDownOnMainActor() async {
+      // The main actor's thread is the one this test body runs on.
+      let mainActorThread = pthread_self()
+      let onMainThread = Locked<[String: Bool]>([:])
+      let told = Counter()
+      let monitor = SystemMonitor<Int, Int> { activity in
+        if case .stopped = activity {
+          onMainThread.withLock { $0["monitor"] = pthread_equal(pthread_self(), mainActorThread) != 0 }
+          told.add()
+        }
+      }
+      let system = System(
+        initial: 0, reduce: { (_: Int, event: Int) in event }, isolation: .mainActor, monitor: monitor)
+      let observation = system.observe({ _ in }) {
+        onMainThread.withLock { $0["onStop"] = pthread_equal(pthread_self(), mainActorThread) != 0 }
+        told.add()
+      }
+      await onThreads(1) { _ in system.stop() }
+      #expect(system.isStopped, "marked stopped when stop() returns")
+      await told.wait(untilAtLeast: 2)
+      #expect(onMainThread.current == ["monitor": true, "onStop": true], "body on main thread: \(Thread.isMainThread)")
+      observation.cancel()
+    }
+
+    @Test(
+      "G10 G14 dropNewest(limit: 4), 8 senders and sends after stop(): the loop's reports never overlap, only refusals come from senders, every event is counted"
+    )
+    func monitorCallsAreAsDocumented() async {
+      let perSender = Scale.pick(20_000, sanitized: 2_000)
+      let tally = Locked(Tally())
+      let monitor = SystemMonitor<Int, Int> { activity in
+        switch activity {
+        case .eventDiscarded(_, .bufferFull), .eventDiscarded(_, .systemStopped):
+          tally.withLock { $0.refused += 1 }
+        default:
+          tally.withLock {
+            $0.insideLoopReports += 1
+            if $0.insideLoopReports > 1 { $0.loopOverlaps += 1 }
+            if case .reduced = activity { $0.reduced += 1 }
+            if case .stopped = activity { $0.stopped += 1 }
+          }
+          // Widens the window in which a second report from the loop would
+          // be seen overlapping this one.
+          sched_yield()
+          tally.withLock { $0.insideLoopReports -= 1 }
+        }
+      }
+      let system = System(
+        initial: 0, reduce: { (state: Int, _: Int) in state + 1 },
+        environment: SystemEnvironment(eventBuffer: .dropNewest(limit: 4)), monitor: monitor)
+      let start = Gate()
+      let halfway = Counter()
+      let stopped = Gate()
+      async let senders: Void = onThreads(8, startingAt: start) { sender in
+        for number in 0..<perSender { system.send(sender * perSender + number) }
+        halfway.add()
+        stopped.waitBlocking()
+        for number in 0..<perSender { system.send(-(sender * perSender + number) - 1) }
+      }
+      start.open()
+      await halfway.wait(untilAtLeast: 8)
+      system.stop()
+      stopped.open()
+      await senders
+      let final = tally.current
+      #expect(final.loopOverlaps == 0, "the loop's own reports overlapped \(final.loopOverlaps) times")
+      #expect(final.stopped == 1)
+      #expect(final.reduced + final.refused == 8 * perSender * 2)
+      #expect(final.refused >= 8 * perSender, "every send after stop() is refused")
+    }
+  }
+}
