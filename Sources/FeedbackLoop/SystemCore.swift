@@ -18,7 +18,8 @@ import Logging
 ///
 /// The owning thread is marked in a thread-local variable. Its own sends go
 /// to `pendingLocal`, which only it touches, so that a feedback answering a
-/// state at once costs no lock and no atomic operation.
+/// state at once costs no lock and no atomic operation but one load of the
+/// control word (see "The order of events" below).
 ///
 /// ## The order of events
 ///
