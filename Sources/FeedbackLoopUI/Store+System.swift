@@ -67,9 +67,11 @@ extension Store where State: Sendable, Event: Sendable {
   /// The system must run on the main actor: start it with isolation
   /// `SystemIsolation.mainActor`. The store checks it at run
   /// time, on every state, and stops the process with a message if a state
-  /// arrives elsewhere. The store keeps the system running while it lives;
-  /// stop the system through the store (``stop()``), so that the store
-  /// knows.
+  /// arrives elsewhere. The store keeps the system running while it lives.
+  /// However the system stops (through the store's ``stop()``, the system's
+  /// own `stop()`, or a feedback), the store follows: ``isStopped`` turns
+  /// `true` and its state sequences and publishers finish (G9); a stop made
+  /// off the main actor reaches the store after one hop to it.
   ///
   /// ```swift
   /// let store = Store(volume.start(isolation: .mainActor))
@@ -92,12 +94,26 @@ extension Store where State: Sendable, Event: Sendable {
     // isolation the core does not tell) and stops the process with a message
     // if it ever did not. Observing from this main-actor `init` on an idle
     // system delivers the current state at once, so no state is missed
-    // between `system.state` above and this line. The closure holds the store
+    // between `system.state` above and this line. The closures hold the store
     // weakly: the system does not keep its store alive.
+    //
+    // `onStop` tells the store when the system stops, whoever stops it (the
+    // store, a holder of the system, a feedback, another thread), so that
+    // `isStopped` and the store's sequences follow the system (G9). The core
+    // calls it on the thread that stops or drains the system: on the main
+    // actor's thread the store takes the stop at once; from another thread
+    // it hops to the main actor.
+    let mainActorThread = ThreadIdentity.current
     _ = system.observe { [weak self] state in
       MainActor.preconditionIsolated(
         "FeedbackLoopUI: a Store needs a system that runs on the main actor (isolation: .mainActor)")
       MainActor.assumeIsolated { self?.receive(state) }
+    } onStop: { [weak self] in
+      guard mainActorThread.isCurrent else {
+        Task { @MainActor [weak self] in self?.systemStopped() }
+        return
+      }
+      MainActor.assumeIsolated { self?.systemStopped() }
     }
     if system.isStopped { systemStopped() }
   }

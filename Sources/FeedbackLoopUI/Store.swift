@@ -72,8 +72,9 @@ public final class Store<State, Event> {
   /// no other reference is left, so nothing can touch it at the same time.
   @ObservationIgnored private var finishers: [Int: @Sendable () -> Void] = [:]
 
-  /// Whether the system has stopped: after ``stop()``, no event is reduced
-  /// and the state no longer changes. Observation tracks it apart from the
+  /// Whether the system has stopped: after ``stop()``, or once the system
+  /// stopped in any other way (its holder, a feedback, another thread), no
+  /// event is reduced and the state no longer changes. Observation tracks it apart from the
   /// state: a view that reads it re-renders when the system stops, not for
   /// each state.
   ///
