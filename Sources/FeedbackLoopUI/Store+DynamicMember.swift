@@ -12,7 +12,9 @@ extension Store {
   /// ProgressView().opacity(store.isLoading ? 1 : 0)
   /// ```
   public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    field(keyPath).access(self)
+    let field = field(keyPath)
+    field.isRead = true
+    field.access(self)
     return current[keyPath: keyPath]
   }
 
@@ -31,6 +33,7 @@ extension Store {
     if let field = fields[keyPath] { return field }
     let field = ObservedField<State, Event>(keyPath)
     fields[keyPath] = field
+    fieldList.append(field)
     return field
   }
 }

@@ -89,7 +89,7 @@ extension Store where State: Sendable, Event: Sendable {
     // the main actor: the core drains it only for a caller isolated to the
     // main actor (a send or an observation made there, which it learns from
     // `#isolation`) or in its own `Task { @MainActor in ... }` hop, and it
-    // calls observers from the drain. So `assumeIsolated` holds; the
+    // calls observers from the drain. So the main actor's isolation holds; the
     // precondition checks it at run time (for a system built elsewhere, whose
     // isolation the core does not tell) and stops the process with a message
     // if it ever did not. Observing from this main-actor `init` on an idle
@@ -101,15 +101,14 @@ extension Store where State: Sendable, Event: Sendable {
     // store, a holder of the system, a feedback, another thread), so that
     // `isStopped` and the store's sequences follow the system (G9). The core
     // calls it on the thread that stops or drains the system: on the main
-    // actor's thread the store takes the stop at once; from another thread
-    // it hops to the main actor.
-    let mainActorThread = ThreadIdentity.current
+    // queue (the main actor's) the store takes the stop at once; from
+    // elsewhere it hops to the main actor.
     _ = system.observe { [weak self] state in
       MainActor.preconditionIsolated(
         "FeedbackLoopUI: a Store needs a system that runs on the main actor (isolation: .mainActor)")
-      MainActor.assumeIsolated { self?.receive(state) }
+      runCheckedOnMainActor { self?.receive(state) }
     } onStop: { [weak self] in
-      guard mainActorThread.isCurrent else {
+      guard MainQueue.isCurrent else {
         Task { @MainActor [weak self] in self?.systemStopped() }
         return
       }

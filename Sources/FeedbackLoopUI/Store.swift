@@ -67,6 +67,22 @@ public final class Store<State, Event> {
   /// The members of the state read through the store (`store.count`), by
   /// key path, each notified only when it changes.
   @ObservationIgnored var fields: [AnyKeyPath: ObservedField<State, Event>] = [:]
+  /// The same members, in the order they were first read: each new state
+  /// walks this array, not the dictionary.
+  @ObservationIgnored var fieldList: [ObservedField<State, Event>] = []
+  /// `\Store.state`, made once: a key path literal of a generic type is
+  /// instantiated by the runtime each time it is evaluated, and Observation
+  /// needs one for every read and every change.
+  @ObservationIgnored private let stateKeyPath: KeyPath<Store, State>
+  /// Whether ``state`` was read since the store last notified its readers.
+  /// Observation registers an observer only in a read (its `access`), and an
+  /// observer hears of one change only (`withObservationTracking` is
+  /// one-shot), so when nobody read ``state`` since the last notification
+  /// nobody can be waiting for the next: the store skips the registrar.
+  @ObservationIgnored private var stateIsRead = false
+  /// Whether the system stopped: ``isStopped`` for the store's own use, which
+  /// does not register a read with Observation.
+  @ObservationIgnored private(set) var hasStopped = false
   /// What ends the sequences and publishers of this store when it goes
   /// away. Only the main actor touches it, but for `deinit`, which runs when
   /// no other reference is left, so nothing can touch it at the same time.
@@ -92,6 +108,7 @@ public final class Store<State, Event> {
     owner: AnyObject
   ) {
     current = initial
+    stateKeyPath = \Store.state
     isDuplicate = equality(of: State.self)
     self.forward = forward
     stopSystem = stop
@@ -115,7 +132,8 @@ public final class Store<State, Event> {
   /// Text(store.state.title)
   /// ```
   public var state: State {
-    access(keyPath: \.state)
+    stateIsRead = true
+    access(keyPath: stateKeyPath)
     return current
   }
 
@@ -191,13 +209,22 @@ public final class Store<State, Event> {
   /// listeners. The core calls it, through the root store's observation, on
   /// the main actor, after every feedback has seen the state (G3), one state
   /// at a time (it never re-enters: a send made from here is queued).
+  ///
+  /// What it costs per state: the equality check of the state, one
+  /// comparison per member read through the store, and a registrar call only
+  /// for what changed and was read since its last notification (see
+  /// `stateIsRead` and `ObservedField.isRead`).
   func receive(_ new: State) {
-    guard !isStopped else { return }
+    guard !hasStopped else { return }
     if let isDuplicate, isDuplicate(current, new) { return }
-    let old = current
-    let changed = fields.values.filter { $0.hasChanged(old, new) }
-    withMutation(keyPath: \.state) {
-      notifying(changed[...]) { current = new }
+    if !fieldList.isEmpty { markChangedFields(from: current, to: new) }
+    if stateIsRead {
+      stateIsRead = false
+      withMutation(keyPath: stateKeyPath) {
+        notifyingChangedFields(from: 0) { current = new }
+      }
+    } else {
+      notifyingChangedFields(from: 0) { current = new }
     }
     guard !listeners.isEmpty else { return }
     var ended: Set<Int> = []
@@ -210,16 +237,45 @@ public final class Store<State, Event> {
     }
   }
 
+  /// Marks the members read through the store that differ between `old`
+  /// and `new`: a comparison each, in place.
+  private func markChangedFields(from old: State, to new: State) {
+    withUnsafePointer(to: old) { old in
+      withUnsafePointer(to: new) { new in
+        for field in fieldList where field.hasChanged(old, new) {
+          field.isDue = true
+        }
+      }
+    }
+  }
+
   /// Runs `body` between the will-set and did-set notifications of each
-  /// field in `fields`.
-  private func notifying(_ fields: ArraySlice<ObservedField<State, Event>>, _ body: () -> Void) {
-    guard let field = fields.first else { return body() }
-    field.withMutation(self) { notifying(fields.dropFirst(), body) }
+  /// changed field, from `fieldList[start]` on, that was read since its last
+  /// notification; clears the marks of the others. Whether a field was read
+  /// is asked when its turn comes, so a read made from an earlier field's
+  /// callback counts. A field's read flag is cleared before its
+  /// notification, so that an observer that reads it again from its
+  /// callback is counted as a new reader.
+  private func notifyingChangedFields(from start: Int, _ body: () -> Void) {
+    var index = start
+    while index < fieldList.count {
+      let field = fieldList[index]
+      if field.isDue {
+        field.isDue = false
+        if field.isRead { break }
+      }
+      index += 1
+    }
+    guard index < fieldList.count else { return body() }
+    let field = fieldList[index]
+    field.isRead = false
+    field.withMutation(self) { notifyingChangedFields(from: index + 1, body) }
   }
 
   /// The system stopped: no state changes any more; the listeners finish.
   func systemStopped() {
-    guard !isStopped else { return }
+    guard !hasStopped else { return }
+    hasStopped = true
     isStopped = true
     let ending = listeners
     listeners.removeAll()
@@ -237,7 +293,7 @@ public final class Store<State, Event> {
     finishOnRelease: (@Sendable () -> Void)? = nil
   ) {
     nextListenerID += 1
-    guard !isStopped else {
+    guard !hasStopped else {
       finish()
       return
     }
