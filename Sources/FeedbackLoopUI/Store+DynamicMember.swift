@@ -11,6 +11,7 @@ extension Store {
   /// Text("\(store.count)")        // re-renders when count changes
   /// ProgressView().opacity(store.isLoading ? 1 : 0)
   /// ```
+  @inlinable
   public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     let field = field(keyPath)
     field.isRead = true
@@ -29,9 +30,10 @@ extension Store {
     state[keyPath: keyPath]
   }
 
-  private func field<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> ObservedField<State, Event> {
+  @inlinable
+  func field<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> ObservedField<State, Event> {
     if let field = fields[keyPath] { return field }
-    let field = ObservedField<State, Event>(keyPath)
+    let field = ObservedField<State, Event>.member(keyPath)
     fields[keyPath] = field
     fieldList.append(field)
     return field

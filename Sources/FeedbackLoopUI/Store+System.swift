@@ -28,6 +28,7 @@ extension Store where State: Sendable, Event: Sendable {
   ///   - feedbacks: the feedbacks, in the order they see each state.
   ///   - environment: the clock, effect executor, logger and event buffer.
   ///   - monitor: receives every reduction and effect.
+  @inlinable
   public convenience init(
     initial: State,
     reduce: @escaping @Sendable (State, Event) -> State,
@@ -47,6 +48,7 @@ extension Store where State: Sendable, Event: Sendable {
   /// ```swift
   /// let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
   /// ```
+  @inlinable
   public convenience init(
     initial: State,
     reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
@@ -77,6 +79,7 @@ extension Store where State: Sendable, Event: Sendable {
   /// let store = Store(volume.start(isolation: .mainActor))
   /// let label = store.project { "Volume \($0.value)" }
   /// ```
+  @inlinable
   public convenience init(_ system: System<State, Event>) {
     self.init(
       initial: system.state,

@@ -41,52 +41,57 @@ import Observation
 /// The store owns its system: releasing the store (and every store scoped
 /// from it) stops the system, which cancels every effect and input (G9).
 @MainActor
-@Observable
 @dynamicMemberLookup
 public final class Store<State, Event> {
+  // The store conforms to `Observable` by hand, as the `@Observable` macro
+  // would, so that its per-event path can be `@inlinable` and specialized
+  // in the app for its state (the macro's registrar and helpers are not
+  // visible to inlinable code).
+  @usableFromInline let registrar = ObservationRegistrar()
+
   /// The state, as the store last received it. Read through ``state``, which
   /// registers the read with Observation.
-  @ObservationIgnored private(set) var current: State
+  @usableFromInline var current: State
   /// Whether two states are equal, when `State` is `Equatable`: an equal
   /// state does not notify the readers of ``state``.
-  @ObservationIgnored private let isDuplicate: ((State, State) -> Bool)?
+  @usableFromInline let isDuplicate: ((State, State) -> Bool)?
   /// Sends an event to the root system, mapped to the root's event type.
-  @ObservationIgnored private let forward: @MainActor (Event) -> Void
+  @usableFromInline let forward: @MainActor (Event) -> Void
   /// Stops the root system (a scoped store asks the store it was scoped
   /// from, up to the root).
-  @ObservationIgnored private let stopSystem: @MainActor () -> Void
+  private let stopSystem: @MainActor () -> Void
   /// Reduces the events queued for the root system's hop to the main actor.
-  @ObservationIgnored private let processQueued: @MainActor () -> Void
+  private let processQueued: @MainActor () -> Void
   /// Keeps the root system alive: the system for a root store, the parent
   /// store for a scoped one.
-  @ObservationIgnored private let owner: AnyObject
+  private let owner: AnyObject
   /// Who hears of each new state after this store: scoped stores, state
   /// sequences, state publishers.
-  @ObservationIgnored private var listeners: [StoreListener<State>] = []
-  @ObservationIgnored private var nextListenerID = 0
+  @usableFromInline var listeners: [StoreListener<State>] = []
+  private var nextListenerID = 0
   /// The members of the state read through the store (`store.count`), by
   /// key path, each notified only when it changes.
-  @ObservationIgnored var fields: [AnyKeyPath: ObservedField<State, Event>] = [:]
+  @usableFromInline var fields: [AnyKeyPath: ObservedField<State, Event>] = [:]
   /// The same members, in the order they were first read: each new state
   /// walks this array, not the dictionary.
-  @ObservationIgnored var fieldList: [ObservedField<State, Event>] = []
+  @usableFromInline var fieldList: [ObservedField<State, Event>] = []
   /// `\Store.state`, made once: a key path literal of a generic type is
   /// instantiated by the runtime each time it is evaluated, and Observation
   /// needs one for every read and every change.
-  @ObservationIgnored private let stateKeyPath: KeyPath<Store, State>
+  @usableFromInline let stateKeyPath: KeyPath<Store, State>
   /// Whether ``state`` was read since the store last notified its readers.
   /// Observation registers an observer only in a read (its `access`), and an
   /// observer hears of one change only (`withObservationTracking` is
   /// one-shot), so when nobody read ``state`` since the last notification
   /// nobody can be waiting for the next: the store skips the registrar.
-  @ObservationIgnored private var stateIsRead = false
+  @usableFromInline var stateIsRead = false
   /// Whether the system stopped: ``isStopped`` for the store's own use, which
   /// does not register a read with Observation.
-  @ObservationIgnored private(set) var hasStopped = false
+  @usableFromInline var hasStopped = false
   /// What ends the sequences and publishers of this store when it goes
   /// away. Only the main actor touches it, but for `deinit`, which runs when
   /// no other reference is left, so nothing can touch it at the same time.
-  @ObservationIgnored private var finishers: [Int: @Sendable () -> Void] = [:]
+  @usableFromInline var finishers: [Int: @Sendable () -> Void] = [:]
 
   /// Whether the system has stopped: after ``stop()``, or once the system
   /// stopped in any other way (its holder, a feedback, another thread), no
@@ -98,8 +103,12 @@ public final class Store<State, Event> {
   /// Button("Retry") { store.send(.retry) }
   ///   .disabled(store.isStopped)
   /// ```
-  public private(set) var isStopped = false
+  public var isStopped: Bool {
+    access(keyPath: \.isStopped)
+    return hasStopped
+  }
 
+  @usableFromInline
   init(
     initial: State,
     forward: @escaping @MainActor (Event) -> Void,
@@ -149,6 +158,7 @@ public final class Store<State, Event> {
   /// ```swift
   /// Button("+") { store.send(.increment) }
   /// ```
+  @inlinable
   public func send(_ event: Event) {
     forward(event)
   }
@@ -214,6 +224,7 @@ public final class Store<State, Event> {
   /// comparison per member read through the store, and a registrar call only
   /// for what changed and was read since its last notification (see
   /// `stateIsRead` and `ObservedField.isRead`).
+  @inlinable
   func receive(_ new: State) {
     guard !hasStopped else { return }
     if let isDuplicate, isDuplicate(current, new) { return }
@@ -239,11 +250,16 @@ public final class Store<State, Event> {
 
   /// Marks the members read through the store that differ between `old`
   /// and `new`: a comparison each, in place.
-  private func markChangedFields(from old: State, to new: State) {
+  @inlinable
+  func markChangedFields(from old: State, to new: State) {
     withUnsafePointer(to: old) { old in
       withUnsafePointer(to: new) { new in
-        for field in fieldList where field.hasChanged(old, new) {
-          field.isDue = true
+        fieldList.withUnsafeBufferPointer { fields in
+          for index in fields.indices {
+            // The store holds every field in `fieldList` throughout.
+            unowned(unsafe) let field = fields[index]
+            if field.hasChanged(old, new) { field.isDue = true }
+          }
         }
       }
     }
@@ -256,7 +272,8 @@ public final class Store<State, Event> {
   /// callback counts. A field's read flag is cleared before its
   /// notification, so that an observer that reads it again from its
   /// callback is counted as a new reader.
-  private func notifyingChangedFields(from start: Int, _ body: () -> Void) {
+  @inlinable
+  func notifyingChangedFields(from start: Int, _ body: () -> Void) {
     var index = start
     while index < fieldList.count {
       let field = fieldList[index]
@@ -273,10 +290,10 @@ public final class Store<State, Event> {
   }
 
   /// The system stopped: no state changes any more; the listeners finish.
+  @usableFromInline
   func systemStopped() {
     guard !hasStopped else { return }
-    hasStopped = true
-    isStopped = true
+    withMutation(keyPath: \.isStopped) { hasStopped = true }
     let ending = listeners
     listeners.removeAll()
     for listener in ending { listener.finish() }
@@ -300,4 +317,23 @@ public final class Store<State, Event> {
     listeners.append(StoreListener(id: nextListenerID, receive: receive, finish: finish))
     if let finishOnRelease { finishers[nextListenerID] = finishOnRelease }
   }
+
+  // MARK: - Observable, by hand
+
+  /// Registers a read of `keyPath` with Observation.
+  @usableFromInline
+  nonisolated func access<Member>(keyPath: KeyPath<Store, Member>) {
+    registrar.access(self, keyPath: keyPath)
+  }
+
+  /// Runs `mutation` between the will-set and did-set notifications of
+  /// `keyPath`.
+  @usableFromInline
+  nonisolated func withMutation<Member, Result>(
+    keyPath: KeyPath<Store, Member>, _ mutation: () throws -> Result
+  ) rethrows -> Result {
+    try registrar.withMutation(of: self, keyPath: keyPath, mutation)
+  }
 }
+
+extension Store: Observable {}

@@ -9,6 +9,7 @@ import Dispatch
 /// and hops to the main actor otherwise. A thread cannot stand for the main
 /// actor here: on Linux, the main queue of an `async` program is drained by
 /// a worker thread of the pool, not by the process's main thread.
+@usableFromInline
 enum MainQueue {
   /// Marks the main queue, once: `getSpecific` then finds the mark on the
   /// main queue only.
@@ -19,5 +20,6 @@ enum MainQueue {
   }()
 
   /// Whether the caller runs on the main queue.
+  @usableFromInline
   static var isCurrent: Bool { DispatchQueue.getSpecific(key: mark) == true }
 }

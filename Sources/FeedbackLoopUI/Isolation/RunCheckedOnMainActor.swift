@@ -8,6 +8,7 @@
 /// `@MainActor` function and a plain one have the same representation
 /// (isolation is a compile-time property of the type), so the cast only
 /// removes the attribute.
+@inlinable
 func runCheckedOnMainActor<T>(_ body: @MainActor () -> T) -> T {
   withoutActuallyEscaping(body) { body in
     unsafeBitCast(body, to: (() -> T).self)()
