@@ -5,13 +5,15 @@ import Observation
 /// `\Store.state.count`, and the store notifies it only when its value
 /// changes, and only if it was read since its last notification.
 ///
-/// The comparison is a method of a subclass (``StoredMember`` for a stored
-/// member, ``ComputedMember`` otherwise) rather than a closure: the store
-/// calls it for every member on every state, and a method call on an
-/// object the store holds costs no reference counting of a closure context.
+/// Its comparison is a closure made in inlinable code, so specialized in the
+/// app for the member's type; the store calls it through an unretained
+/// reference to the field (see `Store.unretainedFields`), which costs no
+/// reference counting per member and per state.
 @MainActor
 @usableFromInline
-class ObservedField<State, Event> {
+final class ObservedField<State, Event> {
+  /// Whether the member differs between the states at two addresses.
+  @usableFromInline let hasChanged: (UnsafePointer<State>, UnsafePointer<State>) -> Bool
   /// Registers a read of the member with Observation.
   @usableFromInline let access: (Store<State, Event>) -> Void
   /// Runs a mutation between the member's will-set and did-set notifications.
@@ -21,68 +23,23 @@ class ObservedField<State, Event> {
   /// hears of one change, so an unread member has nobody to notify.
   /// (Exclusivity: only the main actor touches it, never re-entrantly.)
   @usableFromInline @exclusivity(unchecked) var isRead = false
-  /// Whether the state being taken changed the member: set by the
-  /// comparison, cleared when the store passes the member to notify it.
-  @usableFromInline @exclusivity(unchecked) var isDue = false
 
-  @usableFromInline
-  init<Value>(_ keyPath: KeyPath<State, Value>) {
+  @inlinable
+  init<Value: Equatable>(_ keyPath: KeyPath<State, Value>) {
     let storeKeyPath = (\Store<State, Event>.state).appending(path: keyPath)
+    if let offset = MemoryLayout<State>.offset(of: keyPath) {
+      // A stored member: compared in place, at its offset, as
+      // `MemoryLayout.offset(of:)` documents, rather than projected through
+      // the key path twice per state (a call into the runtime each).
+      hasChanged = { old, new in
+        let oldMember = UnsafeRawPointer(old).advanced(by: offset).assumingMemoryBound(to: Value.self)
+        let newMember = UnsafeRawPointer(new).advanced(by: offset).assumingMemoryBound(to: Value.self)
+        return oldMember.pointee != newMember.pointee
+      }
+    } else {
+      hasChanged = { old, new in old.pointee[keyPath: keyPath] != new.pointee[keyPath: keyPath] }
+    }
     access = { store in store.access(keyPath: storeKeyPath) }
     withMutation = { store, mutation in store.withMutation(keyPath: storeKeyPath, mutation) }
-  }
-
-  /// Whether the member differs between the states at two addresses.
-  @usableFromInline
-  func hasChanged(_ old: UnsafePointer<State>, _ new: UnsafePointer<State>) -> Bool {
-    preconditionFailure("ObservedField is abstract")
-  }
-
-  /// The field for the member at `keyPath`.
-  @inlinable
-  static func member<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> ObservedField {
-    if let offset = MemoryLayout<State>.offset(of: keyPath) {
-      return StoredMember<State, Event, Value>(keyPath, offset: offset)
-    }
-    return ComputedMember<State, Event, Value>(computed: keyPath)
-  }
-}
-
-/// A stored member: compared in place, at its offset, as
-/// `MemoryLayout.offset(of:)` documents, rather than projected through the
-/// key path twice per state (a call into the runtime each).
-@usableFromInline
-final class StoredMember<State, Event, Value: Equatable>: ObservedField<State, Event> {
-  @usableFromInline let offset: Int
-
-  @usableFromInline
-  init(_ keyPath: KeyPath<State, Value>, offset: Int) {
-    self.offset = offset
-    super.init(keyPath)
-  }
-
-  @usableFromInline
-  override func hasChanged(_ old: UnsafePointer<State>, _ new: UnsafePointer<State>) -> Bool {
-    let oldMember = UnsafeRawPointer(old).advanced(by: offset).assumingMemoryBound(to: Value.self)
-    let newMember = UnsafeRawPointer(new).advanced(by: offset).assumingMemoryBound(to: Value.self)
-    return oldMember.pointee != newMember.pointee
-  }
-}
-
-/// A computed member (or one whose key path has no offset): read through
-/// its key path.
-@usableFromInline
-final class ComputedMember<State, Event, Value: Equatable>: ObservedField<State, Event> {
-  @usableFromInline let keyPath: KeyPath<State, Value>
-
-  @usableFromInline
-  init(computed keyPath: KeyPath<State, Value>) {
-    self.keyPath = keyPath
-    super.init(keyPath)
-  }
-
-  @usableFromInline
-  override func hasChanged(_ old: UnsafePointer<State>, _ new: UnsafePointer<State>) -> Bool {
-    old.pointee[keyPath: keyPath] != new.pointee[keyPath: keyPath]
   }
 }

@@ -33,9 +33,10 @@ extension Store {
   @inlinable
   func field<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> ObservedField<State, Event> {
     if let field = fields[keyPath] { return field }
-    let field = ObservedField<State, Event>.member(keyPath)
+    let field = ObservedField<State, Event>(keyPath)
     fields[keyPath] = field
     fieldList.append(field)
+    unretainedFields.append(Unmanaged.passUnretained(field))
     return field
   }
 }

@@ -75,6 +75,13 @@ public final class Store<State, Event> {
   /// The same members, in the order they were first read: each new state
   /// walks this array, not the dictionary.
   @usableFromInline var fieldList: [ObservedField<State, Event>] = []
+  /// The same fields, unretained, for the comparison of every state: the
+  /// store holds each of them in `fieldList` for its whole life, so a
+  /// comparison need not retain and release it.
+  @usableFromInline var unretainedFields: ContiguousArray<Unmanaged<ObservedField<State, Event>>> = []
+  /// The positions in `fieldList` of the fields the state being taken
+  /// changed; kept, emptied, between states, so that it allocates once.
+  @usableFromInline var changedFields: [Int] = []
   /// `\Store.state`, made once: a key path literal of a generic type is
   /// instantiated by the runtime each time it is evaluated, and Observation
   /// needs one for every read and every change.
@@ -228,7 +235,11 @@ public final class Store<State, Event> {
   func receive(_ new: State) {
     guard !hasStopped else { return }
     if let isDuplicate, isDuplicate(current, new) { return }
-    if !fieldList.isEmpty { markChangedFields(from: current, to: new) }
+    if unretainedFields.isEmpty {
+      changedFields.removeAll(keepingCapacity: true)
+    } else {
+      markChangedFields(from: current, to: new)
+    }
     if stateIsRead {
       stateIsRead = false
       withMutation(keyPath: stateKeyPath) {
@@ -248,45 +259,44 @@ public final class Store<State, Event> {
     }
   }
 
-  /// Marks the members read through the store that differ between `old`
+  /// Lists the members read through the store that differ between `old`
   /// and `new`: a comparison each, in place.
   @inlinable
   func markChangedFields(from old: State, to new: State) {
+    changedFields.removeAll(keepingCapacity: true)
     withUnsafePointer(to: old) { old in
       withUnsafePointer(to: new) { new in
-        fieldList.withUnsafeBufferPointer { fields in
-          for index in fields.indices {
-            // The store holds every field in `fieldList` throughout.
-            unowned(unsafe) let field = fields[index]
-            if field.hasChanged(old, new) { field.isDue = true }
-          }
+        // A loop with no closure per member: a closure formed here is
+        // isolated to the main actor, and the runtime checks its executor
+        // each time it is entered.
+        for index in unretainedFields.indices {
+          unowned(unsafe) let field = unretainedFields[index].takeUnretainedValue()
+          if field.hasChanged(old, new) { changedFields.append(index) }
         }
       }
     }
   }
 
   /// Runs `body` between the will-set and did-set notifications of each
-  /// changed field, from `fieldList[start]` on, that was read since its last
-  /// notification; clears the marks of the others. Whether a field was read
-  /// is asked when its turn comes, so a read made from an earlier field's
-  /// callback counts. A field's read flag is cleared before its
-  /// notification, so that an observer that reads it again from its
-  /// callback is counted as a new reader.
+  /// changed field, from `changedFields[start]` on, that was read since its
+  /// last notification. Whether a field was read is asked when its turn
+  /// comes, so a read made from an earlier field's callback counts. A
+  /// field's read flag is cleared before its notification, so that an
+  /// observer that reads it again from its callback is counted as a new
+  /// reader.
   @inlinable
   func notifyingChangedFields(from start: Int, _ body: () -> Void) {
-    var index = start
-    while index < fieldList.count {
-      let field = fieldList[index]
-      if field.isDue {
-        field.isDue = false
-        if field.isRead { break }
+    var position = start
+    while position < changedFields.count {
+      let field = fieldList[changedFields[position]]
+      if field.isRead {
+        field.isRead = false
+        field.withMutation(self) { notifyingChangedFields(from: position + 1, body) }
+        return
       }
-      index += 1
+      position += 1
     }
-    guard index < fieldList.count else { return body() }
-    let field = fieldList[index]
-    field.isRead = false
-    field.withMutation(self) { notifyingChangedFields(from: index + 1, body) }
+    body()
   }
 
   /// The system stopped: no state changes any more; the listeners finish.
