@@ -36,7 +36,7 @@ extension Store {
     let field = ObservedField<State, Event>(keyPath)
     fields[keyPath] = field
     fieldList.append(field)
-    unretainedFields.append(Unmanaged.passUnretained(field))
+    compareOnEachState(keyPath, position: fieldList.count - 1)
     return field
   }
 }

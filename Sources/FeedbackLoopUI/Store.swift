@@ -75,10 +75,11 @@ public final class Store<State, Event> {
   /// The same members, in the order they were first read: each new state
   /// walks this array, not the dictionary.
   @usableFromInline var fieldList: [ObservedField<State, Event>] = []
-  /// The same fields, unretained, for the comparison of every state: the
-  /// store holds each of them in `fieldList` for its whole life, so a
-  /// comparison need not retain and release it.
-  @usableFromInline var unretainedFields: ContiguousArray<Unmanaged<ObservedField<State, Event>>> = []
+  /// The comparisons made for each state: one per type of stored member
+  /// (see `StoredMembers`), one per computed member.
+  @usableFromInline var comparisons: [MemberComparison<State>] = []
+  /// The stored members followed, grouped by type.
+  @usableFromInline var storedMembers: [ObjectIdentifier: StoredMembers] = [:]
   /// The positions in `fieldList` of the fields the state being taken
   /// changed; kept, emptied, between states, so that it allocates once.
   @usableFromInline var changedFields: [Int] = []
@@ -235,7 +236,7 @@ public final class Store<State, Event> {
   func receive(_ new: State) {
     guard !hasStopped else { return }
     if let isDuplicate, isDuplicate(current, new) { return }
-    if unretainedFields.isEmpty {
+    if comparisons.isEmpty {
       changedFields.removeAll(keepingCapacity: true)
     } else {
       markChangedFields(from: current, to: new)
@@ -263,18 +264,17 @@ public final class Store<State, Event> {
   /// and `new`: a comparison each, in place.
   @inlinable
   func markChangedFields(from old: State, to new: State) {
-    changedFields.removeAll(keepingCapacity: true)
+    var changed = changedFields
+    changedFields = []
+    changed.removeAll(keepingCapacity: true)
     withUnsafePointer(to: old) { old in
       withUnsafePointer(to: new) { new in
-        // A loop with no closure per member: a closure formed here is
-        // isolated to the main actor, and the runtime checks its executor
-        // each time it is entered.
-        for index in unretainedFields.indices {
-          unowned(unsafe) let field = unretainedFields[index].takeUnretainedValue()
-          if field.hasChanged(old, new) { changedFields.append(index) }
-        }
+        for compare in comparisons { compare(old, new, &changed) }
       }
     }
+    // In the order the members were first read, whatever their types.
+    if changed.count > 1 { changed.sort() }
+    changedFields = changed
   }
 
   /// Runs `body` between the will-set and did-set notifications of each

@@ -122,6 +122,24 @@ struct StoreNotificationTests {
     #expect(flaggedChanges.count == 1)
   }
 
+  @Test("members of several types and a computed one, changed by one event: each of their readers is notified once")
+  func severalTypesChangedTogether() {
+    let store = Store(
+      initial: Panel(),
+      reduceInPlace: { (state: inout Panel, _: Event) in
+        state.title += "!"
+        state.unread += 1
+        state.tags.append("new")
+      })
+    let title = Tracker { _ = store.title }
+    let unread = Tracker { _ = store.unread }
+    let flagged = Tracker { _ = store.flagged }
+    let tagCount = Tracker { _ = store.tagCount }
+    store.send(.same)
+    #expect([title.count, unread.count, flagged.count, tagCount.count] == [1, 1, 0, 1])
+    #expect(store.title == "Inbox!")
+  }
+
   @Test("a computed member read through the store notifies only when its value changes")
   func computedMember() {
     let store = makeStore()
