@@ -29,6 +29,8 @@ let package = Package(
         "CBenchmarkSupport",
         .product(name: "FeedbackLoop", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
+        // W12 to W14: the UI store on the main actor.
+        .product(name: "FeedbackLoopUI", package: "FeedbackLoop"),
         .product(name: "HashTreeCollections", package: "swift-collections"),
       ]
     ),

@@ -3,19 +3,24 @@ import Observation
 /// A member of a store's state that a view read through the store
 /// (`store.count`): Observation tracks it on its own, under the key path
 /// `\Store.state.count`, and the store notifies it only when its value
-/// changes.
+/// changes (see `MemberComparison`), and only if it was read since its last
+/// notification.
 @MainActor
-struct ObservedField<State, Event> {
-  /// Whether the member differs between two states.
-  let hasChanged: (State, State) -> Bool
+@usableFromInline
+final class ObservedField<State, Event> {
   /// Registers a read of the member with Observation.
-  let access: (Store<State, Event>) -> Void
+  @usableFromInline let access: (Store<State, Event>) -> Void
   /// Runs a mutation between the member's will-set and did-set notifications.
-  let withMutation: (Store<State, Event>, () -> Void) -> Void
+  @usableFromInline let withMutation: (Store<State, Event>, () -> Void) -> Void
+  /// Whether the member was read through the store since its last
+  /// notification: Observation registers observers only in reads, and each
+  /// hears of one change, so an unread member has nobody to notify.
+  /// (Exclusivity: only the main actor touches it, never re-entrantly.)
+  @usableFromInline @exclusivity(unchecked) var isRead = false
 
-  init<Value: Equatable>(_ keyPath: KeyPath<State, Value>) {
+  @inlinable
+  init<Value>(_ keyPath: KeyPath<State, Value>) {
     let storeKeyPath = (\Store<State, Event>.state).appending(path: keyPath)
-    hasChanged = { old, new in old[keyPath: keyPath] != new[keyPath: keyPath] }
     access = { store in store.access(keyPath: storeKeyPath) }
     withMutation = { store, mutation in store.withMutation(keyPath: storeKeyPath, mutation) }
   }

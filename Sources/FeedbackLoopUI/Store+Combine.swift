@@ -26,7 +26,7 @@
     public var statePublisher: AnyPublisher<State, Never> {
       let subject = CurrentValueSubject<State, Never>(current)
       let box = SubjectBox(subject)
-      if isStopped { box.finish() }
+      if hasStopped { box.finish() }
       addListener(
         receive: { state in box.send(state) },
         finish: { box.finish() },

@@ -11,8 +11,11 @@ extension Store {
   /// Text("\(store.count)")        // re-renders when count changes
   /// ProgressView().opacity(store.isLoading ? 1 : 0)
   /// ```
+  @inlinable
   public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    field(keyPath).access(self)
+    let field = field(keyPath)
+    field.isRead = true
+    field.access(self)
     return current[keyPath: keyPath]
   }
 
@@ -27,10 +30,13 @@ extension Store {
     state[keyPath: keyPath]
   }
 
-  private func field<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> ObservedField<State, Event> {
+  @inlinable
+  func field<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> ObservedField<State, Event> {
     if let field = fields[keyPath] { return field }
     let field = ObservedField<State, Event>(keyPath)
     fields[keyPath] = field
+    fieldList.append(field)
+    compareOnEachState(keyPath, position: fieldList.count - 1)
     return field
   }
 }

@@ -68,7 +68,7 @@ extension Store {
       stop: { [self] in self.stop() },
       processQueued: { [self] in self.processQueuedEvents() },
       owner: self)
-    if isStopped { child.systemStopped() }
+    if hasStopped { child.systemStopped() }
     addListener(
       receive: { [weak child] state in
         guard let child else { return false }

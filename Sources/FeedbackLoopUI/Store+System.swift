@@ -28,6 +28,7 @@ extension Store where State: Sendable, Event: Sendable {
   ///   - feedbacks: the feedbacks, in the order they see each state.
   ///   - environment: the clock, effect executor, logger and event buffer.
   ///   - monitor: receives every reduction and effect.
+  @inlinable
   public convenience init(
     initial: State,
     reduce: @escaping @Sendable (State, Event) -> State,
@@ -47,6 +48,7 @@ extension Store where State: Sendable, Event: Sendable {
   /// ```swift
   /// let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
   /// ```
+  @inlinable
   public convenience init(
     initial: State,
     reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
@@ -67,14 +69,17 @@ extension Store where State: Sendable, Event: Sendable {
   /// The system must run on the main actor: start it with isolation
   /// `SystemIsolation.mainActor`. The store checks it at run
   /// time, on every state, and stops the process with a message if a state
-  /// arrives elsewhere. The store keeps the system running while it lives;
-  /// stop the system through the store (``stop()``), so that the store
-  /// knows.
+  /// arrives elsewhere. The store keeps the system running while it lives.
+  /// However the system stops (through the store's ``stop()``, the system's
+  /// own `stop()`, or a feedback), the store follows: ``isStopped`` turns
+  /// `true` and its state sequences and publishers finish (G9); a stop made
+  /// off the main actor reaches the store after one hop to it.
   ///
   /// ```swift
   /// let store = Store(volume.start(isolation: .mainActor))
   /// let label = store.project { "Volume \($0.value)" }
   /// ```
+  @inlinable
   public convenience init(_ system: System<State, Event>) {
     self.init(
       initial: system.state,
@@ -87,17 +92,30 @@ extension Store where State: Sendable, Event: Sendable {
     // the main actor: the core drains it only for a caller isolated to the
     // main actor (a send or an observation made there, which it learns from
     // `#isolation`) or in its own `Task { @MainActor in ... }` hop, and it
-    // calls observers from the drain. So `assumeIsolated` holds; the
+    // calls observers from the drain. So the main actor's isolation holds; the
     // precondition checks it at run time (for a system built elsewhere, whose
     // isolation the core does not tell) and stops the process with a message
     // if it ever did not. Observing from this main-actor `init` on an idle
     // system delivers the current state at once, so no state is missed
-    // between `system.state` above and this line. The closure holds the store
+    // between `system.state` above and this line. The closures hold the store
     // weakly: the system does not keep its store alive.
+    //
+    // `onStop` tells the store when the system stops, whoever stops it (the
+    // store, a holder of the system, a feedback, another thread), so that
+    // `isStopped` and the store's sequences follow the system (G9). The core
+    // calls it on the thread that stops or drains the system: on the main
+    // queue (the main actor's) the store takes the stop at once; from
+    // elsewhere it hops to the main actor.
     _ = system.observe { [weak self] state in
       MainActor.preconditionIsolated(
         "FeedbackLoopUI: a Store needs a system that runs on the main actor (isolation: .mainActor)")
-      MainActor.assumeIsolated { self?.receive(state) }
+      runCheckedOnMainActor { self?.receive(state) }
+    } onStop: { [weak self] in
+      guard MainQueue.isCurrent else {
+        Task { @MainActor [weak self] in self?.systemStopped() }
+        return
+      }
+      MainActor.assumeIsolated { self?.systemStopped() }
     }
     if system.isStopped { systemStopped() }
   }

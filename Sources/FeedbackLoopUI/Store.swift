@@ -41,39 +41,69 @@ import Observation
 /// The store owns its system: releasing the store (and every store scoped
 /// from it) stops the system, which cancels every effect and input (G9).
 @MainActor
-@Observable
 @dynamicMemberLookup
 public final class Store<State, Event> {
+  // The store conforms to `Observable` by hand, as the `@Observable` macro
+  // would, so that its per-event path can be `@inlinable` and specialized
+  // in the app for its state (the macro's registrar and helpers are not
+  // visible to inlinable code).
+  @usableFromInline let registrar = ObservationRegistrar()
+
   /// The state, as the store last received it. Read through ``state``, which
   /// registers the read with Observation.
-  @ObservationIgnored private(set) var current: State
+  @usableFromInline var current: State
   /// Whether two states are equal, when `State` is `Equatable`: an equal
   /// state does not notify the readers of ``state``.
-  @ObservationIgnored private let isDuplicate: ((State, State) -> Bool)?
+  @usableFromInline let isDuplicate: ((State, State) -> Bool)?
   /// Sends an event to the root system, mapped to the root's event type.
-  @ObservationIgnored private let forward: @MainActor (Event) -> Void
+  @usableFromInline let forward: @MainActor (Event) -> Void
   /// Stops the root system (a scoped store asks the store it was scoped
   /// from, up to the root).
-  @ObservationIgnored private let stopSystem: @MainActor () -> Void
+  private let stopSystem: @MainActor () -> Void
   /// Reduces the events queued for the root system's hop to the main actor.
-  @ObservationIgnored private let processQueued: @MainActor () -> Void
+  private let processQueued: @MainActor () -> Void
   /// Keeps the root system alive: the system for a root store, the parent
   /// store for a scoped one.
-  @ObservationIgnored private let owner: AnyObject
+  private let owner: AnyObject
   /// Who hears of each new state after this store: scoped stores, state
   /// sequences, state publishers.
-  @ObservationIgnored private var listeners: [StoreListener<State>] = []
-  @ObservationIgnored private var nextListenerID = 0
+  @usableFromInline var listeners: [StoreListener<State>] = []
+  private var nextListenerID = 0
   /// The members of the state read through the store (`store.count`), by
   /// key path, each notified only when it changes.
-  @ObservationIgnored var fields: [AnyKeyPath: ObservedField<State, Event>] = [:]
+  @usableFromInline var fields: [AnyKeyPath: ObservedField<State, Event>] = [:]
+  /// The same members, in the order they were first read: each new state
+  /// walks this array, not the dictionary.
+  @usableFromInline var fieldList: [ObservedField<State, Event>] = []
+  /// The comparisons made for each state: one per type of stored member
+  /// (see `StoredMembers`), one per computed member.
+  @usableFromInline var comparisons: [MemberComparison<State>] = []
+  /// The stored members followed, grouped by type.
+  @usableFromInline var storedMembers: [ObjectIdentifier: StoredMembers] = [:]
+  /// The positions in `fieldList` of the fields the state being taken
+  /// changed; kept, emptied, between states, so that it allocates once.
+  @usableFromInline var changedFields: [Int] = []
+  /// `\Store.state`, made once: a key path literal of a generic type is
+  /// instantiated by the runtime each time it is evaluated, and Observation
+  /// needs one for every read and every change.
+  @usableFromInline let stateKeyPath: KeyPath<Store, State>
+  /// Whether ``state`` was read since the store last notified its readers.
+  /// Observation registers an observer only in a read (its `access`), and an
+  /// observer hears of one change only (`withObservationTracking` is
+  /// one-shot), so when nobody read ``state`` since the last notification
+  /// nobody can be waiting for the next: the store skips the registrar.
+  @usableFromInline var stateIsRead = false
+  /// Whether the system stopped: ``isStopped`` for the store's own use, which
+  /// does not register a read with Observation.
+  @usableFromInline var hasStopped = false
   /// What ends the sequences and publishers of this store when it goes
   /// away. Only the main actor touches it, but for `deinit`, which runs when
   /// no other reference is left, so nothing can touch it at the same time.
-  @ObservationIgnored private var finishers: [Int: @Sendable () -> Void] = [:]
+  @usableFromInline var finishers: [Int: @Sendable () -> Void] = [:]
 
-  /// Whether the system has stopped: after ``stop()``, no event is reduced
-  /// and the state no longer changes. Observation tracks it apart from the
+  /// Whether the system has stopped: after ``stop()``, or once the system
+  /// stopped in any other way (its holder, a feedback, another thread), no
+  /// event is reduced and the state no longer changes. Observation tracks it apart from the
   /// state: a view that reads it re-renders when the system stops, not for
   /// each state.
   ///
@@ -81,8 +111,12 @@ public final class Store<State, Event> {
   /// Button("Retry") { store.send(.retry) }
   ///   .disabled(store.isStopped)
   /// ```
-  public private(set) var isStopped = false
+  public var isStopped: Bool {
+    access(keyPath: \.isStopped)
+    return hasStopped
+  }
 
+  @usableFromInline
   init(
     initial: State,
     forward: @escaping @MainActor (Event) -> Void,
@@ -91,6 +125,7 @@ public final class Store<State, Event> {
     owner: AnyObject
   ) {
     current = initial
+    stateKeyPath = \Store.state
     isDuplicate = equality(of: State.self)
     self.forward = forward
     stopSystem = stop
@@ -114,7 +149,8 @@ public final class Store<State, Event> {
   /// Text(store.state.title)
   /// ```
   public var state: State {
-    access(keyPath: \.state)
+    stateIsRead = true
+    access(keyPath: stateKeyPath)
     return current
   }
 
@@ -130,6 +166,7 @@ public final class Store<State, Event> {
   /// ```swift
   /// Button("+") { store.send(.increment) }
   /// ```
+  @inlinable
   public func send(_ event: Event) {
     forward(event)
   }
@@ -190,13 +227,27 @@ public final class Store<State, Event> {
   /// listeners. The core calls it, through the root store's observation, on
   /// the main actor, after every feedback has seen the state (G3), one state
   /// at a time (it never re-enters: a send made from here is queued).
+  ///
+  /// What it costs per state: the equality check of the state, one
+  /// comparison per member read through the store, and a registrar call only
+  /// for what changed and was read since its last notification (see
+  /// `stateIsRead` and `ObservedField.isRead`).
+  @inlinable
   func receive(_ new: State) {
-    guard !isStopped else { return }
+    guard !hasStopped else { return }
     if let isDuplicate, isDuplicate(current, new) { return }
-    let old = current
-    let changed = fields.values.filter { $0.hasChanged(old, new) }
-    withMutation(keyPath: \.state) {
-      notifying(changed[...]) { current = new }
+    if comparisons.isEmpty {
+      changedFields.removeAll(keepingCapacity: true)
+    } else {
+      markChangedFields(from: current, to: new)
+    }
+    if stateIsRead {
+      stateIsRead = false
+      withMutation(keyPath: stateKeyPath) {
+        notifyingChangedFields(from: 0) { current = new }
+      }
+    } else {
+      notifyingChangedFields(from: 0) { current = new }
     }
     guard !listeners.isEmpty else { return }
     var ended: Set<Int> = []
@@ -209,17 +260,50 @@ public final class Store<State, Event> {
     }
   }
 
+  /// Lists the members read through the store that differ between `old`
+  /// and `new`: a comparison each, in place.
+  @inlinable
+  func markChangedFields(from old: State, to new: State) {
+    var changed = changedFields
+    changedFields = []
+    changed.removeAll(keepingCapacity: true)
+    withUnsafePointer(to: old) { old in
+      withUnsafePointer(to: new) { new in
+        for compare in comparisons { compare(old, new, &changed) }
+      }
+    }
+    // In the order the members were first read, whatever their types.
+    if changed.count > 1 { changed.sort() }
+    changedFields = changed
+  }
+
   /// Runs `body` between the will-set and did-set notifications of each
-  /// field in `fields`.
-  private func notifying(_ fields: ArraySlice<ObservedField<State, Event>>, _ body: () -> Void) {
-    guard let field = fields.first else { return body() }
-    field.withMutation(self) { notifying(fields.dropFirst(), body) }
+  /// changed field, from `changedFields[start]` on, that was read since its
+  /// last notification. Whether a field was read is asked when its turn
+  /// comes, so a read made from an earlier field's callback counts. A
+  /// field's read flag is cleared before its notification, so that an
+  /// observer that reads it again from its callback is counted as a new
+  /// reader.
+  @inlinable
+  func notifyingChangedFields(from start: Int, _ body: () -> Void) {
+    var position = start
+    while position < changedFields.count {
+      let field = fieldList[changedFields[position]]
+      if field.isRead {
+        field.isRead = false
+        field.withMutation(self) { notifyingChangedFields(from: position + 1, body) }
+        return
+      }
+      position += 1
+    }
+    body()
   }
 
   /// The system stopped: no state changes any more; the listeners finish.
+  @usableFromInline
   func systemStopped() {
-    guard !isStopped else { return }
-    isStopped = true
+    guard !hasStopped else { return }
+    withMutation(keyPath: \.isStopped) { hasStopped = true }
     let ending = listeners
     listeners.removeAll()
     for listener in ending { listener.finish() }
@@ -236,11 +320,30 @@ public final class Store<State, Event> {
     finishOnRelease: (@Sendable () -> Void)? = nil
   ) {
     nextListenerID += 1
-    guard !isStopped else {
+    guard !hasStopped else {
       finish()
       return
     }
     listeners.append(StoreListener(id: nextListenerID, receive: receive, finish: finish))
     if let finishOnRelease { finishers[nextListenerID] = finishOnRelease }
   }
+
+  // MARK: - Observable, by hand
+
+  /// Registers a read of `keyPath` with Observation.
+  @usableFromInline
+  nonisolated func access<Member>(keyPath: KeyPath<Store, Member>) {
+    registrar.access(self, keyPath: keyPath)
+  }
+
+  /// Runs `mutation` between the will-set and did-set notifications of
+  /// `keyPath`.
+  @usableFromInline
+  nonisolated func withMutation<Member, Result>(
+    keyPath: KeyPath<Store, Member>, _ mutation: () throws -> Result
+  ) rethrows -> Result {
+    try registrar.withMutation(of: self, keyPath: keyPath, mutation)
+  }
 }
+
+extension Store: Observable {}

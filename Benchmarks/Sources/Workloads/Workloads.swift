@@ -25,4 +25,11 @@ public enum Workloads {
     KeyedChurn.setWorkload(keys: 1_000), KeyedChurn.setWorkload(keys: 100),
     KeyedChurnByID.workload(ids: 1_000), KeyedChurnByID.workload(ids: 100), KeyedChurnByID.plainWorkload,
   ]
+
+  /// The UI store on the main actor (W12 to W14), each beside what an app
+  /// writes without a store. Their trials must be made on the main actor, so
+  /// only the timings executable (whose top-level code runs there) runs them.
+  public static let store: [Workload] = [
+    StoreSend.workload, StoreSend.plain, StoreTracked.workload, StoreTracked.plain, StoreFields.workload,
+  ]
 }

@@ -8,6 +8,8 @@
 //                            W6fold-100, W6fold-10000, W6's reducer alone; W6tree,
 //                            W6tree-100, W6set, W6set-100, W6 over a TreeSet and a Set; W6dict,
 //                            W6dict-100, W6dictplain, W6 by id)
+//                            and the UI store on the main actor (W12, W12plain, W13,
+//                            W13plain, W14)
 //   timings W4               memory of 10,000 idle systems (run it in a process of its own)
 //   timings W5               100,000 systems, 10 events each: one run (in a process of its own)
 //   timings W5-tasks         the same with one task per system: one run (in a process of its own)
@@ -24,7 +26,7 @@ import Workloads
 var arguments = Array(CommandLine.arguments.dropFirst())
 let once = arguments.contains("--once")
 arguments.removeAll { $0 == "--once" }
-let measurable = Workloads.timed + Workloads.references
+let measurable = Workloads.timed + Workloads.references + Workloads.store
 let requested = arguments.isEmpty ? measurable.map(\.id) : arguments
 let known = Set(measurable.map(\.id) + ["W4", "W5", "W5-tasks"])
 for id in requested where !known.contains(id) {
