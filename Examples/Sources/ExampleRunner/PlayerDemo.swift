@@ -7,7 +7,7 @@ enum PlayerDemo {
   static let example = Example(
     name: "player",
     summary:
-      "Seed 001's player: the HUD's 3-second auto-hide after the last interaction, the skip-intro countdown and its seek",
+      "The RxFeedback article's player: the HUD's 3-second auto-hide after the last interaction, the skip-intro countdown and its seek",
     run: run
   )
 

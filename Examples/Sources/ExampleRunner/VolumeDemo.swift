@@ -6,7 +6,7 @@ import VolumeExample
 enum VolumeDemo {
   static let example = Example(
     name: "volume",
-    summary: "Seed 004's volume regulator: two feedbacks step the volume to its target, one step per state",
+    summary: "The Feedbacks README's volume regulator: two feedbacks step the volume to its target, one step per state",
     run: run
   )
 
