@@ -11,7 +11,7 @@ public struct ExamplesCommand: AsyncParsableCommand {
   /// The command's name, abstract and discussion, as `--help` shows them.
   public static let configuration = CommandConfiguration(
     commandName: "feedbackloop-examples",
-    abstract: "The FeedbackLoop examples: the scenarios of the feedback-loop libraries' talks and READMEs as small programs.",
+    abstract: "The FeedbackLoop examples: small programs, each a feedback loop at work.",
     discussion: """
       With no NAME, lists the examples, one line each. With a NAME, runs that example \
       and prints its timeline: each event, the state it produced, and the effects \
