@@ -1,6 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+import class Foundation.ProcessInfo
+
 // Every dependency named here is resolved by every app that uses the library:
 // only what the library products need. Examples and benchmarks are packages
 // of their own (Examples/, Benchmarks/).
@@ -80,3 +82,11 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// The Swift Package Index builds the hosted documentation with
+// swift-docc-plugin and sets SPI_GENERATE_DOCS while it does: only then is the
+// plugin added, so that no app resolves it. Scripts/docs needs no plugin (it
+// runs the toolchain's docc).
+if ProcessInfo.processInfo.environment["SPI_GENERATE_DOCS"] != nil {
+  package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

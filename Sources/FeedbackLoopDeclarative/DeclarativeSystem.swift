@@ -88,6 +88,9 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
   ///     transitions say (``Transitions/execute(on:)``), else `.own`.
   ///   - environment: the clock, executor, logger and event buffer.
   ///   - monitor: receives every reduction and effect.
+  ///   - caller: the caller's isolation, filled in by the compiler: a
+  ///     main-actor system started on the main actor delivers its initial
+  ///     state before `start` returns.
   ///
   /// ```swift
   /// let system = volume.start(environment: SystemEnvironment(clock: clock))

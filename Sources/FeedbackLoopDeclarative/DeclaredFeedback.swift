@@ -162,7 +162,7 @@ extension DeclaredFeedback {
           })))
   }
 
-  /// A declared feedback whose side effect returns an ``Effect``.
+  /// A declared feedback whose side effect returns an `Effect`.
   @inlinable
   init<Value>(
     pattern: Pattern<State, Value>, strategy: ExecutionStrategy, name: String?, fileID: StaticString, line: UInt,

@@ -23,6 +23,9 @@ import FeedbackLoop
 ///   - strategy: what a new matching state does to the running effect.
 ///   - name: the name monitors show; by default `on StateType`.
 ///   - perform: the side effect for a matching state.
+///   - fileID: where the feedback is declared, filled in by the compiler, for
+///     monitors and failure reports.
+///   - line: the line of that declaration, filled in by the compiler.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 @_disfavoredOverload  // `AnyState.self` takes the wildcard's form, whose side effect gets the state
 @inlinable
@@ -85,7 +88,7 @@ public func Feedback<State: Sendable, Event: Sendable, Value: Sendable>(
 
 /// A feedback for the states of type `type` whose side effect is an
 /// asynchronous operation that sends events while it runs. Unlike an
-/// ``Effect``, an operation can be moved to an executor with
+/// `Effect`, an operation can be moved to an executor with
 /// ``DeclaredFeedback/execute(on:)``.
 ///
 /// ```swift

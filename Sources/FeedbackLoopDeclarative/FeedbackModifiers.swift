@@ -52,8 +52,8 @@ extension DeclaredFeedback {
   ///
   /// It moves the side effects written as operations
   /// (`Feedback(on:strategy:run:)`). A side effect that returns an
-  /// ``Effect`` runs where the system runs its effects
-  /// (``SystemEnvironment/effectExecutor``): the core does not let another
+  /// `Effect` runs where the system runs its effects
+  /// (`SystemEnvironment.effectExecutor`): the core does not let another
   /// layer wrap an effect it built.
   ///
   /// ```swift

@@ -24,7 +24,7 @@ public struct UnmatchedEventPolicy<State: Sendable, Event: Sendable>: Sendable {
   public static var keepState: UnmatchedEventPolicy { UnmatchedEventPolicy(action: .keep) }
 
   /// Keep the state and log a warning through the system's logger
-  /// (``SystemEnvironment/logger``), with the state and the event.
+  /// (`SystemEnvironment.logger`), with the state and the event.
   public static var report: UnmatchedEventPolicy { UnmatchedEventPolicy(action: .log) }
 
   /// Keep the state and call `handler` with the state and the event, on the
