@@ -40,6 +40,7 @@ let package = Package(
         "FeedbackLoop",
         .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // Layer 3: the Feedbacks-style result-builder DSL.
