@@ -4,7 +4,7 @@ import Logging
 /// so that a passing test run stays quiet and a test can check the log.
 ///
 /// A system logs what it cannot report otherwise through its environment's
-/// logger (``FeedbackLoop/SystemEnvironment/logger``): an effect's error that
+/// logger (`SystemEnvironment.logger`): an effect's error that
 /// no `catch` maps to an event, an event no declared transition matches.
 /// Give it this recorder's ``logger``:
 ///
