@@ -73,5 +73,13 @@ public struct ExamplesCommand: AsyncParsableCommand {
     } catch Launcher.Failure.unknownExample {
       throw ExitCode(64)
     }
+    if let status = Self.exitStatus(after: session) { throw ExitCode(status) }
+  }
+
+  /// 130 after Control-C (128 + SIGINT, what a shell reports for a program
+  /// the signal ended: raw mode turns the key into a byte, not a signal),
+  /// `nil` for an ordinary end.
+  static func exitStatus(after session: ExampleSession) -> Int32? {
+    session.interruption.happened ? 128 + SIGINT : nil
   }
 }
