@@ -67,7 +67,7 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
     return copy
   }
 
-  /// The same system, its effects and inputs run on `executor` (the seed's
+  /// The same system, its effects and inputs run on `executor` (the Feedbacks library's
   /// `System { ... }.execute(on:)`), whatever executor the environment it
   /// starts with names.
   ///

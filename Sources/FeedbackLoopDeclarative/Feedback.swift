@@ -1,6 +1,6 @@
 import FeedbackLoop
 
-// The seed's `Feedback(on:strategy:perform:)`, as functions rather than a
+// The Feedbacks library's `Feedback(on:strategy:perform:)`, as functions rather than a
 // type: the core already has a type named `Feedback`, and two imported types
 // of one name would force every user to qualify both. A function and a type
 // of the same name coexist: `Feedback(on: ...)` finds these functions,
@@ -9,7 +9,7 @@ import FeedbackLoop
 
 // MARK: - Side effects that return an Effect
 
-/// A feedback for the states of type `type` (the seed's form): each such
+/// A feedback for the states of type `type` (the Feedbacks library's form): each such
 /// state triggers `perform`, whose effect runs under `strategy`.
 ///
 /// ```swift

@@ -1,6 +1,6 @@
 import FeedbackLoop
 
-// The seed's modifiers on one feedback and on a group of feedbacks. A
+// The Feedbacks library's modifiers on one feedback and on a group of feedbacks. A
 // modifier returns a modified copy, so they chain; on a group, it applies to
 // every declared feedback in it (core feedbacks run as they are).
 
@@ -47,7 +47,7 @@ extension DeclaredFeedback {
   }
 
   /// The same feedback, its asynchronous operations run on `executor` (the
-  /// seed's `.execute(on: scheduler)`): their nonisolated code runs there,
+  /// Feedbacks library's `.execute(on: scheduler)`): their nonisolated code runs there,
   /// through a task executor preference.
   ///
   /// It moves the side effects written as operations

@@ -20,7 +20,7 @@ public struct UnmatchedEventPolicy<State: Sendable, Event: Sendable>: Sendable {
 
   let action: Action
 
-  /// Keep the state and say nothing (the seed's behaviour, the default).
+  /// Keep the state and say nothing (the Feedbacks library's behaviour, the default).
   public static var keepState: UnmatchedEventPolicy { UnmatchedEventPolicy(action: .keep) }
 
   /// Keep the state and log a warning through the system's logger
