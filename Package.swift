@@ -1,6 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+import class Foundation.ProcessInfo
+
 // Every dependency that a library product uses is resolved, and built, by
 // every app that uses the library: name only what the products need. A
 // dependency that only test targets use (swift-property-based) is resolved
@@ -42,6 +44,7 @@ let package = Package(
         "FeedbackLoop",
         .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // Layer 3: the Feedbacks-style result-builder DSL.
@@ -87,3 +90,11 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// The Swift Package Index builds the hosted documentation with
+// swift-docc-plugin and sets SPI_GENERATE_DOCS while it does: only then is the
+// plugin added, so that no app resolves it. Scripts/docs needs no plugin (it
+// runs the toolchain's docc).
+if ProcessInfo.processInfo.environment["SPI_GENERATE_DOCS"] != nil {
+  package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -8,7 +8,7 @@ extension Feedback {
   /// the reducer, whether it sent them before or after the cancellation.
   ///
   /// ```swift
-  /// // Seed 000: load the page whose URL the state asks for.
+  /// // The ReactiveFeedback talk's search: load the page whose URL the state asks for.
   /// Feedback<Search.State, Search.Event>(lensing: \.nextPageURL) { url in
   ///   .task { try await .success(store.search(url)) } catch: { .failure($0) }
   /// }
@@ -62,7 +62,7 @@ extension Feedback {
   /// ``init(lensing:strategy:name:fileID:line:effects:)``, under RxFeedback's name.
   ///
   /// ```swift
-  /// // Seed 001: count the skip-intro button down, one second per state.
+  /// // The RxFeedback article's player: count the skip-intro button down, one second per state.
   /// .react(request: \.secondsLeft) { secondsLeft in
   ///   .after(.seconds(1), send: .secondsLeftChanged(secondsLeft - 1))
   /// }
@@ -158,7 +158,7 @@ extension Feedback {
   /// it stays true, and is cancelled when it becomes false.
   ///
   /// ```swift
-  /// // Seed 001: seek past the intro once, when skipping starts.
+  /// // The RxFeedback article's player: seek past the intro once, when skipping starts.
   /// Feedback<SkipIntro.State, SkipIntro.Event>(onBecomingTrue: { $0 == .skipping }) { _ in
   ///   .task { await player.seek(to: introEnd); return .didSkipIntro }
   /// }
@@ -184,7 +184,7 @@ extension Feedback {
   /// restart nothing, so the query need not be `Equatable`.
   ///
   /// ```swift
-  /// // Seed 000: while a page is shown, wait for the list to near its bottom, once.
+  /// // The ReactiveFeedback talk's search: while a page is shown, wait for the list to near its bottom, once.
   /// Feedback<Search.State, Search.Event>(onBecomingNonNil: \.loadNextPage) { _ in
   ///   .run { send in
   ///     for await _ in nearBottom { send(.loadNextPage); return }

@@ -2,7 +2,7 @@
 /// timers, UI.
 ///
 /// A feedback is a value that describes what to do; each system that runs it
-/// gives it a runtime of its own. Build one with the seeds' vocabulary:
+/// gives it a runtime of its own. Build one with the vocabulary of RxFeedback and ReactiveFeedback:
 ///
 /// | need | feedback |
 /// | --- | --- |

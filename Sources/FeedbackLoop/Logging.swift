@@ -2,7 +2,7 @@ import Logging
 
 extension SystemMonitor {
   /// A monitor that logs every event and state change through swift-log, and
-  /// the life of every effect: seed 001's logging higher-order reducer, as one
+  /// the life of every effect: the RxFeedback article's logging higher-order reducer, as one
   /// call.
   ///
   /// Reductions and effects are logged at `level`; failed effects at `.error`.
@@ -44,7 +44,7 @@ extension SystemMonitor {
   }
 }
 
-/// Seed 001's logging higher-order reducer: wraps `reduce` so that every
+/// The RxFeedback article's logging higher-order reducer: wraps `reduce` so that every
 /// event and the state change it causes are logged through swift-log.
 ///
 /// Use it where you compose reducers by hand; a whole system is logged more

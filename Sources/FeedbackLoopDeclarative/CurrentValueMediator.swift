@@ -1,5 +1,5 @@
 /// A mediator that keeps the last value sent, and gives it to each new
-/// subscriber first (the seed's `CurrentValueMediator`, Combine's
+/// subscriber first (the Feedbacks library's `CurrentValueMediator`, Combine's
 /// `CurrentValueSubject`).
 ///
 /// A system attached to it receives the current value when it attaches.

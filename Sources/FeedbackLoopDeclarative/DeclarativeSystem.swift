@@ -67,7 +67,7 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
     return copy
   }
 
-  /// The same system, its effects and inputs run on `executor` (the seed's
+  /// The same system, its effects and inputs run on `executor` (the Feedbacks library's
   /// `System { ... }.execute(on:)`), whatever executor the environment it
   /// starts with names.
   ///
@@ -88,6 +88,9 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
   ///     transitions say (``Transitions/execute(on:)``), else `.own`.
   ///   - environment: the clock, executor, logger and event buffer.
   ///   - monitor: receives every reduction and effect.
+  ///   - caller: the caller's isolation, filled in by the compiler: a
+  ///     main-actor system started on the main actor delivers its initial
+  ///     state before `start` returns.
   ///
   /// ```swift
   /// let system = volume.start(environment: SystemEnvironment(clock: clock))

@@ -1,7 +1,7 @@
 import FeedbackLoop
 
 /// A feedback of a declared system: a side effect for the states a pattern
-/// matches, under an execution strategy, with the seed's modifiers.
+/// matches, under an execution strategy, with the Feedbacks library's modifiers.
 ///
 /// Write one with the `Feedback(on:strategy:perform:)` functions inside
 /// ``Feedbacks``; the core's own feedbacks (`Feedback.input(_:)`,
@@ -18,7 +18,7 @@ import FeedbackLoop
 ///
 /// Every state the system produces reaches the feedback (G3); each one the
 /// pattern matches triggers the side effect (level-triggered, as in the
-/// seed), and the strategy says what happens to the effect still running.
+/// Feedbacks library), and the strategy says what happens to the effect still running.
 public struct DeclaredFeedback<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline
   enum Kind: Sendable {
@@ -168,7 +168,7 @@ extension DeclaredFeedback {
           })))
   }
 
-  /// A declared feedback whose side effect returns an ``Effect``.
+  /// A declared feedback whose side effect returns an `Effect`.
   @inlinable
   init<Value>(
     pattern: Pattern<State, Value>, strategy: ExecutionStrategy, whenUnmatched: WhenPredicateIsFalse, name: String?,

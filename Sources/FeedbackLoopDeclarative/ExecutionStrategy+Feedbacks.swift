@@ -1,7 +1,7 @@
 import FeedbackLoop
 
 extension ExecutionStrategy {
-  /// The seed's name for ``ExecutionStrategy/cancelPrevious``: a new state
+  /// The Feedbacks library's name for `ExecutionStrategy.cancelPrevious`: a new state
   /// for the feedback cancels its running effect.
   ///
   /// ```swift
@@ -9,7 +9,7 @@ extension ExecutionStrategy {
   /// ```
   public static var cancelOnNewState: ExecutionStrategy { .cancelPrevious }
 
-  /// The seed's name for ``ExecutionStrategy/queue``: a new state for the
+  /// The Feedbacks library's name for `ExecutionStrategy.queue`: a new state for the
   /// feedback waits for the running effect to end; their events come in order.
   ///
   /// ```swift

@@ -1,6 +1,6 @@
 import FeedbackLoop
 
-// The seed's `Feedback(on:strategy:perform:)`, as functions rather than a
+// The Feedbacks library's `Feedback(on:strategy:perform:)`, as functions rather than a
 // type: the core already has a type named `Feedback`, and two imported types
 // of one name would force every user to qualify both. A function and a type
 // of the same name coexist: `Feedback(on: ...)` finds these functions,
@@ -9,7 +9,7 @@ import FeedbackLoop
 
 // MARK: - Side effects that return an Effect
 
-/// A feedback for the states of type `type` (the seed's form): each such
+/// A feedback for the states of type `type` (the Feedbacks library's form): each such
 /// state triggers `perform`, whose effect runs under `strategy`.
 ///
 /// ```swift
@@ -27,6 +27,9 @@ import FeedbackLoop
 ///     in the matching states.
 ///   - name: the name monitors show; by default `on StateType`.
 ///   - perform: the side effect for a matching state.
+///   - fileID: where the feedback is declared, filled in by the compiler, for
+///     monitors and failure reports.
+///   - line: the line of that declaration, filled in by the compiler.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 @_disfavoredOverload  // `AnyState.self` takes the wildcard's form, whose side effect gets the state
 @inlinable
@@ -96,7 +99,7 @@ public func Feedback<State: Sendable, Event: Sendable, Value: Sendable>(
 
 /// A feedback for the states of type `type` whose side effect is an
 /// asynchronous operation that sends events while it runs. Unlike an
-/// ``Effect``, an operation can be moved to an executor with
+/// `Effect`, an operation can be moved to an executor with
 /// ``DeclaredFeedback/execute(on:)``.
 ///
 /// ```swift

@@ -1,6 +1,6 @@
 import FeedbackLoop
 
-// The seed's modifiers on one feedback and on a group of feedbacks. A
+// The Feedbacks library's modifiers on one feedback and on a group of feedbacks. A
 // modifier returns a modified copy, so they chain; on a group, it applies to
 // every declared feedback in it (core feedbacks run as they are).
 
@@ -47,13 +47,13 @@ extension DeclaredFeedback {
   }
 
   /// The same feedback, its asynchronous operations run on `executor` (the
-  /// seed's `.execute(on: scheduler)`): their nonisolated code runs there,
+  /// Feedbacks library's `.execute(on: scheduler)`): their nonisolated code runs there,
   /// through a task executor preference.
   ///
   /// It moves the side effects written as operations
   /// (`Feedback(on:strategy:run:)`). A side effect that returns an
-  /// ``Effect`` runs where the system runs its effects
-  /// (``SystemEnvironment/effectExecutor``): the core does not let another
+  /// `Effect` runs where the system runs its effects
+  /// (`SystemEnvironment.effectExecutor`): the core does not let another
   /// layer wrap an effect it built.
   ///
   /// ```swift

@@ -74,7 +74,7 @@ public struct From<State: Sendable, Event: Sendable>: Sendable {
     }
   }
 
-  /// The transitions out of the states of type `type` (the seed's form).
+  /// The transitions out of the states of type `type` (the Feedbacks library's form).
   ///
   /// ```swift
   /// From(VolumeState.self) { state in
@@ -106,7 +106,7 @@ public struct From<State: Sendable, Event: Sendable>: Sendable {
     self.init(typePattern(type) as Pattern<State, Void>, transitions)
   }
 
-  /// The transitions out of every state (the seed's wildcard). They apply
+  /// The transitions out of every state (the Feedbacks library's wildcard). They apply
   /// only where no block for an exact state has a transition for the event.
   ///
   /// ```swift

@@ -1,5 +1,5 @@
 /// A communication bus between systems that do not know each other (the
-/// seed's mediators): one system sends values to it, others receive them.
+/// Feedbacks library's mediators): one system sends values to it, others receive them.
 ///
 /// Attach systems to a mediator with `System.attach(to:onSystemState:emitMediatorValue:)`
 /// and `System.attach(to:onMediatorValue:emitSystemEvent:)`. The library has

@@ -1,4 +1,4 @@
-// The seed's forms of `On`, for systems whose state is `any State`: targets
+// The Feedbacks library's forms of `On`, for systems whose state is `any State`: targets
 // are state types, named after their type in the diagrams.
 
 extension On where State == any FeedbackLoopDeclarative.State {

@@ -3,7 +3,7 @@
 ///
 /// `On` is written inside a ``From`` block. It names the event (a type, an
 /// enum case, a value, or ``AnyEvent``) and the state to go to: a value, a
-/// state computed from the event, or the seed's `transitionTo:` forms.
+/// state computed from the event, or the Feedbacks library's `transitionTo:` forms.
 ///
 /// ```swift
 /// From(LoadingState.self) { state in

@@ -1,5 +1,5 @@
 /// A mediator that passes each value on to its subscribers and keeps none
-/// (the seed's `PassthroughMediator`, Combine's `PassthroughSubject`).
+/// (the Feedbacks library's `PassthroughMediator`, Combine's `PassthroughSubject`).
 ///
 /// A system attached to it receives the values sent after it attached.
 ///

@@ -1,9 +1,9 @@
 /// Matches values of type `Root` and extracts a `Value` from those it
-/// matches: a state type among the seed's protocol states, an enum case and
+/// matches: a state type among the Feedbacks library's protocol states, an enum case and
 /// its associated values, one particular value, or anything.
 ///
 /// ``From`` matches states and ``On`` matches events with patterns; the
-/// seed's forms (`From(LoadingState.self)`, `On(AnyEvent.self, ...)`) build
+/// Feedbacks library's forms (`From(LoadingState.self)`, `On(AnyEvent.self, ...)`) build
 /// one for you. Every pattern has a ``name``, which the diagrams show.
 ///
 /// ```swift
@@ -71,7 +71,7 @@ public struct Pattern<Root: Sendable, Value: Sendable>: Sendable {
   @inlinable
   public func matches(_ root: Root) -> Bool { extractor(root) != nil }
 
-  /// Matches values whose dynamic type is `type` (the seed's type matching),
+  /// Matches values whose dynamic type is `type` (the Feedbacks library's type matching),
   /// and extracts them as that type. Named after the type.
   ///
   /// ```swift
@@ -139,7 +139,7 @@ extension Pattern where Value == Root, Root: Equatable {
 
 /// How the diagrams name a value: its case for an enum (its label when it
 /// has associated values, its description when not), its dynamic type's name
-/// otherwise (the seed's protocol states are named after their types).
+/// otherwise (the Feedbacks library's protocol states are named after their types).
 @usableFromInline
 func stateName(of value: Any) -> String {
   let mirror = Mirror(reflecting: value)

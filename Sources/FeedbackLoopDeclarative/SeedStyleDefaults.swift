@@ -1,14 +1,14 @@
 import FeedbackLoop
 
-// When a declaration names no state and event types, they are the seed's
+// When a declaration names no state and event types, they are the Feedbacks library's
 // `any State` and `any Event`. Swift infers a result builder's types from its
-// context, not from its body, so each entry point that the seed writes
+// context, not from its body, so each entry point that the Feedbacks library writes
 // without types has an overload here that fixes them; an explicit type
 // (`System<Phase, Action> { ... }`) selects the generic one.
 
 extension FeedbackLoop.System
 where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
-  /// Declares a system of the seed's protocol states and events, and starts it.
+  /// Declares a system of the Feedbacks library's protocol states and events, and starts it.
   ///
   /// ```swift
   /// let system = System {
@@ -36,7 +36,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
 
 extension DeclarativeSystem
 where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
-  /// Declares a system of the seed's protocol states and events.
+  /// Declares a system of the Feedbacks library's protocol states and events.
   ///
   /// ```swift
   /// let volume = DeclarativeSystem {
@@ -51,7 +51,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
 
 extension Transitions
 where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
-  /// Transitions between the seed's protocol states.
+  /// Transitions between the Feedbacks library's protocol states.
   ///
   /// ```swift
   /// let transitions = Transitions {
@@ -66,7 +66,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
 
 extension Feedbacks
 where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
-  /// Feedbacks on the seed's protocol states.
+  /// Feedbacks on the Feedbacks library's protocol states.
   ///
   /// ```swift
   /// let feedbacks = Feedbacks {
@@ -80,7 +80,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
 
 extension From
 where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
-  /// A block for the seed's protocol states, defined apart.
+  /// A block for the Feedbacks library's protocol states, defined apart.
   ///
   /// ```swift
   /// let loadingTransitions = From(LoadingState.self) { state in
@@ -96,7 +96,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
     self.init(typePattern(type) as Pattern<State, StateType>, transitions)
   }
 
-  /// A block for the seed's protocol states that need not read the state,
+  /// A block for the Feedbacks library's protocol states that need not read the state,
   /// defined apart.
   ///
   /// ```swift
@@ -112,7 +112,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
     self.init(typePattern(type) as Pattern<State, Void>, transitions)
   }
 
-  /// A block for every state of the seed's protocol states, defined apart.
+  /// A block for every state of the Feedbacks library's protocol states, defined apart.
   ///
   /// ```swift
   /// let refresh = From(AnyState.self) { _ in

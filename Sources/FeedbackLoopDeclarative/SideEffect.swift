@@ -1,4 +1,4 @@
-/// Dependency injection for side effects (the seed's `SideEffect.make`),
+/// Dependency injection for side effects (the Feedbacks library's `SideEffect.make`),
 /// with any number of dependencies.
 ///
 /// A side effect receives only a state. Write it as a function of its
@@ -20,7 +20,7 @@
 /// Feedback(on: LoadingState.self, strategy: .cancelOnNewState, perform: load)
 /// ```
 ///
-/// The seed stops at six parameters; parameter packs have no such limit.
+/// The Feedbacks library stops at six parameters; parameter packs have no such limit.
 public enum SideEffect {
   /// Binds `dependencies` to the first parameters of `function`, leaving a
   /// function of its last parameter, the state.

@@ -1,4 +1,4 @@
-/// A state of a system declared in the seed's protocol style: each state is
+/// A state of a system declared in the Feedbacks library's protocol style: each state is
 /// a type of its own, and transitions match states by type.
 ///
 /// A system of such states has the state type `any State`; `System { ... }`
@@ -17,7 +17,7 @@
 /// they match by case or by value with ``Pattern``.
 public protocol State: Sendable {}
 
-/// An event of a system declared in the seed's protocol style: each event is
+/// An event of a system declared in the Feedbacks library's protocol style: each event is
 /// a type of its own, and transitions match events by type.
 ///
 /// ```swift

@@ -1,6 +1,6 @@
 import FeedbackLoop
 
-// Connected systems (the seed's `attach`): a running system sends values to
+// Connected systems (the Feedbacks library's `attach`): a running system sends values to
 // a mediator when it reaches some states, receives events from a mediator's
 // values, or sends events straight to another system.
 //
@@ -37,7 +37,7 @@ extension FeedbackLoop.System {
   }
 
   /// Sends `emitMediatorValue(state)` to `mediator` for each state of type
-  /// `stateType` (the seed's form).
+  /// `stateType` (the Feedbacks library's form).
   ///
   /// ```swift
   /// let systemA = System { ... }
@@ -77,7 +77,7 @@ extension FeedbackLoop.System {
   }
 
   /// Sends `emitSystemEvent(value)` to this system each time `mediator`
-  /// delivers `value` (the seed's form).
+  /// delivers `value` (the Feedbacks library's form).
   ///
   /// ```swift
   /// let systemB = System { ... }
@@ -112,7 +112,7 @@ extension FeedbackLoop.System {
   }
 
   /// Sends `emitAttachedSystemEvent(state)` to `other` for each state of type
-  /// `stateType` of this system (the seed's form).
+  /// `stateType` of this system (the Feedbacks library's form).
   ///
   /// ```swift
   /// systemA.attach(to: systemB, onSystemStateType: LoadedState.self) { stateFromA in

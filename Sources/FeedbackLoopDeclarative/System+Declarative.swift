@@ -1,10 +1,10 @@
 import FeedbackLoop
 
 extension FeedbackLoop.System {
-  /// Declares a system and starts it on the core runtime: the seed's
+  /// Declares a system and starts it on the core runtime: the Feedbacks library's
   /// `System { InitialState { ... } Feedbacks { ... } Transitions { ... } }`.
   ///
-  /// Name the state and event types when they are not the seed's
+  /// Name the state and event types when they are not the Feedbacks library's
   /// `any State` and `any Event`:
   ///
   /// ```swift

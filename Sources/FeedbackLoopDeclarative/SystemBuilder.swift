@@ -2,7 +2,7 @@
 /// first, then ``Transitions``, with ``Feedbacks`` before or after them.
 ///
 /// The initial state is required: without it, no `buildBlock` applies and
-/// the declaration does not compile, as in the seed.
+/// the declaration does not compile, as in the Feedbacks library.
 ///
 /// ```swift
 /// System {

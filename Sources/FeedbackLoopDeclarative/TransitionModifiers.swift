@@ -46,7 +46,7 @@ extension Transitions {
     return copy
   }
 
-  /// The same transitions, reduced in `isolation`: the seed's
+  /// The same transitions, reduced in `isolation`: the Feedbacks library's
   /// `Transitions { ... }.execute(on: queue)` in Swift concurrency terms.
   ///
   /// The reducer runs where its system runs (G10), so this chooses the

@@ -86,7 +86,7 @@ public struct Transitions<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// The state after `event` in `state`: the matching transition's target,
-  /// or `state` itself if none matches (the seed's behaviour).
+  /// or `state` itself if none matches (the Feedbacks library's behaviour).
   ///
   /// ```swift
   /// transitions.reduce(VolumeState(value: 10), IncreaseEvent())  // VolumeState(value: 11)

@@ -20,11 +20,11 @@ public struct UnmatchedEventPolicy<State: Sendable, Event: Sendable>: Sendable {
 
   let action: Action
 
-  /// Keep the state and say nothing (the seed's behaviour, the default).
+  /// Keep the state and say nothing (the Feedbacks library's behaviour, the default).
   public static var keepState: UnmatchedEventPolicy { UnmatchedEventPolicy(action: .keep) }
 
   /// Keep the state and log a warning through the system's logger
-  /// (``SystemEnvironment/logger``), with the state and the event.
+  /// (`SystemEnvironment.logger`), with the state and the event.
   public static var report: UnmatchedEventPolicy { UnmatchedEventPolicy(action: .log) }
 
   /// Keep the state and call `handler` with the state and the event, on the

@@ -17,7 +17,7 @@ public struct EffectInFlight: Sendable, Hashable, CustomStringConvertible {
   /// When it started, on the test clock (when it was queued, if it waits).
   public let startedAt: TestClock.Instant
   /// Whether it waits behind a running effect of its feedback
-  /// (``ExecutionStrategy/queue``) rather than running.
+  /// (`ExecutionStrategy.queue`) rather than running.
   public let isQueued: Bool
 
   /// An effect in flight; the test system makes these.

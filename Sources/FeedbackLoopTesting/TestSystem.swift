@@ -57,6 +57,14 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
   /// big.runawayLimit = 1_000_000  // a million cells, an effect each
   /// ```
   public var runawayLimit = 100_000
+  /// What the system logged (its environment's logger): kept here rather
+  /// than printed, since the test system already reports an unmapped error
+  /// the test did not assert (``receiveUnmappedError(matching:fileID:filePath:line:column:)``).
+  ///
+  /// ```swift
+  /// #expect(test.logs.messages.isEmpty)
+  /// ```
+  public let logs = LogRecorder()
   /// What the system did so far, each at its time on the test clock.
   public var timeline: Timeline<State, Event> {
     absorb()
@@ -135,7 +143,7 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
     self.log = log
     self.creationSite = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     self.system = makeSystem(
-      SystemEnvironment(clock: clock, effectExecutor: executor), log.monitor(clock: clock))
+      SystemEnvironment(clock: clock, effectExecutor: executor, logger: logs.logger), log.monitor(clock: clock))
     settle()
   }
 

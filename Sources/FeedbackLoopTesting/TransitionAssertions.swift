@@ -1,4 +1,4 @@
-/// One-line checks of a reducer's transitions, as the Feedbacks seed's
+/// One-line checks of a reducer's transitions, as the Feedbacks library's
 /// `FeedbacksTest` has them: from this state, on this event, the new state
 /// is that one.
 ///

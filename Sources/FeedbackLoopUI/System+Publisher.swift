@@ -15,7 +15,7 @@ import FeedbackLoop
     /// `removeDuplicates()` for distinct ones. (With OpenCombine where
     /// Combine does not exist.)
     ///
-    /// Each subscription is an observation of the system (``observe(isolation:_:)``),
+    /// Each subscription is an observation of the system (`observe(isolation:_:onStop:)`),
     /// ended when the subscription is cancelled. A subscriber that has not
     /// requested more states misses them, as with a `PassthroughSubject`.
     /// The publisher does not complete when the system stops: the core's

@@ -1,5 +1,6 @@
 import FeedbackLoop
 import FeedbackLoopDeclarative
+import FeedbackLoopTesting
 import Testing
 
 @Suite struct UnmatchedEventTests {
@@ -78,8 +79,11 @@ import Testing
 
   @Test func reportLogsThroughTheSystemsLoggerWithoutChangingTheState() {
     // The warning goes to the environment's logger; the state is kept.
-    let system = System(Self.door.unmatchedEvents(.report))
+    let logs = LogRecorder()
+    let system = System(Self.door.unmatchedEvents(.report), environment: SystemEnvironment(logger: logs.logger))
     system.send(.close)
     #expect(system.state == .closed)
+    #expect(logs.records.map(\.level) == [.warning])
+    #expect(logs.messages == ["no transition matches the event; the state is unchanged"])
   }
 }

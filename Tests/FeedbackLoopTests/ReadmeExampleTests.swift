@@ -8,7 +8,7 @@ import Testing
   enum Event: Sendable { case tap, hide }
 
   @Test("the README's HUD example shows at once and hides 3 s later")
-  func readmeExample() {
+  func readmeExample() async {
     let harness = Harness()
     let taps = Input<Event>()
     let hud = System(
@@ -27,8 +27,16 @@ import Testing
       environment: harness.environment
     )
     taps.send(.tap)
+    #expect(hud.state == true)  // print(hud.state)  // true, at once
+    let states = hud.states
+    harness.clock.advance(by: .milliseconds(2_999))
     #expect(hud.state == true)
-    harness.clock.advance(by: .seconds(3))
-    #expect(hud.state == false)
+    harness.clock.advance(by: .milliseconds(1))
+    var printed: [Bool] = []
+    for await visible in states where !visible {
+      printed.append(visible)  // print(visible)  // false, 3 s later
+      break
+    }
+    #expect(printed == [false])
   }
 }

@@ -131,6 +131,7 @@ import Testing
     func test_G12_failingPublisherEffect() {
       let executor = ManualTaskExecutor()
       let failures = Recorder<String>()
+      let logs = LogRecorder()
       let system = System(
         initial: State(), reduceInPlace: Self.reduce,
         feedbacks: [
@@ -140,7 +141,7 @@ import Testing
             ) { _ in query == "mapped" ? .failed("offline") : nil }
           }
         ],
-        environment: SystemEnvironment(effectExecutor: executor),
+        environment: SystemEnvironment(effectExecutor: executor, logger: logs.logger),
         monitor: SystemMonitor { activity in
           if case .effectFailed(_, let error) = activity { failures.append("\(error)") }
         })
@@ -153,6 +154,7 @@ import Testing
       executor.runUntilIdle()
       #expect(system.state.log == ["mapped", "failed: offline", "unmapped"])
       #expect(failures.entries == ["Offline()"])
+      #expect(logs.messages == ["effect failed and its error is not mapped to an event"])
     }
 
     @Test("a system's states as a publisher: the current state, then every state, until cancelled")

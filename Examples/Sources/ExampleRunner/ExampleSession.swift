@@ -9,6 +9,9 @@ public struct ExampleSession: Sendable {
   public var port: Int
   /// How long the search server waits before each answer, if the command set it.
   public var latency: Duration?
+  /// Whether the person pressed Control-C, which ends the command with
+  /// status 130, as a shell reports an interrupted program.
+  let interruption = Interruption()
 
   /// A scripted session: what tests and pipes run.
   public init(console: Console, port: Int = 0, latency: Duration? = nil) {

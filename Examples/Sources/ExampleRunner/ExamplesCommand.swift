@@ -11,7 +11,7 @@ public struct ExamplesCommand: AsyncParsableCommand {
   /// The command's name, abstract and discussion, as `--help` shows them.
   public static let configuration = CommandConfiguration(
     commandName: "feedbackloop-examples",
-    abstract: "The FeedbackLoop examples: the seeds' scenarios as small programs.",
+    abstract: "The FeedbackLoop examples: small programs, each a feedback loop at work.",
     discussion: """
       With no NAME, lists the examples, one line each. With a NAME, runs that example \
       and prints its timeline: each event, the state it produced, and the effects \
@@ -73,5 +73,13 @@ public struct ExamplesCommand: AsyncParsableCommand {
     } catch Launcher.Failure.unknownExample {
       throw ExitCode(64)
     }
+    if let status = Self.exitStatus(after: session) { throw ExitCode(status) }
+  }
+
+  /// 130 after Control-C (128 + SIGINT, what a shell reports for a program
+  /// the signal ended: raw mode turns the key into a byte, not a signal),
+  /// `nil` for an ordinary end.
+  static func exitStatus(after session: ExampleSession) -> Int32? {
+    session.interruption.happened ? 128 + SIGINT : nil
   }
 }

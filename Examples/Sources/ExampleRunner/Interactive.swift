@@ -18,7 +18,10 @@ enum Interactive {
     guard let keys = session.keys else { return }
     session.console.line(KeyBinding.help(bindings))
     for await key in keys {
-      if key == .interrupt { break }
+      if key == .interrupt {
+        session.interruption.record()
+        break
+      }
       if await handle(key) == .unknown {
         if key == .character("q") { break }
         session.console.line(KeyBinding.help(bindings))

@@ -10,6 +10,6 @@ public enum Key: Hashable, Sendable {
   case escape
   /// Backspace or Delete.
   case backspace
-  /// Control-C or Control-D: the person wants out.
+  /// Control-C: the person interrupts the example (exit status 130).
   case interrupt
 }

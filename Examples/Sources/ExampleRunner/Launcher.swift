@@ -3,7 +3,7 @@
 public enum Launcher {
   /// The lines that list the examples.
   public static var listing: [String] {
-    ["The FeedbackLoop examples: the seeds' scenarios as small programs, each a feedback loop at work.", ""]
+    ["The FeedbackLoop examples: small programs, each a feedback loop at work.", ""]
       + Examples.list
       + [
         "",

@@ -7,14 +7,31 @@ enum PlayerDemo {
   static let example = Example(
     name: "player",
     summary:
-      "Seed 001's player: the HUD's 3-second auto-hide after the last interaction, the skip-intro countdown and its seek",
+      "The RxFeedback article's player: the HUD's 3-second auto-hide after the last interaction, the skip-intro countdown and its seek",
     run: run
   )
 
   static let bindings = [
     KeyBinding(keys: "space", action: "tap the video (HUD)"), KeyBinding(keys: "p", action: "play/pause"),
     KeyBinding(keys: "←/→", action: "jump 10 s"), KeyBinding(keys: "s", action: "skip the intro"),
+    KeyBinding(keys: "v", action: "show or hide ticks and timer restarts"),
   ]
+
+  /// The feedbacks whose effects start and end all the time: the playback
+  /// clock, the HUD's timer (restarted by each interaction) and the countdown.
+  static let routineFeedbacks: Set<String> = ["playback", "hide the HUD", "skip-intro countdown"]
+
+  /// What a quiet timeline hides: each second played, each second of the
+  /// countdown but its last, and the effects of the routine feedbacks.
+  @Sendable static func isRoutine(_ activity: SystemActivity<Player.State, Player.Event>) -> Bool {
+    switch activity {
+    case .reduced(.ticked, _, _, _): true
+    case .reduced(.secondsLeftChanged(let seconds), _, _, _): seconds > 0
+    case .effectQueued(let id), .effectStarted(let id), .effectCancelled(let id), .effectFinished(let id):
+      routineFeedbacks.contains(id.feedback.name)
+    default: false
+    }
+  }
 
   /// `0:07 ▶ · HUD shown · skip intro in 8 s`.
   static func describe(_ state: Player.State) -> String {
@@ -31,10 +48,12 @@ enum PlayerDemo {
   }
 
   static func makeSystem(
-    _ session: ExampleSession, environment: SystemEnvironment, now: @escaping @Sendable () -> Duration
+    _ session: ExampleSession, environment: SystemEnvironment, now: @escaping @Sendable () -> Duration,
+    verbosity: Verbosity = Verbosity(quiet: false)
   ) -> System<Player.State, Player.Event> {
     let printer = TimelinePrinter<Player.State, Player.Event>(
-      console: session.console, now: now, describeState: describe, describeEvent: { "\($0)" })
+      console: session.console, now: now, describeState: describe, describeEvent: { "\($0)" },
+      verbosity: verbosity, isRoutine: isRoutine)
     let video = SimulatedVideoPlayer(clock: environment.clock)
     return System(
       initial: Player.State(), reduceInPlace: Player.reduce, feedbacks: Player.feedbacks(player: video),
@@ -52,7 +71,11 @@ enum PlayerDemo {
   static func run(_ session: ExampleSession) async throws {
     if session.isInteractive {
       example.printHeader(session, time: Example.interactiveTime + "\n" + videoLine)
-      let player = makeSystem(session, environment: SystemEnvironment(), now: RealTime().now)
+      // A person at the keyboard starts with a quiet timeline: six lines a
+      // second of ticks and restarts would push what they did off the screen.
+      let verbosity = Verbosity(quiet: true)
+      session.console.line(Verbosity.notice(quiet: true))
+      let player = makeSystem(session, environment: SystemEnvironment(), now: RealTime().now, verbosity: verbosity)
       await Interactive.run(session, bindings: bindings) { key in
         switch key {
         case .character(" "), .enter: player.send(.tapped)
@@ -60,6 +83,7 @@ enum PlayerDemo {
         case .left: player.send(.jumped(by: -Player.jumpLength))
         case .right: player.send(.jumped(by: Player.jumpLength))
         case .character("s"): player.send(.skipIntroTapped)
+        case .character("v"): session.console.line(Verbosity.notice(quiet: verbosity.toggle()))
         default: return .unknown
         }
         return .handled

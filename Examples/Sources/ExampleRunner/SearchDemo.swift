@@ -8,7 +8,7 @@ enum SearchDemo {
   static let example = Example(
     name: "search",
     summary:
-      "Seed 000's paginated search against a real HTTP API on 127.0.0.1: paging, cancellation, errors and retry",
+      "The ReactiveFeedback talk's paginated search against a real HTTP API on 127.0.0.1: paging, cancellation, errors and retry",
     run: run
   )
 

@@ -7,7 +7,7 @@ enum SignInDemo {
   static let example = Example(
     name: "sign-in",
     summary:
-      "Seed 000's stateful environment: signing in, a token that expires and refreshes, signed out on failure",
+      "The ReactiveFeedback talk's stateful environment: signing in, a token that expires and refreshes, signed out on failure",
     run: run
   )
 

@@ -58,7 +58,8 @@ final class TerminalKeys: Sendable {
     while true {
       guard let byte = readByte() else { return nil }
       switch byte {
-      case 3, 4: return .interrupt
+      case 3: return .interrupt
+      case 4: return nil  // Control-D: the end of input
       case 10, 13: return .enter
       case 8, 127: return .backspace
       case 27:

@@ -1,4 +1,5 @@
 import FeedbackLoop
+import Synchronization
 
 /// Prints what a running system does, as it happens, built on the core's
 /// `SystemMonitor`: each event and the state it produced, and each effect
@@ -21,6 +22,11 @@ struct TimelinePrinter<State: Sendable & Equatable, Event: Sendable>: Sendable {
   let describeState: @Sendable (State) -> String
   /// One line for an event.
   let describeEvent: @Sendable (Event) -> String
+  /// Whether routine activity is hidden now.
+  var verbosity = Verbosity(quiet: false)
+  /// Which activity is routine (a clock tick, a timer restarted): hidden
+  /// while the timeline is quiet.
+  var isRoutine: @Sendable (SystemActivity<State, Event>) -> Bool = { _ in false }
 
   /// The legend printed before a timeline.
   static var legend: [String] {
@@ -30,9 +36,44 @@ struct TimelinePrinter<State: Sendable & Equatable, Event: Sendable>: Sendable {
     ]
   }
 
+  /// An effect's end waiting for the event it sent (see ``ordered(_:)``).
+  let effectEnds = EffectEnds()
+
   /// The monitor to give the system.
   var monitor: SystemMonitor<State, Event> {
-    SystemMonitor { activity in self.lines(for: activity).map { console.lines($0) } }
+    SystemMonitor { activity in console.lines(self.ordered(activity)) }
+  }
+
+  /// The lines of `activity`, in one order for every effect: the events an
+  /// effect sent, then its end. The loop reports an effect's end before its
+  /// last event when that event had to wait for the loop (an effect that sends
+  /// while the loop is busy), after it otherwise; so the end of an effect
+  /// that has sent no event yet waits for the next activity, and follows the
+  /// event if that activity is one from the same effect.
+  func ordered(_ activity: SystemActivity<State, Event>) -> [String] {
+    let lines = lines(for: activity) ?? []
+    return effectEnds.withLock { ends in
+      var output: [String] = []
+      if let held = ends.held {
+        ends.held = nil
+        if case .reduced(_, _, _, .effect(let id)) = activity, id == held.id { return lines + held.lines }
+        output = held.lines
+      }
+      switch activity {
+      case .reduced(_, _, _, .effect(let id)):
+        ends.sentAnEvent.insert(id)
+      case .effectFinished(let id):
+        if ends.sentAnEvent.remove(id) == nil {
+          ends.held = (id, lines)
+          return output
+        }
+      case .effectCancelled(let id), .effectFailed(let id, _):
+        ends.sentAnEvent.remove(id)
+      default:
+        break
+      }
+      return output + lines
+    }
   }
 
   /// A line of the session's own, at the current time: narration, or what
@@ -42,6 +83,7 @@ struct TimelinePrinter<State: Sendable & Equatable, Event: Sendable>: Sendable {
   }
 
   func lines(for activity: SystemActivity<State, Event>) -> [String]? {
+    if verbosity.isQuiet, isRoutine(activity) { return nil }
     let time = TimeFormat.stamp(now())
     switch activity {
     case .started(let initial):
@@ -88,6 +130,21 @@ struct TimelinePrinter<State: Sendable & Equatable, Event: Sendable>: Sendable {
     case .systemStopped: "the system had stopped"
     case .bufferFull: "the event buffer was full"
     }
+  }
+}
+
+/// The effects that sent an event and have not ended, and the end line held
+/// back (see ``TimelinePrinter/ordered(_:)``).
+final class EffectEnds: Sendable {
+  struct Ends {
+    var sentAnEvent: Set<EffectID> = []
+    var held: (id: EffectID, lines: [String])?
+  }
+
+  private let ends = Mutex(Ends())
+
+  func withLock<Result>(_ body: (inout Ends) -> Result) -> Result {
+    ends.withLock { body(&$0) }
   }
 }
 

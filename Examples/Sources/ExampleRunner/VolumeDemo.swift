@@ -6,7 +6,7 @@ import VolumeExample
 enum VolumeDemo {
   static let example = Example(
     name: "volume",
-    summary: "Seed 004's volume regulator: two feedbacks step the volume to its target, one step per state",
+    summary: "The Feedbacks README's volume regulator: two feedbacks step the volume to its target, one step per state",
     run: run
   )
 
@@ -32,17 +32,30 @@ enum VolumeDemo {
       environment: environment, monitor: printer.monitor)
   }
 
+  /// What a key did, which the timeline shows only as two quick lines: the
+  /// key moved the volume, and the regulator pulled it back to its target
+  /// before the key's `send` returned.
+  static func pullBack(pressed event: Volume.Event, from before: Int, to after: Int) -> String {
+    let pushed = event == .increase ? before + 1 : before - 1
+    guard pushed != after else { return "The key turned the volume to \(pushed)." }
+    return "The key turned the volume to \(pushed); the regulator pulled it back to \(after), its target, at once."
+  }
+
   static func run(_ session: ExampleSession) async throws {
     let targetLine = "The speaker starts at \(initial); the target, outside the system, is \(target)."
     if session.isInteractive {
       example.printHeader(session, time: Example.interactiveTime + "\n" + targetLine)
       let volume = makeSystem(session, environment: SystemEnvironment(), now: RealTime().now)
       await Interactive.run(session, bindings: bindings) { key in
+        let event: Volume.Event
         switch key {
-        case .character("+"), .character("="), .up: volume.send(.increase)
-        case .character("-"), .down: volume.send(.decrease)
+        case .character("+"), .character("="), .up: event = .increase
+        case .character("-"), .down: event = .decrease
         default: return .unknown
         }
+        let before = volume.state.value
+        volume.send(event)
+        session.console.line(pullBack(pressed: event, from: before, to: volume.state.value))
         return .handled
       }
       volume.stop()
@@ -61,7 +74,11 @@ enum VolumeDemo {
       script.act { volume.send(.increase) }
       script.wait(.seconds(1))
       script.say("Turn it down: the loop brings it back up.")
-      script.act { volume.send(.decrease) }
+      script.act {
+        let before = volume.state.value
+        volume.send(.decrease)
+        session.console.line(pullBack(pressed: .decrease, from: before, to: volume.state.value))
+      }
       script.act { volume.stop() }
       session.console.line("\nThe volume is \(volume.state.value). In a terminal, press + and - yourself.")
     }

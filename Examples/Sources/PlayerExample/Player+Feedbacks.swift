@@ -4,7 +4,7 @@ extension Player {
   /// The player's five feedbacks; `player` seeks past the intro.
   ///
   /// - Parameter player: the video player whose seek the skip-intro button
-  ///   waits for (the seed's `player.rx.seek(to:)`).
+  ///   waits for (the RxFeedback article's `player.rx.seek(to:)`).
   public static func feedbacks(player: some VideoPlayer) -> [Feedback<State, Event>] {
     [
       // While playing, one tick per second on the system's clock; pausing
@@ -17,7 +17,7 @@ extension Player {
           }
         }
       },
-      // The seed's first feedback binds the player's `hasIntroStarted`
+      // The RxFeedback article's first feedback binds the player's `hasIntroStarted`
       // stream; here it is a query of the position, sent when it changes.
       Feedback(lensing: { $0.isInIntro }, name: "intro detection") { isInIntro in
         .send(.hasIntroStarted(isInIntro))
@@ -27,7 +27,7 @@ extension Player {
       Feedback(lensing: \.hudTimerRequest, name: "hide the HUD") { _ in
         .after(hudHideDelay, send: .hideHUD)
       },
-      // The seed's `react(request:)`: one tick per second shown.
+      // The RxFeedback article's `react(request:)`: one tick per second shown.
       .react(request: \.countdownRequest, name: "skip-intro countdown") { secondsLeft in
         .after(.seconds(1), send: .secondsLeftChanged(secondsLeft - 1))
       },

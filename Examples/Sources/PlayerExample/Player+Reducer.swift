@@ -1,7 +1,7 @@
 extension Player {
   /// The reducer: the only place the player's state changes.
   ///
-  /// The HUD part is the seed's `hudVisibilityReducer` (toggle, hide); the
+  /// The HUD part is the RxFeedback article's `hudVisibilityReducer` (toggle, hide); the
   /// skip-intro part is its `skipIntroReducer`; taps, jumps and play/pause
   /// also count as interactions, which restart the HUD's timer.
   public static func reduce(_ state: inout State, _ event: Event) {

@@ -29,7 +29,7 @@ extension Player {
       self.skipIntro = skipIntro
     }
 
-    /// Whether the position is inside the intro: the seed's `hasIntroStarted`,
+    /// Whether the position is inside the intro: the RxFeedback article's `hasIntroStarted`,
     /// the query of the intro detection feedback.
     public var isInIntro: Bool {
       (Player.introStart..<Player.introEnd).contains(position)
@@ -42,7 +42,7 @@ extension Player {
     }
 
     /// The seconds left while the skip-intro button counts down: the query
-    /// of the countdown (the seed's `react(request:)`).
+    /// of the countdown (the RxFeedback article's `react(request:)`).
     public var countdownRequest: Int? {
       guard case .showing(let secondsLeft) = skipIntro else { return nil }
       return secondsLeft

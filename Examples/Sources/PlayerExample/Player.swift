@@ -1,8 +1,8 @@
-/// Seed 001's video player: a HUD that a tap toggles and that hides itself
+/// The RxFeedback article's video player: a HUD that a tap toggles and that hides itself
 /// three seconds after the last interaction, and a skip-intro button that
 /// counts down from ten when the intro starts, then seeks past the intro.
 ///
-/// The seed builds these as RxSwift streams, then as RxFeedback systems: a
+/// The article builds these as RxSwift streams, then as RxFeedback systems: a
 /// reducer for the state, and a feedback per loop — the hide timer, the
 /// countdown, the seek whose completion is an event. Here they are one
 /// system whose state holds the playback position, the HUD and the

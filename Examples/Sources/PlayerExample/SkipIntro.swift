@@ -1,4 +1,4 @@
-/// The skip-intro button: the seed's `SkipIntroState`.
+/// The skip-intro button: the RxFeedback article's `SkipIntroState`.
 public enum SkipIntro: Equatable, Sendable {
   /// No button: the intro is not playing, or was skipped.
   case hidden

@@ -1,4 +1,4 @@
-/// Seed 000's paginated search (and the movie paging of the ReactiveFeedback
+/// The ReactiveFeedback talk's paginated search (and the movie paging of the ReactiveFeedback
 /// README): a search loads its first page; reaching the bottom of the list
 /// loads the next; a new search cancels the page in flight; a failure shows
 /// an error and keeps the results; retry resumes where it failed.

@@ -1,4 +1,4 @@
-/// Seed 000's "stateful environment": a user's authentication.
+/// The ReactiveFeedback talk's "stateful environment": a user's authentication.
 ///
 /// The talk names user authentication as what plain reactive streams model
 /// badly: whether a request may go out depends on a state that changes by

@@ -1,5 +1,5 @@
 extension Volume {
-  /// What can happen to the volume: the seed's `IncreaseEvent` and `DecreaseEvent`.
+  /// What can happen to the volume: the Feedbacks README's `IncreaseEvent` and `DecreaseEvent`.
   public enum Event: Equatable, Sendable {
     /// One step up.
     case increase

@@ -1,8 +1,8 @@
 import FeedbackLoop
 
 extension Volume {
-  /// The seed's two feedbacks, run for every state with the strategy the
-  /// seed calls `.continueOnNewState` (``ExecutionStrategy/queue``): one
+  /// The Feedbacks README's two feedbacks, run for every state with the strategy the
+  /// README calls `.continueOnNewState` (``ExecutionStrategy/queue``): one
   /// increases the volume while it is below `target`, the other decreases it
   /// while it is above.
   ///

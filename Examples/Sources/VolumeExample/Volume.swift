@@ -1,4 +1,4 @@
-/// Seed 004's speaker volume regulator: two feedbacks step the volume,
+/// The Feedbacks README's speaker volume regulator: two feedbacks step the volume,
 /// one step per state, towards a target that lives outside the system.
 ///
 /// The Feedbacks README opens with it. The target is a dependency, not part

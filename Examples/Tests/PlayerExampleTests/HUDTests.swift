@@ -2,7 +2,7 @@ import FeedbackLoopTesting
 import PlayerExample
 import Testing
 
-@Suite("Player: the HUD's auto-hide (seed 001)")
+@Suite("Player: the HUD's auto-hide (the RxFeedback article)")
 struct HUDTests {
   /// A paused player outside the intro: only the HUD moves.
   static func make() -> (TestSystem<Player.State, Player.Event>, SimulatedVideoPlayer) {

@@ -2,7 +2,7 @@ import FeedbackLoopTesting
 import PlayerExample
 import Testing
 
-@Suite("Player: the skip-intro countdown and its seek (seed 001)")
+@Suite("Player: the skip-intro countdown and its seek (the RxFeedback article)")
 struct SkipIntroTests {
   /// A paused player at `position`, with a video player whose seeks take
   /// 0.5 s on the test clock.

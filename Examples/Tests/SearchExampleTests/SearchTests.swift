@@ -4,7 +4,7 @@ import SearchExample
 import SearchServer
 import Testing
 
-@Suite("Search: seed 000's paginated search, on a test clock")
+@Suite("Search: the ReactiveFeedback talk's paginated search, on a test clock")
 struct SearchTests {
   /// Five movies, two a page: "star" finds three of them, on two pages.
   static let catalog = MovieCatalog(movies: [

@@ -3,7 +3,7 @@ import FeedbackLoopTesting
 import SignInExample
 import Testing
 
-@Suite("Sign-in: seed 000's stateful environment")
+@Suite("Sign-in: the ReactiveFeedback talk's stateful environment")
 struct SignInTests {
   static let ada = SimulatedAuthService.knownUser
 

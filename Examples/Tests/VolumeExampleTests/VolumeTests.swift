@@ -2,7 +2,7 @@ import FeedbackLoopTesting
 import Testing
 import VolumeExample
 
-@Suite("Volume regulator: seed 004")
+@Suite("Volume regulator: the Feedbacks README")
 struct VolumeTests {
   @Test func fromTenTheVolumeRisesOneStepPerStateToTheTargetThenStaysThere() {
     let volume = TestSystem(

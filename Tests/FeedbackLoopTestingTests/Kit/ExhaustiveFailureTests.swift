@@ -201,6 +201,9 @@ struct ExhaustiveFailureTests {
     system.advance(by: .seconds(1))
     system.finish()
 
+    // Logged to the test system's recorder, not printed.
+    #expect(system.logs.records.map(\.level) == [.error])
+    #expect(system.logs.messages == ["effect failed and its error is not mapped to an event"])
     let failure = try #require(log.failures.first)
     #expect(log.kinds == [.unmappedError])
     #expect(
