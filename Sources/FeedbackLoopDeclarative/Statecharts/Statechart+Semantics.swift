@@ -14,7 +14,7 @@ extension Statechart {
   public func initialState(context: Context) -> StatechartState<Context> {
     var state = StatechartState(context: context, layout: layout)
     var enter: UInt64 = 0
-    addDescendants(0, to: &enter, in: state)
+    addDescendants(0, to: &enter, history: state.history)
     var pendingDone: UInt64 = 0
     enterStates(enter, event: nil, in: &state, pendingDone: &pendingDone)
     takeDoneEvents(&pendingDone, in: &state)
@@ -193,8 +193,8 @@ extension Statechart {
     for index in selected {
       let transition = transitions[index]
       guard transition.target >= 0 else { continue }
-      addDescendants(transition.target, to: &enter, in: state)
-      addAncestors(of: transition.target, below: transition.domain, to: &enter, in: state)
+      addDescendants(transition.target, to: &enter, history: state.history)
+      addAncestors(of: transition.target, below: transition.domain, to: &enter, history: state.history)
     }
     enterStates(enter, event: event, in: &state, pendingDone: &pendingDone)
   }
@@ -240,40 +240,40 @@ extension Statechart {
   }
 
   /// SCXML's addDescendantStatesToEnter.
-  func addDescendants(_ index: Int, to enter: inout UInt64, in state: StatechartState<Context>) {
+  func addDescendants(_ index: Int, to enter: inout UInt64, history: UInt64) {
     let node = nodes[index]
     switch node.kind {
     case .history(let deep):
       let parent = node.parent
-      let recorded = state.history & nodes[parent].descendantMask
+      let recorded = history & nodes[parent].descendantMask
       if recorded != 0 {
         var resumed = deep ? recorded & leafMask : recorded & nodes[parent].childMask
         while resumed != 0 {
           let child = resumed.trailingZeroBitCount
           resumed &= resumed &- 1
-          addDescendants(child, to: &enter, in: state)
-          addAncestors(of: child, below: parent, to: &enter, in: state)
+          addDescendants(child, to: &enter, history: history)
+          addAncestors(of: child, below: parent, to: &enter, history: history)
         }
       } else if node.historyDefault >= 0 {
-        addDescendants(node.historyDefault, to: &enter, in: state)
-        addAncestors(of: node.historyDefault, below: parent, to: &enter, in: state)
+        addDescendants(node.historyDefault, to: &enter, history: history)
+        addAncestors(of: node.historyDefault, below: parent, to: &enter, history: history)
       } else if nodes[parent].kind == .compound {
-        addDescendants(nodes[parent].initial, to: &enter, in: state)
+        addDescendants(nodes[parent].initial, to: &enter, history: history)
       } else {
         for child in nodes[parent].children where nodes[parent].childMask & (1 << UInt64(child)) != 0 {
-          addDescendants(child, to: &enter, in: state)
+          addDescendants(child, to: &enter, history: history)
         }
       }
     case .atomic, .final:
       enter |= 1 << UInt64(index)
     case .compound:
       enter |= 1 << UInt64(index)
-      addDescendants(node.initial, to: &enter, in: state)
+      addDescendants(node.initial, to: &enter, history: history)
     case .parallel:
       enter |= 1 << UInt64(index)
       for child in node.children where node.childMask & (1 << UInt64(child)) != 0 {
         if enter & ((1 << UInt64(child)) | nodes[child].descendantMask) == 0 {
-          addDescendants(child, to: &enter, in: state)
+          addDescendants(child, to: &enter, history: history)
         }
       }
     }
@@ -282,14 +282,14 @@ extension Statechart {
   /// SCXML's addAncestorStatesToEnter: the proper ancestors of `index`
   /// below `top`, and, for a parallel one, its other regions entered by
   /// default.
-  func addAncestors(of index: Int, below top: Int, to enter: inout UInt64, in state: StatechartState<Context>) {
+  func addAncestors(of index: Int, below top: Int, to enter: inout UInt64, history: UInt64) {
     var ancestor = nodes[index].parent
     while ancestor > top {
       enter |= 1 << UInt64(ancestor)
       if nodes[ancestor].kind == .parallel {
         for child in nodes[ancestor].children where nodes[ancestor].childMask & (1 << UInt64(child)) != 0 {
           if enter & ((1 << UInt64(child)) | nodes[child].descendantMask) == 0 {
-            addDescendants(child, to: &enter, in: state)
+            addDescendants(child, to: &enter, history: history)
           }
         }
       }
