@@ -188,6 +188,7 @@ extension Statechart {
     }
     for index in selected {
       transitions[index].action?(&state.context, event)
+      transitionObserver?(index)
     }
     var enter: UInt64 = 0
     for index in selected {

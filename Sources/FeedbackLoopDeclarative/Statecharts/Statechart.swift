@@ -37,6 +37,8 @@ public struct Statechart<Context: Sendable, Event: Sendable>: Sendable {
   let leafMask: UInt64
   /// The final states.
   let finalMask: UInt64
+  /// Told the index of every transition taken (transition coverage).
+  var transitionObserver: (@Sendable (Int) -> Void)?
 
   /// Builds and checks a chart whose root enters `initial` first.
   ///
