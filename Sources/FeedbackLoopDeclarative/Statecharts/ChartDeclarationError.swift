@@ -3,7 +3,9 @@
 ///
 /// ```swift
 /// do {
-///   _ = try Statechart<Void, Event>("player", initial: "idle") { .state("idle") { .on(.play, to: "playin") } }
+///   _ = try Statechart<Void, Event>("player", initial: "idle") {
+///     ChartState("idle") { Transition(on: .play, to: "playin") }
+///   }
 /// } catch {
 ///   print(error)  // statechart "player": the transition from "idle" on play goes to "playin", which is not declared
 /// }

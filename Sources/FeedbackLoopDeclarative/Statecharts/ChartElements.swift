@@ -89,17 +89,8 @@ public enum ChartBuilder<Context: Sendable, Event: Sendable> {
   }
 }
 
+// The elements the public declarations (ChartDeclarations.swift) build.
 extension ChartElement {
-  /// A state: atomic when it declares no child state, compound when it does
-  /// (then `initial` names the child entered by default, and must be given).
-  ///
-  /// ```swift
-  /// .state("loaded", initial: "playing") {
-  ///   .state("playing") { .on(.pause, to: "paused") }
-  ///   .state("paused") { .on(.play, to: "playing") }
-  ///   .history("resume")
-  /// }
-  /// ```
   static func state(
     _ id: String,
     initial: String? = nil,
@@ -109,15 +100,6 @@ extension ChartElement {
       kind: .state(DeclaredState(id: id, kind: .plain, initial: initial, historyDefault: nil, elements: content())))
   }
 
-  /// A parallel state: every child state is a region, all active at once,
-  /// each reacting to every event.
-  ///
-  /// ```swift
-  /// .parallel("screen") {
-  ///   .state("video", initial: "playing") { ... }
-  ///   .state("hud", initial: "visible") { ... }
-  /// }
-  /// ```
   static func parallel(
     _ id: String,
     @ChartBuilder<Context, Event> _ content: () -> [ChartElement]
@@ -126,13 +108,6 @@ extension ChartElement {
       kind: .state(DeclaredState(id: id, kind: .parallel, initial: nil, historyDefault: nil, elements: content())))
   }
 
-  /// A final state: entering it raises the "done" event of its parent
-  /// (``onDone(to:guard:action:)``); a final child of the chart itself
-  /// finishes the chart. It may have entry and exit actions, no transitions.
-  ///
-  /// ```swift
-  /// .final("finished")
-  /// ```
   static func final(
     _ id: String,
     @ChartBuilder<Context, Event> _ content: () -> [ChartElement] = { [] }
@@ -141,46 +116,24 @@ extension ChartElement {
       kind: .state(DeclaredState(id: id, kind: .final, initial: nil, historyDefault: nil, elements: content())))
   }
 
-  /// A history pseudo-state of the enclosing state: a transition to it
-  /// resumes the children that were active when the enclosing state was
-  /// last left (`deep: false`: the direct child, entered by default below;
-  /// `deep: true`: every active descendant). Before the first exit it goes
-  /// to `default`, or to the enclosing state's initial child.
-  ///
-  /// ```swift
-  /// .history("resume", deep: true)
-  /// ```
   static func history(_ id: String, deep: Bool = false, default target: String? = nil) -> ChartElement {
     ChartElement(
       kind: .state(
         DeclaredState(id: id, kind: .history(deep: deep), initial: nil, historyDefault: target, elements: [])))
   }
 
-  /// An action run when the state is entered, in the reducer.
   static func onEntry(_ action: @escaping @Sendable (inout Context) -> Void) -> ChartElement {
     ChartElement(kind: .entry(action))
   }
 
-  /// An action run when the state is left, in the reducer.
   static func onExit(_ action: @escaping @Sendable (inout Context) -> Void) -> ChartElement {
     ChartElement(kind: .exit(action))
   }
 
-  /// An effect started when the state is entered and cancelled when it is
-  /// left; events it sends after it was cancelled are dropped (G4).
-  ///
-  /// ```swift
-  /// .state("loading") {
-  ///   .activity { context in .task { .event(.loaded(try await api.load(context.url))) } }
-  /// }
-  /// ```
   static func activity(_ effect: @escaping @Sendable (Context) -> Effect<Event>) -> ChartElement {
     ChartElement(kind: .activity(effect))
   }
 
-  /// A transition on the events `matches` accepts, named `name` in the
-  /// diagrams; `to: nil` makes it targetless (its action runs, no state is
-  /// left or entered).
   static func on(
     _ name: String,
     matching matches: @escaping @Sendable (Event) -> Bool,
@@ -199,13 +152,6 @@ extension ChartElement {
           action: action.map { action in { context, event in if let event { action(&context, event) } } })))
   }
 
-  /// After `delay` in the state, on the system's clock, go to `target`;
-  /// cancelled when the state is left before. Leaving and entering the
-  /// state again starts the delay again.
-  ///
-  /// ```swift
-  /// .state("visible") { .after(.seconds(3), to: "hidden") }
-  /// ```
   static func after(
     _ delay: Duration,
     to target: String?,
@@ -223,16 +169,6 @@ extension ChartElement {
           action: action.map { action in { context, _ in action(&context) } })))
   }
 
-  /// When a final child of this state is entered (for a parallel state:
-  /// when every region is in a final state), go to `target`.
-  ///
-  /// ```swift
-  /// .state("intro", initial: "counting") {
-  ///   ...
-  ///   .final("over")
-  ///   .onDone(to: "movie")
-  /// }
-  /// ```
   static func onDone(
     to target: String?,
     guard guardName: String? = nil,
@@ -251,13 +187,6 @@ extension ChartElement {
 }
 
 extension ChartElement where Event: Equatable {
-  /// A transition on `event`, named after it in the diagrams.
-  ///
-  /// ```swift
-  /// .on(.pause, to: "paused")
-  /// .on(.volumeUp, action: { context, _ in context.volume += 1 })
-  /// .on(.seek, to: "buffering", guard: "seekable") { context, _ in context.isSeekable }
-  /// ```
   static func on(
     _ event: Event,
     to target: String? = nil,

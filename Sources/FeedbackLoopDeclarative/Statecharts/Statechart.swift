@@ -12,10 +12,10 @@ import FeedbackLoop
 ///
 /// ```swift
 /// let chart = try Statechart<Player, PlayerEvent>("player", initial: "loading") {
-///   .state("loading") { .on(.loaded, to: "loaded") }
-///   .state("loaded", initial: "playing") {
-///     .state("playing") { .on(.pause, to: "paused") }
-///     .state("paused") { .on(.play, to: "playing") }
+///   ChartState("loading") { Transition(on: .loaded, to: "loaded") }
+///   ChartState("loaded", initial: "playing") {
+///     ChartState("playing") { Transition(on: .pause, to: "paused") }
+///     ChartState("paused") { Transition(on: .play, to: "playing") }
 ///   }
 /// }
 /// let player = chart.system(context: Player())
