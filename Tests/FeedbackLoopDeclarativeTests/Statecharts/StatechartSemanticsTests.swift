@@ -326,4 +326,37 @@ private func loggedExit(_ name: String) -> OnExit<[String], Key> {
     observation.cancel()
     system.stop()
   }
+
+  @Test("Optimal enabled set: a targetless transition exits nothing, so it is never preempted (SCXML test 403c)")
+  func targetlessIsNeverPreempted() throws {
+    let chart = try LogChart("c", initial: "p") {
+      ParallelState("p") {
+        ChartState("left", initial: "l1") {
+          ChartState("l1") { Transition(on: .go, to: "l2") }
+          ChartState("l2")
+        }
+        ChartState("right", initial: "r1") {
+          ChartState("r1") { Transition(on: .go, action: { log, _ in log.append("counted") }) }
+        }
+      }
+    }
+    let state = run(chart, .go)
+    #expect(state.activeLeaves == ["l2", "r1"])
+    #expect(state.context == ["counted"])
+  }
+
+  @Test("G2 Events sent from an activity while the chart reduces are reduced one at a time, in order")
+  func activitySendsAreSerialised() throws {
+    let chart = try LogChart("c", initial: "a") {
+      ChartState("a") {
+        Activity { _ in .send(contentsOf: [.b, .c]) }
+        Transition(on: .b, action: { log, _ in log.append("b") })
+        Transition(on: .c, to: "d", action: { log, _ in log.append("c") })
+      }
+      ChartState("d") { OnEntry { $0.append("enter d") } }
+    }
+    let system = chart.system(context: [])
+    #expect(system.state.context == ["b", "c", "enter d"])
+    system.stop()
+  }
 }
