@@ -35,9 +35,9 @@ extension Statechart {
     switch event.kind {
     case .event(let event):
       withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * 64) { buffer in
-        let count = selectTransitions(in: state, into: buffer) { transition in
-          guard case .event(_, let matches) = transition.trigger, matches(event) else { return false }
-          return transition.condition?(state.context, event) ?? true
+        let count = selectTransitions(in: state, into: buffer) { index in
+          guard let matches = hot.matches[index], matches(event) else { return false }
+          return hot.condition[index]?(state.context, event) ?? true
         }
         if count > 0 { microstep(buffer.prefix(count), event: event, in: &state, pendingDone: &pendingDone) }
       }
@@ -45,9 +45,9 @@ extension Statechart {
       // A delay whose state was left (and maybe entered again) since it
       // started: its feedback cancelled it, so G4 drops this event; checked
       // here too, so that a reducer run outside a system agrees.
-      let transition = transitions[index]
-      guard state.isActive(index: transition.source), state.entries[transition.source] == entry,
-        transition.condition?(state.context, nil) ?? true
+      let source = hot.source[index]
+      guard state.isActive(index: source), state.entries[source] == entry,
+        hot.condition[index]?(state.context, nil) ?? true
       else { return }
       withUnsafeTemporaryAllocation(of: Int.self, capacity: 1) { buffer in
         buffer[0] = index
@@ -71,9 +71,9 @@ extension Statechart {
       pendingDone &= ~(1 << UInt64(finished))
       guard state.isActive(index: finished) else { continue }
       withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * 64) { buffer in
-        let count = selectTransitions(in: state, into: buffer) { transition in
-          guard case .done = transition.trigger, transition.source == finished else { return false }
-          return transition.condition?(state.context, nil) ?? true
+        let count = selectTransitions(in: state, into: buffer) { index in
+          guard hot.triggerKind[index] == 2, hot.source[index] == finished else { return false }
+          return hot.condition[index]?(state.context, nil) ?? true
         }
         if count > 0 { microstep(buffer.prefix(count), event: nil, in: &state, pendingDone: &pendingDone) }
       }
@@ -90,8 +90,9 @@ extension Statechart {
   func selectTransitions(
     in state: StatechartState<Context>,
     into buffer: UnsafeMutableBufferPointer<Int>,
-    isEnabled: (ChartTransition<Context, Event>) -> Bool
+    isEnabled: (Int) -> Bool
   ) -> Int {
+    let hot = self.hot
     var enabledCount = 0
     var atoms = state.configuration & leafMask
     while atoms != 0 {
@@ -100,11 +101,14 @@ extension Statechart {
       var source = atom
       var found = -1
       search: while source >= 0 {
-        for index in nodes[source].transitions where isEnabled(transitions[index]) {
-          found = index
-          break search
+        for position in hot.transitionStart[source]..<hot.transitionStart[source + 1] {
+          let index = hot.transitionList[position]
+          if isEnabled(index) {
+            found = index
+            break search
+          }
         }
-        source = nodes[source].parent
+        source = hot.parent[source]
       }
       if found >= 0 && !buffer[0..<enabledCount].contains(found) {
         buffer[enabledCount] = found
@@ -123,7 +127,7 @@ extension Statechart {
       for other in 0..<filteredCount {
         let second = buffer[filteredStart + other]
         guard firstExit & exitSet(of: second, in: state) != 0 else { continue }
-        if isDescendant(transitions[first].source, of: transitions[second].source) {
+        if isDescendant(hot.source[first], of: hot.source[second]) {
           removed |= 1 << UInt64(other)  // `first` preempts `second`.
         } else {
           preempted = true
@@ -148,14 +152,13 @@ extension Statechart {
   /// its domain; none for a targetless transition.
   @inline(__always)
   func exitSet(of index: Int, in state: StatechartState<Context>) -> UInt64 {
-    let transition = transitions[index]
-    guard transition.target >= 0 else { return 0 }
-    return state.configuration & nodes[transition.domain].descendantMask
+    guard hot.target[index] >= 0 else { return 0 }
+    return state.configuration & hot.descendantMask[hot.domain[index]]
   }
 
   @inline(__always)
   func isDescendant(_ state: Int, of ancestor: Int) -> Bool {
-    nodes[ancestor].descendantMask & (1 << UInt64(state)) != 0
+    hot.descendantMask[ancestor] & (1 << UInt64(state)) != 0
   }
 
   /// One microstep: exits (innermost first, in reverse document order),
@@ -170,32 +173,33 @@ extension Statechart {
     var exit: UInt64 = 0
     for index in selected { exit |= exitSet(of: index, in: state) }
     // History remembers the configuration below each state left.
-    var leaving = exit
+    let hot = self.hot
+    var leaving = exit & hot.hasHistory
     while leaving != 0 {
       let left = leaving.trailingZeroBitCount
       leaving &= leaving &- 1
-      if nodes[left].hasHistory {
-        let below = nodes[left].descendantMask
-        state.history = (state.history & ~below) | (state.configuration & below)
-      }
+      let below = hot.descendantMask[left]
+      state.history = (state.history & ~below) | (state.configuration & below)
     }
     leaving = exit
     while leaving != 0 {
       let left = 63 - leaving.leadingZeroBitCount
-      for action in nodes[left].exitActions { action(&state.context) }
+      if hot.hasExitActions & (1 << UInt64(left)) != 0 {
+        for action in hot.exitActions[left] { action(&state.context) }
+      }
       state.configuration &= ~(1 << UInt64(left))
       leaving &= ~(1 << UInt64(left))
     }
     for index in selected {
-      transitions[index].action?(&state.context, event)
+      hot.action[index]?(&state.context, event)
       transitionObserver?(index)
     }
     var enter: UInt64 = 0
     for index in selected {
-      let transition = transitions[index]
-      guard transition.target >= 0 else { continue }
-      addDescendants(transition.target, to: &enter, history: state.history)
-      addAncestors(of: transition.target, below: transition.domain, to: &enter, history: state.history)
+      let target = hot.target[index]
+      guard target >= 0 else { continue }
+      addDescendants(target, to: &enter, history: state.history)
+      addAncestors(of: target, below: hot.domain[index], to: &enter, history: state.history)
     }
     enterStates(enter, event: event, in: &state, pendingDone: &pendingDone)
   }
@@ -206,22 +210,28 @@ extension Statechart {
   func enterStates(
     _ enter: UInt64, event: Event?, in state: inout StatechartState<Context>, pendingDone: inout UInt64
   ) {
+    let hot = self.hot
     var entering = enter
     while entering != 0 {
       let entered = entering.trailingZeroBitCount
       entering &= entering &- 1
-      state.configuration |= 1 << UInt64(entered)
+      let bit: UInt64 = 1 << UInt64(entered)
+      state.configuration |= bit
       state.entries[entered] &+= 1
-      for action in nodes[entered].entryActions { action(&state.context) }
-      guard nodes[entered].kind == .final else { continue }
-      let parent = nodes[entered].parent
+      if hot.hasEntryActions & bit != 0 {
+        for action in hot.entryActions[entered] { action(&state.context) }
+      }
+      guard hot.isFinal & bit != 0 else { continue }
+      let parent = hot.parent[entered]
       if parent == 0 {
         state.isFinished = true
         continue
       }
       pendingDone |= 1 << UInt64(parent)
-      let grandparent = nodes[parent].parent
-      if grandparent >= 0 && nodes[grandparent].kind == .parallel && isInFinalState(grandparent, state) {
+      let grandparent = hot.parent[parent]
+      if grandparent >= 0 && hot.isParallel & (1 << UInt64(grandparent)) != 0
+        && isInFinalState(grandparent, state)
+      {
         pendingDone |= 1 << UInt64(grandparent)
       }
     }
@@ -229,53 +239,66 @@ extension Statechart {
 
   /// SCXML's isInFinalState.
   func isInFinalState(_ index: Int, _ state: StatechartState<Context>) -> Bool {
-    switch nodes[index].kind {
-    case .compound: return state.configuration & nodes[index].childMask & finalMask != 0
-    case .parallel:
-      for child in nodes[index].children where nodes[index].childMask & (1 << UInt64(child)) != 0 {
-        if !isInFinalState(child, state) { return false }
-      }
-      return true
-    default: return false
+    let bit: UInt64 = 1 << UInt64(index)
+    if hot.isCompound & bit != 0 { return state.configuration & hot.childMask[index] & finalMask != 0 }
+    guard hot.isParallel & bit != 0 else { return false }
+    var regions = hot.childMask[index]
+    while regions != 0 {
+      let region = regions.trailingZeroBitCount
+      regions &= regions &- 1
+      if !isInFinalState(region, state) { return false }
     }
+    return true
   }
 
   /// SCXML's addDescendantStatesToEnter.
   func addDescendants(_ index: Int, to enter: inout UInt64, history: UInt64) {
-    let node = nodes[index]
-    switch node.kind {
-    case .history(let deep):
-      let parent = node.parent
-      let recorded = history & nodes[parent].descendantMask
+    let hot = self.hot
+    let bit: UInt64 = 1 << UInt64(index)
+    let depth = hot.historyDepth[index]
+    if depth >= 0 {
+      let parent = hot.parent[index]
+      let recorded = history & hot.descendantMask[parent]
       if recorded != 0 {
-        var resumed = deep ? recorded & leafMask : recorded & nodes[parent].childMask
+        var resumed = depth == 1 ? recorded & leafMask : recorded & hot.childMask[parent]
         while resumed != 0 {
           let child = resumed.trailingZeroBitCount
           resumed &= resumed &- 1
           addDescendants(child, to: &enter, history: history)
           addAncestors(of: child, below: parent, to: &enter, history: history)
         }
-      } else if node.historyDefault >= 0 {
-        addDescendants(node.historyDefault, to: &enter, history: history)
-        addAncestors(of: node.historyDefault, below: parent, to: &enter, history: history)
-      } else if nodes[parent].kind == .compound {
-        addDescendants(nodes[parent].initial, to: &enter, history: history)
+      } else if hot.historyDefault[index] >= 0 {
+        addDescendants(hot.historyDefault[index], to: &enter, history: history)
+        addAncestors(of: hot.historyDefault[index], below: parent, to: &enter, history: history)
+      } else if hot.isCompound & (1 << UInt64(parent)) != 0 {
+        addDescendants(hot.initial[parent], to: &enter, history: history)
       } else {
-        for child in nodes[parent].children where nodes[parent].childMask & (1 << UInt64(child)) != 0 {
+        var regions = hot.childMask[parent]
+        while regions != 0 {
+          let child = regions.trailingZeroBitCount
+          regions &= regions &- 1
           addDescendants(child, to: &enter, history: history)
         }
       }
-    case .atomic, .final:
-      enter |= 1 << UInt64(index)
-    case .compound:
-      enter |= 1 << UInt64(index)
-      addDescendants(node.initial, to: &enter, history: history)
-    case .parallel:
-      enter |= 1 << UInt64(index)
-      for child in node.children where node.childMask & (1 << UInt64(child)) != 0 {
-        if enter & ((1 << UInt64(child)) | nodes[child].descendantMask) == 0 {
-          addDescendants(child, to: &enter, history: history)
-        }
+      return
+    }
+    enter |= bit
+    if hot.isCompound & bit != 0 {
+      addDescendants(hot.initial[index], to: &enter, history: history)
+    } else if hot.isParallel & bit != 0 {
+      addMissingRegions(of: index, to: &enter, history: history)
+    }
+  }
+
+  /// Enters by default each region of the parallel state `index` that has
+  /// no state to enter yet.
+  func addMissingRegions(of index: Int, to enter: inout UInt64, history: UInt64) {
+    var regions = hot.childMask[index]
+    while regions != 0 {
+      let child = regions.trailingZeroBitCount
+      regions &= regions &- 1
+      if enter & ((1 << UInt64(child)) | hot.descendantMask[child]) == 0 {
+        addDescendants(child, to: &enter, history: history)
       }
     }
   }
@@ -284,17 +307,13 @@ extension Statechart {
   /// below `top`, and, for a parallel one, its other regions entered by
   /// default.
   func addAncestors(of index: Int, below top: Int, to enter: inout UInt64, history: UInt64) {
-    var ancestor = nodes[index].parent
+    var ancestor = hot.parent[index]
     while ancestor > top {
       enter |= 1 << UInt64(ancestor)
-      if nodes[ancestor].kind == .parallel {
-        for child in nodes[ancestor].children where nodes[ancestor].childMask & (1 << UInt64(child)) != 0 {
-          if enter & ((1 << UInt64(child)) | nodes[child].descendantMask) == 0 {
-            addDescendants(child, to: &enter, history: history)
-          }
-        }
+      if hot.isParallel & (1 << UInt64(ancestor)) != 0 {
+        addMissingRegions(of: ancestor, to: &enter, history: history)
       }
-      ancestor = nodes[ancestor].parent
+      ancestor = hot.parent[ancestor]
     }
   }
 }

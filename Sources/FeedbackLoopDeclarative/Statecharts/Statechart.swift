@@ -39,6 +39,10 @@ public struct Statechart<Context: Sendable, Event: Sendable>: Sendable {
   let finalMask: UInt64
   /// Told the index of every transition taken (transition coverage).
   var transitionObserver: (@Sendable (Int) -> Void)?
+  /// The reducer's tables: the same facts as `nodes` and `transitions`, in
+  /// arrays of plain values, so that an event copies no node or transition
+  /// (each copy retained every array and closure it holds).
+  let hot: ChartTables<Context, Event>
 
   /// Builds and checks a chart whose root enters `initial` first.
   ///
@@ -70,6 +74,7 @@ public struct Statechart<Context: Sendable, Event: Sendable>: Sendable {
     }
     self.leafMask = leafMask
     self.finalMask = finalMask
+    self.hot = ChartTables(nodes: compiler.nodes, transitions: compiler.transitions)
     self.layout = ChartLayout(
       names: compiler.nodes.map(\.id),
       parents: compiler.nodes.map(\.parent),
@@ -157,5 +162,83 @@ struct ChartTransition<Context: Sendable, Event: Sendable>: Sendable {
       case .done: "done"
       }
     return guardName.map { "\(trigger) [\($0)]" } ?? trigger
+  }
+}
+
+/// The reducer's view of a chart: per state and per transition, arrays of
+/// plain values, and the closures apart.
+final class ChartTables<Context: Sendable, Event: Sendable>: Sendable {
+  let parent: [Int]
+  let isParallel: UInt64
+  let isCompound: UInt64
+  let isFinal: UInt64
+  let childMask: [UInt64]
+  let descendantMask: [UInt64]
+  let initial: [Int]
+  let historyDefault: [Int]
+  /// History states, as (index, deep) pairs by index; -1 when not history.
+  let historyDepth: [Int8]
+  let hasHistory: UInt64
+  let hasEntryActions: UInt64
+  let hasExitActions: UInt64
+  /// The transitions of state `i` are `transitionList[transitionStart[i]..<transitionStart[i + 1]]`.
+  let transitionStart: [Int]
+  let transitionList: [Int]
+  let source: [Int]
+  let target: [Int]
+  let domain: [Int]
+  /// 0: an event, 1: a delay, 2: done.
+  let triggerKind: [UInt8]
+  let matches: [(@Sendable (Event) -> Bool)?]
+  let condition: [(@Sendable (Context, Event?) -> Bool)?]
+  let action: [(@Sendable (inout Context, Event?) -> Void)?]
+  let entryActions: [[@Sendable (inout Context) -> Void]]
+  let exitActions: [[@Sendable (inout Context) -> Void]]
+
+  init(nodes: [ChartNode<Context, Event>], transitions: [ChartTransition<Context, Event>]) {
+    parent = nodes.map(\.parent)
+    func mask(_ test: (ChartNode<Context, Event>) -> Bool) -> UInt64 {
+      var mask: UInt64 = 0
+      for (index, node) in nodes.enumerated() where test(node) { mask |= 1 << UInt64(index) }
+      return mask
+    }
+    isParallel = mask { $0.kind == .parallel }
+    isCompound = mask { $0.kind == .compound }
+    isFinal = mask { $0.kind == .final }
+    hasHistory = mask(\.hasHistory)
+    hasEntryActions = mask { !$0.entryActions.isEmpty }
+    hasExitActions = mask { !$0.exitActions.isEmpty }
+    childMask = nodes.map(\.childMask)
+    descendantMask = nodes.map(\.descendantMask)
+    initial = nodes.map(\.initial)
+    historyDefault = nodes.map(\.historyDefault)
+    historyDepth = nodes.map { node in
+      if case .history(let deep) = node.kind { deep ? 1 : 0 } else { -1 }
+    }
+    var start = [0]
+    var list: [Int] = []
+    for node in nodes {
+      list += node.transitions
+      start.append(list.count)
+    }
+    transitionStart = start
+    transitionList = list
+    source = transitions.map(\.source)
+    target = transitions.map(\.target)
+    domain = transitions.map(\.domain)
+    triggerKind = transitions.map { transition in
+      switch transition.trigger {
+      case .event: 0
+      case .after: 1
+      case .done: 2
+      }
+    }
+    matches = transitions.map { transition in
+      if case .event(_, let matches) = transition.trigger { matches } else { nil }
+    }
+    condition = transitions.map(\.condition)
+    action = transitions.map(\.action)
+    entryActions = nodes.map(\.entryActions)
+    exitActions = nodes.map(\.exitActions)
   }
 }
