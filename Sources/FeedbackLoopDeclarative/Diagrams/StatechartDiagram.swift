@@ -101,6 +101,7 @@ extension Statechart {
         addAncestors(of: transition.target, below: transition.domain, to: &entered, history: 0)
         // A history state may also resume any state reached so far below it.
         if case .history = nodes[transition.target].kind {
+          entered |= 1 << UInt64(transition.target)
           entered |= reached & nodes[nodes[transition.target].parent].descendantMask
         }
         if entered & ~reached != 0 {

@@ -97,6 +97,19 @@ private func playerChart() throws -> Statechart<Int, Key> {
     #expect(chart.diagram.unreachableStates.isEmpty)
   }
 
+  @Test("Reachability on a hierarchy: a history state a transition targets is reached")
+  func targetedHistoryIsReached() throws {
+    let chart = try Statechart<Int, Key>("chart", initial: "a") {
+      ChartState("a", initial: "a1") {
+        Transition(on: .stop, to: "b")
+        ChartState("a1")
+        HistoryState("back")
+      }
+      ChartState("b") { Transition(on: .go, to: "back") }
+    }
+    #expect(chart.diagram.unreachableStates.isEmpty)
+  }
+
   @Test("A value pattern over a String state is named by its value, not its type")
   func stringStatesAreNamedByValue() {
     let transitions = Transitions<String, String> {
