@@ -30,6 +30,7 @@ extension Statechart {
   /// var state = chart.initialState(context: Player())
   /// chart.reduce(&state, .event(.loaded))
   /// ```
+  @inlinable
   public func reduce(_ state: inout StatechartState<Context>, _ event: ChartEvent<Event>) {
     var pendingDone: UInt64 = 0
     switch event.kind {
@@ -59,10 +60,11 @@ extension Statechart {
 
   /// The most microsteps "done" events may chain in one macrostep: a chart
   /// whose final states re-enter one another forever stops there.
-  static var microstepLimit: Int { 1_000 }
+  @inlinable static var microstepLimit: Int { 1_000 }
 
   /// Takes the raised "done" events, lowest state index (document order)
   /// first, each in a microstep of its own.
+  @inlinable
   func takeDoneEvents(_ pendingDone: inout UInt64, in state: inout StatechartState<Context>) {
     var steps = 0
     while pendingDone != 0 && steps < Self.microstepLimit {
@@ -87,6 +89,7 @@ extension Statechart {
   /// descendant of the other's wins, else the one selected first. Writes
   /// the selected indices at the start of `buffer` (capacity 128) and
   /// returns their count.
+  @inlinable
   func selectTransitions(
     in state: StatechartState<Context>,
     into buffer: UnsafeMutableBufferPointer<Int>,
@@ -150,13 +153,13 @@ extension Statechart {
 
   /// The active states a transition leaves: every active descendant of
   /// its domain; none for a targetless transition.
-  @inline(__always)
+  @inlinable @inline(__always)
   func exitSet(of index: Int, in state: StatechartState<Context>) -> UInt64 {
     guard hot.target[index] >= 0 else { return 0 }
     return state.configuration & hot.descendantMask[hot.domain[index]]
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   func isDescendant(_ state: Int, of ancestor: Int) -> Bool {
     hot.descendantMask[ancestor] & (1 << UInt64(state)) != 0
   }
@@ -164,6 +167,7 @@ extension Statechart {
   /// One microstep: exits (innermost first, in reverse document order),
   /// the transitions' actions (in selection order), entries (outermost
   /// first, in document order).
+  @inlinable
   func microstep(
     _ selected: Slice<UnsafeMutableBufferPointer<Int>>,
     event: Event?,
@@ -207,6 +211,7 @@ extension Statechart {
   /// Enters `enter` outermost first; entering a final state raises its
   /// parent's "done" event, and its grandparent's when that is a parallel
   /// state all of whose regions are then final.
+  @inlinable
   func enterStates(
     _ enter: UInt64, event: Event?, in state: inout StatechartState<Context>, pendingDone: inout UInt64
   ) {
@@ -224,7 +229,7 @@ extension Statechart {
       guard hot.isFinal & bit != 0 else { continue }
       let parent = hot.parent[entered]
       if parent == 0 {
-        state.isFinished = true
+        state.finished = true
         continue
       }
       pendingDone |= 1 << UInt64(parent)
@@ -238,6 +243,7 @@ extension Statechart {
   }
 
   /// SCXML's isInFinalState.
+  @inlinable
   func isInFinalState(_ index: Int, _ state: StatechartState<Context>) -> Bool {
     let bit: UInt64 = 1 << UInt64(index)
     if hot.isCompound & bit != 0 { return state.configuration & hot.childMask[index] & finalMask != 0 }
@@ -252,6 +258,7 @@ extension Statechart {
   }
 
   /// SCXML's addDescendantStatesToEnter.
+  @inlinable
   func addDescendants(_ index: Int, to enter: inout UInt64, history: UInt64) {
     let hot = self.hot
     let bit: UInt64 = 1 << UInt64(index)
@@ -292,6 +299,7 @@ extension Statechart {
 
   /// Enters by default each region of the parallel state `index` that has
   /// no state to enter yet.
+  @inlinable
   func addMissingRegions(of index: Int, to enter: inout UInt64, history: UInt64) {
     var regions = hot.childMask[index]
     while regions != 0 {
@@ -306,6 +314,7 @@ extension Statechart {
   /// SCXML's addAncestorStatesToEnter: the proper ancestors of `index`
   /// below `top`, and, for a parallel one, its other regions entered by
   /// default.
+  @inlinable
   func addAncestors(of index: Int, below top: Int, to enter: inout UInt64, history: UInt64) {
     var ancestor = hot.parent[index]
     while ancestor > top {

@@ -39,7 +39,8 @@ extension Statechart {
       feedbacks.append(
         Feedback(
           lensing: { state in state.isActive(index: source) ? state.entries[source] : nil },
-          name: "\(name).\(nodes[source].id).after(\(delay))"
+          name: "\(name).\(nodes[source].id).after(\(delay))->"
+            + (transition.target >= 0 ? nodes[transition.target].id : nodes[source].id)
         ) { entry in .after(delay, send: .timeout(transition: index, entry: entry)) })
     }
     return feedbacks

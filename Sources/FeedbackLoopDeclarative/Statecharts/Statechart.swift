@@ -34,15 +34,15 @@ public struct Statechart<Context: Sendable, Event: Sendable>: Sendable {
   /// The indices of the delayed transitions.
   let delayed: [Int]
   /// The atomic and final states.
-  let leafMask: UInt64
+  @usableFromInline let leafMask: UInt64
   /// The final states.
-  let finalMask: UInt64
+  @usableFromInline let finalMask: UInt64
   /// Told the index of every transition taken (transition coverage).
-  var transitionObserver: (@Sendable (Int) -> Void)?
+  @usableFromInline var transitionObserver: (@Sendable (Int) -> Void)?
   /// The reducer's tables: the same facts as `nodes` and `transitions`, in
   /// arrays of plain values, so that an event copies no node or transition
   /// (each copy retained every array and closure it holds).
-  let hot: ChartTables<Context, Event>
+  @usableFromInline let hot: ChartTables<Context, Event>
 
   /// Builds and checks a chart whose root enters `initial` first.
   ///
@@ -167,33 +167,34 @@ struct ChartTransition<Context: Sendable, Event: Sendable>: Sendable {
 
 /// The reducer's view of a chart: per state and per transition, arrays of
 /// plain values, and the closures apart.
+@usableFromInline
 final class ChartTables<Context: Sendable, Event: Sendable>: Sendable {
-  let parent: [Int]
-  let isParallel: UInt64
-  let isCompound: UInt64
-  let isFinal: UInt64
-  let childMask: [UInt64]
-  let descendantMask: [UInt64]
-  let initial: [Int]
-  let historyDefault: [Int]
+  @usableFromInline let parent: [Int]
+  @usableFromInline let isParallel: UInt64
+  @usableFromInline let isCompound: UInt64
+  @usableFromInline let isFinal: UInt64
+  @usableFromInline let childMask: [UInt64]
+  @usableFromInline let descendantMask: [UInt64]
+  @usableFromInline let initial: [Int]
+  @usableFromInline let historyDefault: [Int]
   /// History states, as (index, deep) pairs by index; -1 when not history.
-  let historyDepth: [Int8]
-  let hasHistory: UInt64
-  let hasEntryActions: UInt64
-  let hasExitActions: UInt64
+  @usableFromInline let historyDepth: [Int8]
+  @usableFromInline let hasHistory: UInt64
+  @usableFromInline let hasEntryActions: UInt64
+  @usableFromInline let hasExitActions: UInt64
   /// The transitions of state `i` are `transitionList[transitionStart[i]..<transitionStart[i + 1]]`.
-  let transitionStart: [Int]
-  let transitionList: [Int]
-  let source: [Int]
-  let target: [Int]
-  let domain: [Int]
+  @usableFromInline let transitionStart: [Int]
+  @usableFromInline let transitionList: [Int]
+  @usableFromInline let source: [Int]
+  @usableFromInline let target: [Int]
+  @usableFromInline let domain: [Int]
   /// 0: an event, 1: a delay, 2: done.
-  let triggerKind: [UInt8]
-  let matches: [(@Sendable (Event) -> Bool)?]
-  let condition: [(@Sendable (Context, Event?) -> Bool)?]
-  let action: [(@Sendable (inout Context, Event?) -> Void)?]
-  let entryActions: [[@Sendable (inout Context) -> Void]]
-  let exitActions: [[@Sendable (inout Context) -> Void]]
+  @usableFromInline let triggerKind: [UInt8]
+  @usableFromInline let matches: [(@Sendable (Event) -> Bool)?]
+  @usableFromInline let condition: [(@Sendable (Context, Event?) -> Bool)?]
+  @usableFromInline let action: [(@Sendable (inout Context, Event?) -> Void)?]
+  @usableFromInline let entryActions: [[@Sendable (inout Context) -> Void]]
+  @usableFromInline let exitActions: [[@Sendable (inout Context) -> Void]]
 
   init(nodes: [ChartNode<Context, Event>], transitions: [ChartTransition<Context, Event>]) {
     parent = nodes.map(\.parent)

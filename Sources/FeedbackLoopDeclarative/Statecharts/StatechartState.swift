@@ -15,15 +15,16 @@ public struct StatechartState<Context: Sendable>: Sendable {
   /// The data the chart's actions change.
   public var context: Context
   /// One bit per active state, by index in document order.
-  var configuration: UInt64 = 0
+  @usableFromInline var configuration: UInt64 = 0
   /// One bit per state that was active when an ancestor with a history
   /// state was last left.
-  var history: UInt64 = 0
+  @usableFromInline var history: UInt64 = 0
   /// How many times each state was entered: a new entry starts its
   /// activities and delays again.
-  var entries: ContiguousArray<UInt32>
+  @usableFromInline var entries: ContiguousArray<UInt32>
   /// Whether a final child of the chart itself was entered.
-  public internal(set) var isFinished = false
+  public var isFinished: Bool { finished }
+  @usableFromInline var finished = false
   let layout: ChartLayout
 
   init(context: Context, layout: ChartLayout) {
@@ -55,12 +56,12 @@ public struct StatechartState<Context: Sendable>: Sendable {
     }.map { layout.names[$0] }
   }
 
-  @inline(__always) func isActive(index: Int) -> Bool { configuration & (1 << UInt64(index)) != 0 }
+  @inlinable @inline(__always) func isActive(index: Int) -> Bool { configuration & (1 << UInt64(index)) != 0 }
 }
 
 extension StatechartState: Equatable where Context: Equatable {
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.configuration == rhs.configuration && lhs.history == rhs.history && lhs.isFinished == rhs.isFinished
+    lhs.configuration == rhs.configuration && lhs.history == rhs.history && lhs.finished == rhs.finished
       && lhs.context == rhs.context
   }
 }
@@ -77,11 +78,11 @@ extension StatechartState: CustomStringConvertible {
 /// player.send(.pause)          // the same, through System.send(_:)
 /// ```
 public struct ChartEvent<Event: Sendable>: Sendable {
-  enum Kind: Sendable {
+  @usableFromInline enum Kind: Sendable {
     case event(Event)
     case timeout(transition: Int, entry: UInt32)
   }
-  let kind: Kind
+  @usableFromInline let kind: Kind
 
   /// A user's event.
   public static func event(_ event: Event) -> ChartEvent { ChartEvent(kind: .event(event)) }
