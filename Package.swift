@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "FeedbackLoopTesting", targets: ["FeedbackLoopTesting"]),
     .library(name: "FeedbackLoopDeclarative", targets: ["FeedbackLoopDeclarative"]),
     .library(name: "FeedbackLoopUI", targets: ["FeedbackLoopUI"]),
+    .library(name: "FeedbackLoopChartTesting", targets: ["FeedbackLoopChartTesting"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -52,6 +53,12 @@ let package = Package(
       name: "FeedbackLoopDeclarative",
       dependencies: ["FeedbackLoop"]
     ),
+    // Model-based tests of statecharts: for test targets only, so that the
+    // testing kit does not bring the declarative layer into every test.
+    .target(
+      name: "FeedbackLoopChartTesting",
+      dependencies: ["FeedbackLoop", "FeedbackLoopDeclarative", "FeedbackLoopTesting"]
+    ),
     // Layer 4: the Observation store, SwiftUI and Combine bridges
     // (OpenCombine stands in for Combine where Combine does not exist).
     .target(
@@ -81,7 +88,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FeedbackLoopDeclarativeTests",
-      dependencies: ["FeedbackLoop", "FeedbackLoopDeclarative", "FeedbackLoopTesting"]
+      dependencies: ["FeedbackLoop", "FeedbackLoopDeclarative", "FeedbackLoopTesting", "FeedbackLoopChartTesting"]
     ),
     .testTarget(
       name: "FeedbackLoopUITests",

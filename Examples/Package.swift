@@ -49,6 +49,14 @@ let package = Package(
     ),
     // Seed 001's player: the HUD's auto-hide and the skip-intro countdown.
     .target(name: "PlayerExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
+    // Seed 001's player as a statechart (the declarative layer).
+    .target(
+      name: "PlayerChartExample",
+      dependencies: [
+        .product(name: "FeedbackLoop", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
+      ]
+    ),
     // Seed 004's volume regulator.
     .target(name: "VolumeExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
     // Seed 000's stateful environment: signing in, with a token that expires.
@@ -58,7 +66,9 @@ let package = Package(
       name: "ExampleRunner",
       dependencies: [
         "CounterExample", "SearchExample", "SearchServer", "PlayerExample", "VolumeExample", "SignInExample",
+        "PlayerChartExample",
         .product(name: "FeedbackLoop", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -80,6 +90,15 @@ let package = Package(
     .testTarget(
       name: "PlayerExampleTests",
       dependencies: ["PlayerExample", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
+    ),
+    .testTarget(
+      name: "PlayerChartExampleTests",
+      dependencies: [
+        "PlayerChartExample",
+        .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopChartTesting", package: "FeedbackLoop"),
+      ]
     ),
     .testTarget(
       name: "VolumeExampleTests",

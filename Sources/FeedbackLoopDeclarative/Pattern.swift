@@ -138,14 +138,21 @@ extension Pattern where Value == Root, Root: Equatable {
 }
 
 /// How the diagrams name a value: its case for an enum (its label when it
-/// has associated values, its description when not), its dynamic type's name
-/// otherwise (the Feedbacks library's protocol states are named after their types).
+/// has associated values, its description when not); its description for a
+/// value that is neither a struct, a class nor a tuple (a `String`, an `Int`,
+/// a `Bool`: `From("StateM")` is drawn as `StateM`, not as `String`); its
+/// dynamic type's name otherwise (the Feedbacks library's protocol states are
+/// named after their types).
 @usableFromInline
 func stateName(of value: Any) -> String {
   let mirror = Mirror(reflecting: value)
-  if mirror.displayStyle == .enum {
+  switch mirror.displayStyle {
+  case .enum?:
     if let label = mirror.children.first?.label { return label }
     return String(describing: value)
+  case nil:
+    return String(describing: value)
+  default:
+    return String(describing: type(of: value))
   }
-  return String(describing: type(of: value))
 }

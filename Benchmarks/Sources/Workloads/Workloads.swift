@@ -24,6 +24,7 @@ public enum Workloads {
     KeyedChurn.treeWorkload(keys: 1_000), KeyedChurn.treeWorkload(keys: 100),
     KeyedChurn.setWorkload(keys: 1_000), KeyedChurn.setWorkload(keys: 100),
     KeyedChurnByID.workload(ids: 1_000), KeyedChurnByID.workload(ids: 100), KeyedChurnByID.plainWorkload,
+    Statechart3Deep.workload, Statechart3Deep.flatWorkload,
   ]
 
   /// The UI store on the main actor (W12 to W14), each beside what an app

@@ -9,7 +9,8 @@
 //                            W6tree-100, W6set, W6set-100, W6 over a TreeSet and a Set; W6dict,
 //                            W6dict-100, W6dictplain, W6 by id)
 //                            and the UI store on the main actor (W12, W12plain, W13,
-//                            W13plain, W14)
+//                            W13plain, W14); W8, a statechart's reducer,
+//                            and W8flat, the same behaviour as a flat enum reducer
 //   timings W4               memory of 10,000 idle systems (run it in a process of its own)
 //   timings W5               100,000 systems, 10 events each: one run (in a process of its own)
 //   timings W5-tasks         the same with one task per system: one run (in a process of its own)

@@ -7,6 +7,7 @@ public enum Examples {
     PlayerDemo.example,
     VolumeDemo.example,
     SignInDemo.example,
+    PlayerChartDemo.example,
   ]
 
   /// The example called `name`, if there is one.
