@@ -7,6 +7,8 @@ public enum Examples {
     PlayerDemo.example,
     VolumeDemo.example,
     SignInDemo.example,
+    CycleCounterDemo.example,
+    AnimatedIntegerDemo.example,
   ]
 
   /// The example called `name`, if there is one.
