@@ -1,3 +1,5 @@
+import DequeModule
+
 /// What an event filter makes of an event: the next frame, or a change to
 /// the queue of frames an animation plays.
 ///
@@ -20,7 +22,8 @@
 ///   return .intercept(steps(from: frames.current, to: target))
 /// ```
 public struct FrameUpdate<Frame: Sendable>: Sendable {
-  enum Change {
+  @usableFromInline
+  enum Change: Sendable {
     case unchanged
     case frame(Frame)
     case intercept([Frame])
@@ -28,28 +31,30 @@ public struct FrameUpdate<Frame: Sendable>: Sendable {
     case removeAnimation
   }
 
-  let change: Change
+  @usableFromInline let change: Change
+
+  @inlinable init(change: Change) { self.change = change }
 
   /// The most frames an animation may queue: a minute at 60 frames a
   /// second. More is almost certainly a runaway computation.
-  public static var maximumQueuedFrames: Int { 3_600 }
+  @inlinable public static var maximumQueuedFrames: Int { 3_600 }
 
   /// Nothing changes: the event is ignored.
-  public static var unchanged: FrameUpdate { FrameUpdate(change: .unchanged) }
+  @inlinable public static var unchanged: FrameUpdate { FrameUpdate(change: .unchanged) }
 
   /// `frame` becomes the current frame at once; an animation playing stops.
   ///
   /// ```swift
   /// case .increment: return .frame(frames.current + 1)
   /// ```
-  public static func frame(_ frame: Frame) -> FrameUpdate { FrameUpdate(change: .frame(frame)) }
+  @inlinable public static func frame(_ frame: Frame) -> FrameUpdate { FrameUpdate(change: .frame(frame)) }
 
   /// The current frame stays; the frames queued behind it are replaced by
   /// `frames`, played one per tick (the seed's Intercepted timeline).
   ///
   /// `frames` must not be empty (use ``removeAnimation`` to stop) and holds
   /// at most ``maximumQueuedFrames``.
-  public static func intercept(_ frames: [Frame]) -> FrameUpdate {
+  @inlinable public static func intercept(_ frames: [Frame]) -> FrameUpdate {
     checkAnimation(frames, "intercept")
     return FrameUpdate(change: .intercept(frames))
   }
@@ -59,16 +64,16 @@ public struct FrameUpdate<Frame: Sendable>: Sendable {
   ///
   /// `frames` must not be empty, and the whole queue holds at most
   /// ``maximumQueuedFrames``.
-  public static func append(_ frames: [Frame]) -> FrameUpdate {
+  @inlinable public static func append(_ frames: [Frame]) -> FrameUpdate {
     checkAnimation(frames, "append")
     return FrameUpdate(change: .append(frames))
   }
 
   /// The current frame stays; every frame queued behind it is dropped (the
   /// seed's Removed timeline). The animation clock stops.
-  public static var removeAnimation: FrameUpdate { FrameUpdate(change: .removeAnimation) }
+  @inlinable public static var removeAnimation: FrameUpdate { FrameUpdate(change: .removeAnimation) }
 
-  private static func checkAnimation(_ frames: [Frame], _ name: String) {
+  @usableFromInline static func checkAnimation(_ frames: [Frame], _ name: String) {
     precondition(
       !frames.isEmpty,
       "FeedbackLoopCycle: \(name) needs at least one frame; an empty animation plays nothing (use .removeAnimation to stop one)"
@@ -83,25 +88,26 @@ public struct FrameUpdate<Frame: Sendable>: Sendable {
 extension Reel {
   /// Applies what an event filter returned. The current frame changes only
   /// for ``FrameUpdate/frame(_:)``; the old one is then remembered.
+  @inlinable
   mutating func apply(_ update: FrameUpdate<Frame>) {
     switch update.change {
     case .unchanged:
       return
     case .frame(let frame):
-      remember(queue.removeFirst())
-      queue.removeAll(keepingCapacity: true)
-      queue.append(frame)
+      remember(_queue.removeFirst())
+      _queue.removeAll(keepingCapacity: true)
+      _queue.append(frame)
     case .intercept(let frames):
-      queue.removeLast(queue.count - 1)
-      queue.append(contentsOf: frames)
+      _queue.removeLast(_queue.count - 1)
+      _queue.append(contentsOf: frames)
     case .append(let frames):
       precondition(
-        queue.count - 1 + frames.count <= FrameUpdate<Frame>.maximumQueuedFrames,
-        "FeedbackLoopCycle: appending \(frames.count) frames to the \(queue.count - 1) queued makes an animation longer than FrameUpdate.maximumQueuedFrames (\(FrameUpdate<Frame>.maximumQueuedFrames))"
+        _queue.count - 1 + frames.count <= FrameUpdate<Frame>.maximumQueuedFrames,
+        "FeedbackLoopCycle: appending \(frames.count) frames to the \(_queue.count - 1) queued makes an animation longer than FrameUpdate.maximumQueuedFrames (\(FrameUpdate<Frame>.maximumQueuedFrames))"
       )
-      queue.append(contentsOf: frames)
+      _queue.append(contentsOf: frames)
     case .removeAnimation:
-      queue.removeLast(queue.count - 1)
+      _queue.removeLast(_queue.count - 1)
     }
   }
 }

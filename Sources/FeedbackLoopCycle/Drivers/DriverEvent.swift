@@ -15,13 +15,14 @@ public struct DriverEvent: Sendable, Equatable, CustomStringConvertible {
   public let event: any Sendable
   /// The position of the wire in its router, when the router made the event;
   /// an event made by hand is found by name.
-  let wire: Int?
+  @usableFromInline let wire: Int?
 
   /// A driver's event, as a test or an outside source sends it.
   public init(driver: String, event: any Sendable) {
     self.init(driver: driver, event: event, wire: nil)
   }
 
+  @usableFromInline
   init(driver: String, event: any Sendable, wire: Int?) {
     self.driver = driver
     self.event = event

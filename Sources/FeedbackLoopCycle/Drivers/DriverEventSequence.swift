@@ -3,19 +3,36 @@
 /// ``CycleEvent/driverFailed(_:message:)`` when the driver's sequence ends
 /// or throws, so that the end is reduced, and seen by the monitor, like any
 /// event. Cancellation (the router stopping) ends it silently.
+@usableFromInline
 struct DriverEventSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element: Sendable {
-  typealias Element = CycleEvent
+  @usableFromInline typealias Element = CycleEvent
 
-  let base: Base
-  let name: String
-  let wire: Int
+  @usableFromInline let base: Base
+  @usableFromInline let name: String
+  @usableFromInline let wire: Int
 
+  @inlinable
+  init(base: Base, name: String, wire: Int) {
+    self.base = base
+    self.name = name
+    self.wire = wire
+  }
+
+  @usableFromInline
   struct AsyncIterator: AsyncIteratorProtocol {
-    var base: Base.AsyncIterator
-    let name: String
-    let wire: Int
-    var isFinished = false
+    @usableFromInline var base: Base.AsyncIterator
+    @usableFromInline let name: String
+    @usableFromInline let wire: Int
+    @usableFromInline var isFinished = false
 
+    @inlinable
+    init(base: Base.AsyncIterator, name: String, wire: Int) {
+      self.base = base
+      self.name = name
+      self.wire = wire
+    }
+
+    @inlinable
     mutating func next() async -> CycleEvent? {
       guard !isFinished else { return nil }
       do {
@@ -31,6 +48,7 @@ struct DriverEventSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Senda
     }
   }
 
+  @inlinable
   func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(base: base.makeAsyncIterator(), name: name, wire: wire)
   }

@@ -22,9 +22,11 @@ import FeedbackLoop
 public struct Wire<Frame: Sendable>: Sendable {
   /// The driver's name: what its events and its end are reported under.
   public let name: String
-  let makeRender: @Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>
-  let makeEvents: @Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>
-  let filter: @Sendable (any Sendable, Frames<Frame>) -> FrameUpdate<Frame>
+  // Built by inlinable initializers, so that the render feedbacks and the
+  // filters run specialized in the application's module.
+  @usableFromInline let makeRender: @Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>
+  @usableFromInline let makeEvents: @Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>
+  @usableFromInline let filter: @Sendable (any Sendable, Frames<Frame>) -> FrameUpdate<Frame>
 
   /// Wires `driver`, whose renders are skipped when its model is unchanged.
   ///
@@ -34,6 +36,7 @@ public struct Wire<Frame: Sendable>: Sendable {
   ///   - frameFilter: the application's frame -> the driver's model.
   ///   - eventFilter: the driver's event and the frames -> the next frame,
   ///     or a change to the animation playing.
+  @inlinable
   public init<D: Driver>(
     _ name: String,
     driver: D,
@@ -68,6 +71,7 @@ public struct Wire<Frame: Sendable>: Sendable {
   ///   events: { event, frames in try App.reduce(event, frames) },
   ///   catch: { error in .failed("\(error)") })
   /// ```
+  @inlinable
   public init<D: Driver>(
     _ name: String,
     driver: D,
@@ -109,6 +113,7 @@ public struct Wire<Frame: Sendable>: Sendable {
     }
   }
 
+  @inlinable
   static func cast<Event>(_ event: any Sendable, to type: Event.Type, driver: String) -> Event {
     guard let event = event as? Event else {
       preconditionFailure(
@@ -122,13 +127,16 @@ public struct Wire<Frame: Sendable>: Sendable {
 /// A frame filter's result, as the render feedback compares it: a model, or
 /// a failure. Two failures are equal, so that a filter that keeps failing
 /// reports its error once, not on every frame.
+@usableFromInline
 enum RenderQuery<Model: Equatable & Sendable>: Equatable, Sendable {
   case model(Model)
   case failed(FailedRender)
 }
 
 /// The event a frame filter's error was mapped to.
+@usableFromInline
 struct FailedRender: Equatable, Sendable {
-  let event: any Sendable
-  static func == (lhs: FailedRender, rhs: FailedRender) -> Bool { true }
+  @usableFromInline let event: any Sendable
+  @inlinable init(event: any Sendable) { self.event = event }
+  @inlinable static func == (lhs: FailedRender, rhs: FailedRender) -> Bool { true }
 }

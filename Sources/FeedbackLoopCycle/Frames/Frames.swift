@@ -15,15 +15,17 @@ import DequeModule
 /// }
 /// ```
 public struct Frames<Frame: Sendable>: Sendable {
-  let reel: Reel<Frame>
+  @usableFromInline let reel: Reel<Frame>
+
+  @inlinable init(reel: Reel<Frame>) { self.reel = reel }
 
   /// The current frame.
-  public var current: Frame { reel.frame }
+  @inlinable public var current: Frame { reel.frame }
   /// The frames shown before the current one, the oldest first.
-  public var previous: Deque<Frame> { reel.previous }
+  @inlinable public var previous: Deque<Frame> { reel.previous }
   /// The frames an animation queued after the current one, in order.
-  public var queued: Deque<Frame>.SubSequence { reel.queue.dropFirst() }
+  @inlinable public var queued: Deque<Frame>.SubSequence { reel.queue.dropFirst() }
   /// The frame the reel will show when its animation ends: the last queued
   /// frame, or the current one.
-  public var last: Frame { reel.queue[reel.queue.index(before: reel.queue.endIndex)] }
+  @inlinable public var last: Frame { reel._queue[reel._queue.index(before: reel._queue.endIndex)] }
 }

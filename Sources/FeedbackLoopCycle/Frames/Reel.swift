@@ -17,28 +17,34 @@ import DequeModule
 public struct Reel<Frame: Sendable>: Sendable {
   /// The current frame first, then the frames an animation queued behind it.
   /// Never empty.
-  public internal(set) var queue: Deque<Frame>
+  @inlinable public var queue: Deque<Frame> { _queue }
+  // Stored under other names so that the reducer's inlinable code, which
+  // runs specialized in the application's module, may change them.
+  @usableFromInline var _queue: Deque<Frame>
   /// The frames shown before the current one, the oldest first; at most
   /// ``memory`` of them.
-  public internal(set) var previous: Deque<Frame>
+  @inlinable public var previous: Deque<Frame> { _previous }
+  @usableFromInline var _previous: Deque<Frame>
   /// How many previous frames the reel keeps for the event filters.
   public let memory: Int
   /// The drivers whose event sequences ended (or threw, with the error's
   /// description), by name, in the order they ended.
-  public internal(set) var endedDrivers: [DriverEnd]
+  @inlinable public var endedDrivers: [DriverEnd] { _endedDrivers }
+  @usableFromInline var _endedDrivers: [DriverEnd]
 
   /// A reel showing `seed`, keeping the last `memory` frames.
   ///
   /// ```swift
   /// Reel(seed: App.Frame(), memory: 4)
   /// ```
+  @inlinable
   public init(seed: Frame, memory: Int = 1) {
     precondition(memory >= 0, "FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
-    queue = Deque(minimumCapacity: 1)
-    queue.append(seed)
-    previous = Deque(minimumCapacity: memory)
+    _queue = Deque(minimumCapacity: 1)
+    _queue.append(seed)
+    _previous = Deque(minimumCapacity: memory)
     self.memory = memory
-    endedDrivers = []
+    _endedDrivers = []
   }
 
   /// A reel with `queue` (the current frame first) and `previous` frames,
@@ -51,30 +57,32 @@ public struct Reel<Frame: Sendable>: Sendable {
     precondition(
       !queue.isEmpty, "FeedbackLoopCycle: a reel's queue holds at least the current frame; got an empty queue")
     precondition(memory >= 0, "FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
-    self.queue = Deque(queue)
-    self.previous = Deque(previous.suffix(memory))
+    _queue = Deque(queue)
+    _previous = Deque(previous.suffix(memory))
     self.memory = memory
-    self.endedDrivers = endedDrivers
+    _endedDrivers = endedDrivers
   }
 
   /// The current frame: the seed's Frame.
-  public var frame: Frame { queue[queue.startIndex] }
+  @inlinable public var frame: Frame { _queue[_queue.startIndex] }
 
   /// Whether an animation is playing: more than one frame is queued, and
   /// the animation clock ticks.
-  public var isAnimating: Bool { queue.count > 1 }
+  @inlinable public var isAnimating: Bool { _queue.count > 1 }
 
   /// Makes the next queued frame the current one; the old one joins the
   /// previous frames. O(1), no allocation once the deques have grown.
+  @inlinable
   mutating func advance() {
-    guard queue.count > 1 else { return }
-    remember(queue.removeFirst())
+    guard _queue.count > 1 else { return }
+    remember(_queue.removeFirst())
   }
 
+  @inlinable
   mutating func remember(_ frame: Frame) {
     guard memory > 0 else { return }
-    if previous.count == memory { previous.removeFirst() }
-    previous.append(frame)
+    if _previous.count == memory { _previous.removeFirst() }
+    _previous.append(frame)
   }
 }
 

@@ -1,3 +1,4 @@
+import DequeModule
 import FeedbackLoop
 
 /// Cycle's `IORouter`: a seed frame, the drivers made from it, and the
@@ -55,6 +56,7 @@ public struct Router<Frame: Sendable>: Sendable {
   ///   - frameRate: how fast an animation's queued frames play.
   ///   - driversFrom: the drivers, made from the seed, each with its filters.
   ///     Their names must differ.
+  @inlinable
   public init(
     seed: Frame,
     memory: Int = 1,
@@ -74,10 +76,11 @@ public struct Router<Frame: Sendable>: Sendable {
   }
 
   /// The system's initial state: a reel showing the seed.
-  public var initial: Reel<Frame> { Reel(seed: seed, memory: memory) }
+  @inlinable public var initial: Reel<Frame> { Reel(seed: seed, memory: memory) }
 
   /// The system's reducer: a driver's event through its event filter, a
   /// tick to the next queued frame, a driver's end recorded.
+  @inlinable
   public var reduce: @Sendable (inout Reel<Frame>, CycleEvent) -> Void {
     let filters = wires.map(\.filter)
     let positions = Dictionary(uniqueKeysWithValues: wires.enumerated().map { ($1.name, $0) })
@@ -94,9 +97,9 @@ public struct Router<Frame: Sendable>: Sendable {
         let update = filters[wire](driverEvent.event, Frames(reel: reel))
         reel.apply(update)
       case .driverEnded(let name):
-        reel.endedDrivers.append(DriverEnd(driver: name))
+        reel._endedDrivers.append(DriverEnd(driver: name))
       case .driverFailed(let name, let message):
-        reel.endedDrivers.append(DriverEnd(driver: name, failure: message))
+        reel._endedDrivers.append(DriverEnd(driver: name, failure: message))
       }
     }
   }
@@ -104,6 +107,7 @@ public struct Router<Frame: Sendable>: Sendable {
   /// The system's feedbacks: one render feedback per driver (its frame
   /// filter, and the skip of an unchanged model), one input per driver (its
   /// events), and the animation clock.
+  @inlinable
   public var feedbacks: [Feedback<Reel<Frame>, CycleEvent>] {
     let renders = wires.indices.map { wires[$0].makeRender($0) }
     let inputs = wires.indices.map { wires[$0].makeEvents($0) }
@@ -112,6 +116,7 @@ public struct Router<Frame: Sendable>: Sendable {
 
   /// Ticks at the frame rate on the system's clock while more than one
   /// frame is queued; cancelled as soon as one is left.
+  @inlinable
   var animationClock: Feedback<Reel<Frame>, CycleEvent> {
     let interval = frameRate.interval
     return Feedback(onBecomingTrue: { $0.isAnimating }, name: "animation clock") { _ in
@@ -131,6 +136,7 @@ public struct Router<Frame: Sendable>: Sendable {
   /// let plus = router.event(Screen.Event.key("+"), from: "screen")
   /// app.send(plus)
   /// ```
+  @inlinable
   public func event(_ event: any Sendable, from driver: String) -> CycleEvent {
     guard let wire = wires.firstIndex(where: { $0.name == driver }) else {
       preconditionFailure(
@@ -144,6 +150,7 @@ public struct Router<Frame: Sendable>: Sendable {
   /// ```swift
   /// let app = router.start(isolation: .mainActor)
   /// ```
+  @inlinable
   public func start(
     isolation: SystemIsolation = .own,
     environment: SystemEnvironment = SystemEnvironment(),
