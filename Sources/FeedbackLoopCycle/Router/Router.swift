@@ -3,7 +3,7 @@ import FeedbackLoop
 
 /// Cycle's `IORouter`: a seed frame, the drivers made from it, and the
 /// wiring of each driver's events through its event filter into the next
-/// frame. Underneath, a Cycle application is a ``System`` whose state is a
+/// frame. Underneath, a Cycle application is a `System` whose state is a
 /// ``Reel`` (the current frame, the animation queued behind it, the previous
 /// frames) and whose events are ``CycleEvent``s: it starts, stops, is tested
 /// with the testing kit and is watched by a monitor like any system.
