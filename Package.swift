@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "FeedbackLoopDeclarative", targets: ["FeedbackLoopDeclarative"]),
     .library(name: "FeedbackLoopUI", targets: ["FeedbackLoopUI"]),
     .library(name: "FeedbackLoopChartTesting", targets: ["FeedbackLoopChartTesting"]),
+    .library(name: "FeedbackLoopCycle", targets: ["FeedbackLoopCycle"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -68,6 +69,11 @@ let package = Package(
         .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
       ]
     ),
+    // Layer 5: Cycle: drivers, frame and event filters, the router, animations.
+    .target(
+      name: "FeedbackLoopCycle",
+      dependencies: ["FeedbackLoop", .product(name: "DequeModule", package: "swift-collections")]
+    ),
     .testTarget(
       name: "FeedbackLoopTests",
       dependencies: [
@@ -93,6 +99,10 @@ let package = Package(
     .testTarget(
       name: "FeedbackLoopUITests",
       dependencies: ["FeedbackLoop", "FeedbackLoopUI", "FeedbackLoopTesting"]
+    ),
+    .testTarget(
+      name: "FeedbackLoopCycleTests",
+      dependencies: ["FeedbackLoop", "FeedbackLoopCycle", "FeedbackLoopTesting"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -31,6 +31,7 @@ let package = Package(
         .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
         // W12 to W14: the UI store on the main actor.
         .product(name: "FeedbackLoopUI", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopCycle", package: "FeedbackLoop"),
         .product(name: "HashTreeCollections", package: "swift-collections"),
       ]
     ),

@@ -61,14 +61,29 @@ let package = Package(
     .target(name: "VolumeExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
     // Seed 000's stateful environment: signing in, with a token that expires.
     .target(name: "SignInExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
+    // Seed 002 (Cycle.swift): the drivers both Cycle examples use, the
+    // Counter sample and the animated integer.
+    .target(
+      name: "CycleDrivers",
+      dependencies: [.product(name: "FeedbackLoopCycle", package: "FeedbackLoop")]
+    ),
+    .target(
+      name: "CycleCounterExample",
+      dependencies: ["CycleDrivers", .product(name: "FeedbackLoopCycle", package: "FeedbackLoop")]
+    ),
+    .target(
+      name: "AnimatedIntegerExample",
+      dependencies: ["CycleDrivers", .product(name: "FeedbackLoopCycle", package: "FeedbackLoop")]
+    ),
     // The terminal side: the timeline, keys, scripted sessions, the command.
     .target(
       name: "ExampleRunner",
       dependencies: [
         "CounterExample", "SearchExample", "SearchServer", "PlayerExample", "VolumeExample", "SignInExample",
-        "PlayerChartExample",
+        "PlayerChartExample", "CycleDrivers", "CycleCounterExample", "AnimatedIntegerExample",
         .product(name: "FeedbackLoop", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopCycle", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -107,6 +122,18 @@ let package = Package(
     .testTarget(
       name: "SignInExampleTests",
       dependencies: ["SignInExample", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
+    ),
+    .testTarget(
+      name: "CycleCounterExampleTests",
+      dependencies: [
+        "CycleCounterExample", "CycleDrivers", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
+      ]
+    ),
+    .testTarget(
+      name: "AnimatedIntegerExampleTests",
+      dependencies: [
+        "AnimatedIntegerExample", "CycleDrivers", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
+      ]
     ),
     .testTarget(
       name: "ExampleRunnerTests",

@@ -25,6 +25,8 @@ public enum Workloads {
     KeyedChurn.setWorkload(keys: 1_000), KeyedChurn.setWorkload(keys: 100),
     KeyedChurnByID.workload(ids: 1_000), KeyedChurnByID.workload(ids: 100), KeyedChurnByID.plainWorkload,
     Statechart3Deep.workload, Statechart3Deep.flatWorkload,
+    CycleRouter.workload, CycleRouter.skipWorkload(passiveDrivers: 0), CycleRouter.skipWorkload(passiveDrivers: 3),
+    CycleAnimation.workload, CycleAnimation.longWorkload,
   ]
 
   /// The UI store on the main actor (W12 to W14), each beside what an app

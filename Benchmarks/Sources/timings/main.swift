@@ -10,7 +10,10 @@
 //                            W6dict-100, W6dictplain, W6 by id)
 //                            and the UI store on the main actor (W12, W12plain, W13,
 //                            W13plain, W14); W8, a statechart's reducer,
-//                            and W8flat, the same behaviour as a flat enum reducer
+//                            and W8flat, the same behaviour as a flat enum reducer;
+//                            C1, C1skip-0, C1skip-3, a Cycle router of 3 drivers and
+//                            its skipped renders; C2, C2-3600, a tick of a 60- and a
+//                            3,600-frame animation
 //   timings W4               memory of 10,000 idle systems (run it in a process of its own)
 //   timings W5               100,000 systems, 10 events each: one run (in a process of its own)
 //   timings W5-tasks         the same with one task per system: one run (in a process of its own)

@@ -8,6 +8,8 @@ public enum Examples {
     VolumeDemo.example,
     SignInDemo.example,
     PlayerChartDemo.example,
+    CycleCounterDemo.example,
+    AnimatedIntegerDemo.example,
   ]
 
   /// The example called `name`, if there is one.

@@ -10,7 +10,10 @@ struct LauncherTests {
     for name in ["counter", "search", "player", "volume", "sign-in", "player-chart"] {
       #expect(transcript.lines.filter { $0.hasPrefix("  \(name) ") }.count == 1, "\(name)")
     }
-    #expect(Examples.all.map(\.name) == ["counter", "search", "player", "volume", "sign-in", "player-chart"])
+    #expect(
+      Examples.all.map(\.name) == [
+        "counter", "search", "player", "volume", "sign-in", "player-chart", "cycle-counter", "animated-integer",
+      ])
   }
 
   @Test func anUnknownNameListsTheKnownOnesAndFails() async throws {

@@ -1,0 +1,113 @@
+import DequeModule
+
+/// What an event filter makes of an event: the next frame, or a change to
+/// the queue of frames an animation plays.
+///
+/// Most events produce one frame (`Event -> Frame`); an animated response
+/// produces many (`Event -> [Frame]`), which the router plays one per tick
+/// of its frame rate. Events that arrive during playback re-plan it, as the
+/// Cycle.swift's three timelines show (the current frame first):
+///
+/// | timeline | queue before | event filter returns | queue after |
+/// | --- | --- | --- | --- |
+/// | Intercepted | `[2, 3, 4, 5]` | `.intercept([1, 0])` | `[2, 1, 0]` |
+/// | Appended | `[1, 2, 3]` | `.append([2, 1, 0])` | `[1, 2, 3, 2, 1, 0]` |
+/// | Removed | `[1, 2, 3, 4]` | `.removeAnimation` | `[1]` |
+///
+/// An animation holds at most ``maximumQueuedFrames`` frames: a longer one
+/// is a programming error, reported with a message that says so.
+///
+/// ```swift
+/// case .animateTo(let target):
+///   return .intercept(steps(from: frames.current, to: target))
+/// ```
+public struct FrameUpdate<Frame: Sendable>: Sendable {
+  @usableFromInline
+  enum Change: Sendable {
+    case unchanged
+    case frame(Frame)
+    case intercept([Frame])
+    case append([Frame])
+    case removeAnimation
+  }
+
+  @usableFromInline let change: Change
+
+  @inlinable init(change: Change) { self.change = change }
+
+  /// The most frames an animation may queue: a minute at 60 frames a
+  /// second. More is almost certainly a runaway computation.
+  @inlinable public static var maximumQueuedFrames: Int { 3_600 }
+
+  /// Nothing changes: the event is ignored.
+  @inlinable public static var unchanged: FrameUpdate { FrameUpdate(change: .unchanged) }
+
+  /// `frame` becomes the current frame at once; an animation playing stops.
+  ///
+  /// ```swift
+  /// case .increment: return .frame(frames.current + 1)
+  /// ```
+  @inlinable public static func frame(_ frame: Frame) -> FrameUpdate { FrameUpdate(change: .frame(frame)) }
+
+  /// The current frame stays; the frames queued behind it are replaced by
+  /// `frames`, played one per tick (Cycle.swift's Intercepted timeline).
+  ///
+  /// `frames` must not be empty (use ``removeAnimation`` to stop) and holds
+  /// at most ``maximumQueuedFrames``.
+  @inlinable public static func intercept(_ frames: [Frame]) -> FrameUpdate {
+    checkAnimation(frames, "intercept")
+    return FrameUpdate(change: .intercept(frames))
+  }
+
+  /// `frames` are queued after the ones playing (Cycle.swift's Appended
+  /// timeline). Start them from ``Frames/last``.
+  ///
+  /// `frames` must not be empty, and the whole queue holds at most
+  /// ``maximumQueuedFrames``.
+  @inlinable public static func append(_ frames: [Frame]) -> FrameUpdate {
+    checkAnimation(frames, "append")
+    return FrameUpdate(change: .append(frames))
+  }
+
+  /// The current frame stays; every frame queued behind it is dropped (the
+  /// Cycle.swift's Removed timeline). The animation clock stops.
+  @inlinable public static var removeAnimation: FrameUpdate { FrameUpdate(change: .removeAnimation) }
+
+  @usableFromInline static func checkAnimation(_ frames: [Frame], _ name: String) {
+    precondition(
+      !frames.isEmpty,
+      "FeedbackLoopCycle: \(name) needs at least one frame; an empty animation plays nothing (use .removeAnimation to stop one)"
+    )
+    precondition(
+      frames.count <= maximumQueuedFrames,
+      "FeedbackLoopCycle: \(name) of \(frames.count) frames is longer than FrameUpdate.maximumQueuedFrames (\(maximumQueuedFrames))"
+    )
+  }
+}
+
+extension Reel {
+  /// Applies what an event filter returned. The current frame changes only
+  /// for ``FrameUpdate/frame(_:)``; the old one is then remembered.
+  @inlinable
+  mutating func apply(_ update: FrameUpdate<Frame>) {
+    switch update.change {
+    case .unchanged:
+      return
+    case .frame(let frame):
+      remember(_queue.removeFirst())
+      _queue.removeAll(keepingCapacity: true)
+      _queue.append(frame)
+    case .intercept(let frames):
+      _queue.removeLast(_queue.count - 1)
+      _queue.append(contentsOf: frames)
+    case .append(let frames):
+      precondition(
+        _queue.count - 1 + frames.count <= FrameUpdate<Frame>.maximumQueuedFrames,
+        "FeedbackLoopCycle: appending \(frames.count) frames to the \(_queue.count - 1) queued makes an animation longer than FrameUpdate.maximumQueuedFrames (\(FrameUpdate<Frame>.maximumQueuedFrames))"
+      )
+      _queue.append(contentsOf: frames)
+    case .removeAnimation:
+      _queue.removeLast(_queue.count - 1)
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/// One event of one driver, on its way to that driver's event filter.
+///
+/// The router's events carry the events of drivers of different types; this
+/// box keeps the driver's name and its event. Two are equal when they come
+/// from the driver of the same name and their events are equal (events that
+/// are not `Equatable` compare by their description).
+///
+/// ```swift
+/// router.send(.driver("screen", Screen.Event.key("+")))
+/// ```
+public struct DriverEvent: Sendable, Equatable, CustomStringConvertible {
+  /// The name of the driver, as its ``Wire`` gives it.
+  public let driver: String
+  /// The driver's event.
+  public let event: any Sendable
+  /// The position of the wire in its router, when the router made the event;
+  /// an event made by hand is found by name.
+  @usableFromInline let wire: Int?
+
+  /// A driver's event, as a test or an outside source sends it.
+  public init(driver: String, event: any Sendable) {
+    self.init(driver: driver, event: event, wire: nil)
+  }
+
+  @usableFromInline
+  init(driver: String, event: any Sendable, wire: Int?) {
+    self.driver = driver
+    self.event = event
+    self.wire = wire
+  }
+
+  public static func == (lhs: DriverEvent, rhs: DriverEvent) -> Bool {
+    guard lhs.driver == rhs.driver else { return false }
+    if let equatable = lhs.event as? any Equatable {
+      return equatable.isEqual(to: rhs.event)
+    }
+    return String(describing: lhs.event) == String(describing: rhs.event)
+  }
+
+  public var description: String { "\(driver): \(event)" }
+}
+
+extension Equatable {
+  fileprivate func isEqual(to other: any Sendable) -> Bool {
+    guard let other = other as? Self else { return false }
+    return self == other
+  }
+}

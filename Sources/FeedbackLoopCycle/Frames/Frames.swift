@@ -1,0 +1,31 @@
+import DequeModule
+
+/// What an event filter sees besides the event: the current frame, the
+/// previous *n* frames, and the frames an animation queued.
+///
+/// Cycle.swift's event filter is "the event along with the previous *n*
+/// frames": *n* is the router's `memory`. A gesture recognised over the last
+/// few touches reads ``previous``; an animation appended to the one playing
+/// starts from ``last``.
+///
+/// ```swift
+/// { (event: Keys.Event, frames: Frames<App.Frame>) in
+///   let lastTaps = frames.previous.suffix(2).map(\.lastKey)
+///   ...
+/// }
+/// ```
+public struct Frames<Frame: Sendable>: Sendable {
+  @usableFromInline let reel: Reel<Frame>
+
+  @inlinable init(reel: Reel<Frame>) { self.reel = reel }
+
+  /// The current frame.
+  @inlinable public var current: Frame { reel.frame }
+  /// The frames shown before the current one, the oldest first.
+  @inlinable public var previous: Deque<Frame> { reel.previous }
+  /// The frames an animation queued after the current one, in order.
+  @inlinable public var queued: Deque<Frame>.SubSequence { reel.queue.dropFirst() }
+  /// The frame the reel will show when its animation ends: the last queued
+  /// frame, or the current one.
+  @inlinable public var last: Frame { reel._queue[reel._queue.index(before: reel._queue.endIndex)] }
+}

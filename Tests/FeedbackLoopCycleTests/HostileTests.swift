@@ -1,0 +1,72 @@
+import Dispatch
+import FeedbackLoop
+import FeedbackLoopCycle
+import FeedbackLoopTesting
+import Testing
+
+/// The router under attack: events from many threads at once, events after
+/// stop, and sends from inside a render.
+@Suite struct HostileTests {
+  @Test("G2 events of two drivers sent from many threads at once are each reduced once")
+  func manyThreads() {
+    let left = RecordingDriver<Int, Int>()
+    let right = RecordingDriver<Int, Int>()
+    let router = Router(seed: 0) { _ in
+      [
+        Wire("left", driver: left, model: { $0 }, events: { n, frames in .frame(frames.current + n) }),
+        Wire("right", driver: right, model: { _ in 0 }, events: { n, frames in .frame(frames.current + n) }),
+      ]
+    }
+    let app = TestSystem(
+      initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks, exhaustivity: .off)
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      for _ in 0..<100 { (thread.isMultiple(of: 2) ? left : right).experience(1) }
+    }
+    app.skipReceivedEvents()
+    #expect(app.state.frame == 800)
+    #expect(left.renders.count == 801)  // the seed, then every frame: each changed the left model
+    app.finish()
+  }
+
+  @Test("G9 after stop, a driver's events and its end reach nothing")
+  func afterStop() {
+    let keys = RecordingDriver<Int, Animated.Key>()
+    let router = Animated.router(seed: 0, keys: keys)
+    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    app.send(.driver("keys", Animated.Key.animateTo(3))) { $0 = Reel(queue: [0, 1, 2, 3]) }
+    app.skipInFlightEffects()  // the animation clock: stopped with the system
+    app.finish()
+    keys.experience(.animateTo(9))
+    keys.end()
+    app.executor.runUntilIdle()
+    #expect(app.state == Reel(queue: [0, 1, 2, 3]))
+    #expect(keys.renders == [0])
+  }
+
+  @Test("G2 an event a driver reports from inside its render is reduced after the current frame")
+  func sendFromRender() {
+    let echo = EchoDriver()
+    let router = Router(seed: 0) { _ in
+      [Wire("echo", driver: echo, model: { $0 }, events: { n, frames in n < 3 ? .frame(n + 1) : .unchanged })]
+    }
+    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    app.receive(.driver("echo", 0)) { $0 = Reel(queue: [1], previous: [0]) }
+    app.receive(.driver("echo", 1)) { $0 = Reel(queue: [2], previous: [1]) }
+    app.receive(.driver("echo", 2)) { $0 = Reel(queue: [3], previous: [2]) }
+    app.receive(.driver("echo", 3))
+    app.finish()
+    #expect(echo.renders == [0, 1, 2, 3])
+  }
+}
+
+/// Reports each model it renders as an event, from inside `render`.
+final class EchoDriver: Driver {
+  private let inner = RecordingDriver<Int, Int>()
+  var events: AsyncThrowingStream<Int, any Error> { inner.events }
+  var renders: [Int] { inner.renders }
+
+  func render(_ model: Int) {
+    inner.render(model)
+    inner.experience(model)
+  }
+}
