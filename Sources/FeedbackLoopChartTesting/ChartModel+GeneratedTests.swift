@@ -12,8 +12,8 @@ public struct GeneratedTestsReport<Event: Sendable>: Sendable {
 }
 
 extension ChartModel where Context: Equatable {
-  /// Walks ``transitionTour()`` on the chart running as a ``System`` in a
-  /// ``TestSystem`` (a test clock drives its delays), and after every step
+  /// Walks ``transitionTour()`` on the chart running as a `System` in a
+  /// `TestSystem` (a test clock drives its delays), and after every step
   /// calls the assertion given for each active state. A step after which
   /// the system's configuration differs from the model's is reported.
   /// Transitions taken are recorded in `coverage`.

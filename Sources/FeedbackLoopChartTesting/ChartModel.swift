@@ -5,7 +5,7 @@ import FeedbackLoopDeclarative
 /// worth trying); time is a step of its own (``ChartStep/wait(_:)``).
 ///
 /// The model explores the chart by its reducer, configuration by
-/// configuration (``ChartConfigurationID``: active states and history; the
+/// configuration (`ChartConfigurationID`: active states and history; the
 /// context of the first path to reach a configuration is kept), guards
 /// evaluated on that context.
 ///

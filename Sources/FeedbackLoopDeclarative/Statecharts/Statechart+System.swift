@@ -46,7 +46,7 @@ extension Statechart {
     return feedbacks
   }
 
-  /// The chart as a running ``System``: every guarantee, the testing kit
+  /// The chart as a running `System`: every guarantee, the testing kit
   /// and the monitor hook apply. `feedbacks` come after the chart's own.
   ///
   /// ```swift

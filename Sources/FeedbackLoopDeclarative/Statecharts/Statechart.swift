@@ -5,8 +5,8 @@ import FeedbackLoop
 /// entry and exit actions, activities cancelled on exit, delayed transitions
 /// on the system's clock, and final states with a "done" event.
 ///
-/// A chart is checked when it is built, and runs as an ordinary ``System``
-/// (``system(context:feedbacks:isolation:environment:monitor:)``): its
+/// A chart is checked when it is built, and runs as an ordinary `System`
+/// (``system(context:feedbacks:isolation:environment:monitor:caller:)``): its
 /// reducer takes a whole macrostep per event (run to completion), its
 /// activities and delays are keyed feedbacks.
 ///
