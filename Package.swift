@@ -63,7 +63,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FeedbackLoopReliabilityTests",
-      dependencies: ["FeedbackLoop", "FeedbackLoopTesting"]
+      dependencies: ["FeedbackLoop", "FeedbackLoopTesting", "CFeedbackLoopShims"]
     ),
     .testTarget(
       name: "FeedbackLoopTestingTests",
