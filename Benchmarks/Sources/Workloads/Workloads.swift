@@ -25,4 +25,12 @@ public enum Workloads {
     KeyedChurn.setWorkload(keys: 1_000), KeyedChurn.setWorkload(keys: 100),
     KeyedChurnByID.workload(ids: 1_000), KeyedChurnByID.workload(ids: 100), KeyedChurnByID.plainWorkload,
   ]
+
+  /// Many threads at once (issue 17), each beside its baseline: W9 with
+  /// W9mutex and W9actor, W10 with W10alone, W11 with the lock pair.
+  public static let threads: [Workload] = [
+    ManySenders.workload, ManySenders.mutexFold, ManySenders.actorFold,
+    ReadWhileSending.workload, ReadWhileSending.alone, ReadWhileSending.reads,
+    IdleRead.workload,
+  ]
 }
