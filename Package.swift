@@ -1,9 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Every dependency named here is resolved by every app that uses the library:
-// only what the library products need. Examples and benchmarks are packages
-// of their own (Examples/, Benchmarks/).
+// Every dependency that a library product uses is resolved, and built, by
+// every app that uses the library: name only what the products need. A
+// dependency that only test targets use (swift-property-based) is resolved
+// only when this package is the root, never by an app. Examples and
+// benchmarks are packages of their own (Examples/, Benchmarks/).
 let package = Package(
   name: "FeedbackLoop",
   // macOS 15 / iOS 18: Swift's TaskExecutor (the testing kit's
@@ -21,6 +23,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    // Test targets only.
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     // Layer 1: the runtime.
@@ -66,7 +70,10 @@ let package = Package(
     ),
     .testTarget(
       name: "FeedbackLoopReliabilityTests",
-      dependencies: ["FeedbackLoop", "FeedbackLoopTesting", "CFeedbackLoopShims"]
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopTesting", "CFeedbackLoopShims",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
     ),
     .testTarget(
       name: "FeedbackLoopTestingTests",

@@ -83,7 +83,11 @@ extension Feedback {
 
   /// A predicate feedback (level-triggered, G5): every state for which
   /// `predicate` holds triggers `effects`, which by default replaces the
-  /// running effect. A state for which it does not hold changes nothing.
+  /// running effect. A state for which it does not hold changes nothing:
+  /// the running effect goes on (the definition ReactiveFeedback's talk
+  /// gives). To cancel it instead, as ReactiveFeedback 0.10 and Loop do,
+  /// write ``init(predicate:whenFalse:strategy:name:fileID:line:effects:)``
+  /// with ``WhenPredicateIsFalse/cancelRunning``.
   ///
   /// ```swift
   /// // Keep counting while below ten.
@@ -100,6 +104,52 @@ extension Feedback {
   ) {
     self.init(name: name, kind: "predicate", fileID: fileID, line: line) { id, core in
       EffectfulRuntime.predicate(id: id, core: core, strategy: strategy, predicate: predicate, effects: effects)
+    }
+  }
+
+  /// A predicate feedback (level-triggered, G5) that says what a state for
+  /// which the predicate is false does to the running effect: every state
+  /// for which `predicate` holds triggers `effects`, as in
+  /// ``init(predicate:strategy:name:fileID:line:effects:)``, and a state for
+  /// which it does not hold keeps the running effect (``WhenPredicateIsFalse/keepRunning``)
+  /// or cancels it (``WhenPredicateIsFalse/cancelRunning``, the behaviour of
+  /// ReactiveFeedback 0.10 and Loop).
+  ///
+  /// ```swift
+  /// // Hide the HUD 3 s after it shows; hiding it by hand cancels the timer,
+  /// // so no stale `.hide` arrives after a later tap shows it again.
+  /// Feedback<HUD, HUD.Event>(predicate: \.isVisible, whenFalse: .cancelRunning) { _ in
+  ///   .after(.seconds(3), send: .hide)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - predicate: the states that trigger the effect.
+  ///   - whenFalse: what a state for which `predicate` is false does to the running effect.
+  ///   - strategy: what a new triggering state does to running effects (G7).
+  ///   - name: the name monitors show; by default `predicate@File.swift:line`.
+  ///   - fileID: where the feedback is made, for its default name.
+  ///   - line: where the feedback is made, for its default name.
+  ///   - effects: the effect for a state for which `predicate` holds.
+  @inlinable
+  public init(
+    predicate: @escaping @Sendable (State) -> Bool,
+    whenFalse: WhenPredicateIsFalse,
+    strategy: ExecutionStrategy = .cancelPrevious,
+    name: String? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    effects: @escaping @Sendable (State) -> Effect<Event>
+  ) {
+    switch whenFalse {
+    case .keepRunning:
+      self.init(
+        predicate: predicate, strategy: strategy, name: name, fileID: fileID, line: line, effects: effects)
+    case .cancelRunning:
+      self.init(name: name, kind: "predicate", fileID: fileID, line: line) { id, core in
+        EffectfulRuntime.predicateCancellingWhenFalse(
+          id: id, core: core, strategy: strategy, predicate: predicate, effects: effects)
+      }
     }
   }
 

@@ -4,7 +4,7 @@
 /// initial state before any event is reduced (G1). Events are reduced one at
 /// a time, in the order they were sent, whichever threads send them (G2);
 /// after each reduction every feedback sees the new state, then the
-/// observers do (G3). The system stops when ``stop()`` is called, when the
+/// observers do (G3). The system stops when ``stop(isolation:)`` is called, when the
 /// task running ``run()`` is cancelled, or when its last reference is
 /// released: every effect and input is cancelled and nothing runs afterwards
 /// (G9). Feedbacks hold nothing that holds the system, so releasing it is
@@ -87,7 +87,11 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   }
 
   deinit {
-    core.stop()
+    // A deinitializer cannot tell its isolation: the teardown runs on the
+    // releasing thread, as it did before, so that releasing a system (a
+    // store, a view model) on the main actor has stopped it by the time the
+    // release returns.
+    core.stop(callerIsMainActor: true)
   }
 
   /// The current state.
@@ -202,15 +206,34 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// Stops the system: every effect and input is cancelled, observers'
   /// sequences finish, and no event is reduced afterwards (G9). Stopping a
   /// stopped system does nothing.
-  public func stop() {
-    core.stop()
+  ///
+  /// Called from inside the loop (a feedback's query, an observer), it
+  /// returns with ``isStopped`` true and ends the pass: no later feedback or
+  /// observer sees the state, and the system tears down when the callback
+  /// returns. An event sent during the teardown (from an `onStop` handler,
+  /// or the monitor's ``SystemActivity/stopped``) is reported
+  /// ``DiscardReason/systemStopped``, and an observer added then is told at
+  /// once that the system stopped.
+  ///
+  /// The teardown runs where the loop runs: `onStop` handlers and the
+  /// monitor are called on the stopping thread for a system of its own
+  /// isolation, and on the main actor for a main-actor system; stopped off
+  /// the main actor, a main-actor system is marked stopped at once (no
+  /// event is reduced afterwards) and tears down one hop later (G10).
+  /// Releasing the last reference tears down on the releasing thread, which
+  /// a deinitializer cannot hop from: release a main-actor system on the
+  /// main actor, or stop it first.
+  ///
+  /// - Parameter caller: the caller's isolation, filled in by the compiler.
+  public func stop(isolation caller: isolated (any Actor)? = #isolation) {
+    core.stop(callerIsMainActor: caller === MainActor.shared)
   }
 
   /// Whether the system has stopped.
   public var isStopped: Bool { core.isStopped }
 
   /// The number of this system's effect and input tasks that have not
-  /// ended yet. After ``stop()``, it falls to zero as the cancelled tasks
+  /// ended yet. After ``stop(isolation:)``, it falls to zero as the cancelled tasks
   /// end. Immediate effects (`.send`) never count.
   public var runningTaskCount: Int { core.runningTaskCount }
 

@@ -78,7 +78,18 @@ public enum DiscardReason: Sendable, Hashable {
 public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let receive: @Sendable (SystemActivity<State, Event>) -> Void
 
-  /// A monitor that calls `receive` for each activity, on the loop's thread.
+  /// A monitor that calls `receive` for each activity.
+  ///
+  /// Every activity comes from the thread that runs the loop at that moment
+  /// (the main actor for a main-actor system), one at a time and in order,
+  /// with one exception: an event refused at the door
+  /// (``DiscardReason/bufferFull``, ``DiscardReason/systemStopped``) is
+  /// reported on the thread that sent it, at the same time as the loop's
+  /// own reports and other senders' refusals. So `receive` must be safe to
+  /// call from several threads at once (it is `@Sendable`); what it does
+  /// with the loop's reports needs no lock of its own against the loop.
+  /// ``SystemActivity/stopped`` comes from the thread that stopped the
+  /// system (or, stopped from inside the loop, the loop's thread).
   public init(_ receive: @escaping @Sendable (SystemActivity<State, Event>) -> Void) {
     self.receive = receive
   }

@@ -18,7 +18,38 @@ import Logging
 ///
 /// The owning thread is marked in a thread-local variable. Its own sends go
 /// to `pendingLocal`, which only it touches, so that a feedback answering a
-/// state at once costs no lock and no atomic operation.
+/// state at once costs no lock and no atomic operation but one load of the
+/// control word (see "The order of events" below).
+///
+/// ## The order of events
+///
+/// The rule (G2): if the send of `a` happens before the send of `b` (the
+/// same thread sent both, or `b`'s sender learnt of `a`'s send through any
+/// synchronization: a thread joined, a lock, another system's loop), then
+/// `a` is reduced before `b`. Sends that overlap in time may be reduced in
+/// either order, but each sender's events stay in its order. The same holds
+/// for every item of the queue (an effect's end, an observer's arrival).
+///
+/// Two queues hold waiting work: `pendingLocal`, which only the owner
+/// touches, and the shared `inbox`. The rule holds because of one
+/// invariant: every item in `pendingLocal` was sent before every item in the
+/// inbox.
+///
+/// - A send from another thread goes to the inbox, at its end, under
+///   `lock`, and sets `queued`.
+/// - The owner's own send (a reducer, feedback or observer sending to its
+///   system) reads the word once: if neither `queued` nor `stopped` is set,
+///   the inbox is empty, so the item goes to `pendingLocal`, ahead of
+///   whatever other threads send later; otherwise it goes to the inbox,
+///   behind what they sent first (`enqueueFromLoop`). Only the owner clears
+///   `queued`, so what it read stays true until it appends.
+/// - The owner takes `pendingLocal` first, and the inbox only when
+///   `pendingLocal` is empty (`drain`, `takeFromOtherThreads`).
+///
+/// A send through another system on the owner's thread (a feedback of A
+/// sends to B, whose observer sends to A) is a send from another thread as
+/// far as A is concerned: A's marker is not current while B drains, so it
+/// goes to A's inbox, behind what A queued before.
 ///
 /// ## The control word
 ///
@@ -78,7 +109,6 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   // Owned by the thread that owns the loop; next to the other one-byte
   // fields, so that they share a word (W4).
   @exclusivity(unchecked) @usableFromInline var isReducing = false
-  @exclusivity(unchecked) @usableFromInline var stopRequested = false
   @exclusivity(unchecked) @usableFromInline var tornDown = false
   /// Guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var mainDrainScheduled = false
@@ -141,6 +171,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       byteCount: controlSize + MemoryLayout<UInt64>.stride * max(feedbacks.count, 1),
       alignment: max(MemoryLayout<fl_loop_control>.alignment, MemoryLayout<UInt64>.alignment))
     control = memory.bindMemory(to: fl_loop_control.self, capacity: 1)
+    switch environment.eventBuffer {
+    case .unbounded: break
+    case .dropNewest(let limit), .dropOldest(let limit):
+      precondition(limit >= 0, "FeedbackLoop: an event buffer limit must be 0 or more, not \(limit)")
+    }
     fl_loop_control_init(control)
     watermarks = (memory + controlSize).bindMemory(to: UInt64.self, capacity: max(feedbacks.count, 1))
     watermarks.initialize(repeating: 0, count: max(feedbacks.count, 1))
@@ -254,10 +289,47 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     for event in dropped { monitor?.receive(.eventDiscarded(event, reason: .bufferFull)) }
   }
 
-  /// Enqueues work from a runtime, which always runs on the owning thread.
-  @inlinable
+  /// Enqueues work the owning thread sends to its own loop (a runtime, or a
+  /// send from the reducer, a feedback or an observer), in its place in the
+  /// order of sends (G2; see "The order of events" above).
+  ///
+  /// One atomic load: while no other thread queued work and the system is
+  /// not stopping, the item goes to `pendingLocal`, ahead of anything other
+  /// threads queue later; otherwise behind what they queued first.
+  @inlinable @inline(__always)
   func enqueueFromLoop(_ item: consuming InboxItem<State, Event>) {
-    pendingLocal.append(item)
+    if fl_word_load(word) & (Control.queued | Control.stopped) == 0 {
+      pendingLocal.append(item)
+    } else {
+      enqueueFromLoopBehindOthers(item)
+    }
+  }
+
+  /// The owning thread's send when other threads queued work first, or the
+  /// system is stopping or torn down.
+  @usableFromInline
+  func enqueueFromLoopBehindOthers(_ item: InboxItem<State, Event>) {
+    if tornDown {
+      // Sent during or after the teardown (an `onStop` handler, the
+      // monitor's `.stopped`): nobody drains any more, so it is accounted
+      // for here (G14), and a new observer is told at once (G9).
+      reportRefusedAtStop(item)
+      return
+    }
+    lock()
+    // `queued` is cleared only by the owner (this thread), under the lock:
+    // seen set, the inbox still holds what other threads sent first.
+    let dropped = enqueueLocked(item)
+    unlock()
+    if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+  }
+
+  /// Accounts for an item that reached a stopped system: an event is
+  /// reported discarded, an observer told the system stopped.
+  @usableFromInline
+  func reportRefusedAtStop(_ item: InboxItem<State, Event>) {
+    if let event = item.event { monitor?.receive(.eventDiscarded(event, reason: .systemStopped)) }
+    if case .addObserver(let observer) = item { observer.stopped() }
   }
 
   /// Handles `item` at once when this thread may and the system is idle (one
@@ -280,18 +352,17 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @inlinable
   func submitToBusySystem(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
     if isDrainingThread {
-      pendingLocal.append(item)
+      enqueueFromLoop(item)
       return
     }
     lock()
     if fl_word_load(word) & Control.stopped != 0 {
       unlock()
-      if let event = item.event { monitor?.receive(.eventDiscarded(event, reason: .systemStopped)) }
       // An observer added while another thread stopped the system passed
       // `submitControl`'s check before `stopped` was set: tell it here, or
       // its `onStop` is never called and its state sequence never finishes
       // (ControlWordTests, "G9 observe() races with stop()").
-      if case .addObserver(let observer) = item { observer.stopped() }
+      reportRefusedAtStop(item)
       return
     }
     let dropped = enqueueLocked(item)
@@ -357,6 +428,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         return item.event
       }
     case .dropOldest(let limit):
+      if limit == 0 {
+        // Keeps none: the event just sent is the one dropped.
+        if case .finalEvent(_, let token) = item { inbox.append(.effectEnded(token, .finished)) }
+        return item.event
+      }
       if queuedEvents >= limit, let oldest = inbox.firstIndex(where: \.isEvent) {
         let removed = inbox[oldest]
         if case .finalEvent(_, let token) = removed {
@@ -445,6 +521,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     // state's storage for each (W3: most of its time with 100 feedbacks).
     // It is let go before the next reduction, which finds the storage
     // unshared.
+    //
+    // A handler may stop the system (`stop()` in a query): the pass ends
+    // there, so that no later feedback starts an effect and no observer
+    // sees a state after `stop()` returned (G9). One load of the word per
+    // handler, a plain load on x86 and ARM.
     let current = state
     var stateLink = firstStateLink
     while let link = stateLink {
@@ -452,6 +533,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         $0.call(current)
         return $0.next
       }
+      if isStopping { return }
     }
     var eventLink = firstEventLink
     while let link = eventLink {
@@ -459,9 +541,15 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         $0.call(event, current)
         return $0.next
       }
+      if isStopping { return }
     }
     notifyObservers(current)
   }
+
+  /// Whether `stop()` was called, from any thread: read between two
+  /// handlers of a pass.
+  @inlinable @inline(__always)
+  var isStopping: Bool { fl_word_load(word) & Control.stopped != 0 }
 
   /// Gives `state` to every observer, in the order they came.
   @inlinable @inline(__always)
@@ -472,6 +560,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         $0.receive(state)
         return $0.next
       }
+      if isStopping { return }
     }
   }
 
@@ -537,7 +626,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @inlinable
   func drain(restoring previousDrainer: UnsafeRawPointer?) {
     while true {
-      if fl_word_load(word) == Control.owned, !stopRequested {
+      if fl_word_load(word) == Control.owned {
         if let local = pendingLocal.popFirst() {
           process(local)
           continue
@@ -570,23 +659,19 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @inlinable
   func takeFromOtherThreads(restoring previousDrainer: UnsafeRawPointer?) -> Interruption {
     let current = fl_word_load(word)
-    if stopRequested || current & Control.stopped != 0 {
+    if current & Control.stopped != 0 {
       finishStopping(restoring: previousDrainer)
       return .letGo
     }
+    // A reader on another thread waits for this step (G15).
     if current & Control.reader != 0 { publish() }
+    // What this thread queued in `pendingLocal` was sent before anything
+    // in the inbox: it goes first (G2; see "The order of events" above).
+    if let local = pendingLocal.popFirst() { return .item(local) }
     guard current & Control.queued != 0 else { return .lookAgain }
     lock()
-    // Events the bound drops here are reported, as every dropped event is
-    // (G14; ControlWordTests, "G14 a bounded event buffer under 8 senders").
-    var dropped: [Event] = []
-    // Work sent from other threads goes before what this thread queued since.
-    while let item = pendingLocal.popFirst() {
-      if let event = enqueueLocked(item) { dropped.append(event) }
-    }
     let next = popLocked()
     unlock()
-    for event in dropped { monitor?.receive(.eventDiscarded(event, reason: .bufferFull)) }
     return next.map { .item($0) } ?? .lookAgain
   }
 
@@ -675,16 +760,43 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// Stops the system: every effect and input is cancelled, every observer
   /// finished, and no event is reduced afterwards (G9). If another thread
   /// owns the loop, it tears down at its next step.
+  ///
+  /// The teardown (the runtimes' cancellation, the observers' `onStop`, the
+  /// monitor's reports) runs where the loop runs: for a main-actor system
+  /// stopped off the main actor (another thread, a release there), one hop
+  /// later on the main actor (G10). No event is reduced after this returns,
+  /// wherever it is called.
   @usableFromInline
-  func stop() {
+  func stop(callerIsMainActor: Bool = false) {
     if isDrainingThread {
-      stopRequested = true
+      // From inside the loop (a query, an observer, the reducer): the word
+      // says so at once, so `isStopped` is true when this returns, the rest
+      // of the pass is skipped (`processEvent`), no reduction begins
+      // (`beginReduction`), and the next step boundary tears down.
+      _ = fl_word_set(word, Control.stopped)
       return
     }
     // Waits for a reduction running on another thread: none runs after
     // this returns (see `beginReduction`).
     let before = fl_word_set_between_reductions(control, Control.stopped)
-    guard before & Control.stopped == 0, acquire() else { return }
+    guard before & Control.stopped == 0 else { return }
+    guard mayDrain(callerIsMainActor: callerIsMainActor) else {
+      Task { @MainActor in self.stopOnMainActor() }
+      return
+    }
+    tearDownUnlessOwned()
+  }
+
+  /// The teardown of a main-actor system stopped elsewhere.
+  func stopOnMainActor() {
+    tearDownUnlessOwned()
+  }
+
+  /// Tears down now, unless a thread owns the loop: that one tears down at
+  /// its next step, seeing `stopped`.
+  @usableFromInline
+  func tearDownUnlessOwned() {
+    guard acquire() else { return }
     let previousDrainer = fl_current_drainer()
     fl_set_current_drainer(identity)
     finishStopping(restoring: previousDrainer)

@@ -136,9 +136,13 @@ public enum EventBufferPolicy: Sendable, Hashable {
   /// Hold every event: nothing is lost, memory grows with the backlog.
   case unbounded
   /// Hold at most `limit` events; an event sent when full is dropped.
+  /// A limit of 0 holds none: every event sent while the loop is busy is
+  /// dropped. A negative limit stops the program when a system is made.
   case dropNewest(limit: Int)
   /// Hold at most `limit` events; when full, the oldest waiting one is
-  /// dropped to make room.
+  /// dropped to make room. A limit of 0 holds none: every event sent while
+  /// the loop is busy is dropped. A negative limit stops the program when a
+  /// system is made.
   case dropOldest(limit: Int)
 }
 

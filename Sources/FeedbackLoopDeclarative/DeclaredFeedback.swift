@@ -30,6 +30,7 @@ public struct DeclaredFeedback<State: Sendable, Event: Sendable>: Sendable {
   struct Body: Sendable {
     @usableFromInline let patternName: String
     @usableFromInline let strategy: ExecutionStrategy
+    @usableFromInline let whenUnmatched: WhenPredicateIsFalse
     @usableFromInline let name: String?
     @usableFromInline let fileID: StaticString
     @usableFromInline let line: UInt
@@ -40,12 +41,14 @@ public struct DeclaredFeedback<State: Sendable, Event: Sendable>: Sendable {
 
     @inlinable
     init(
-      patternName: String, strategy: ExecutionStrategy, name: String?, fileID: StaticString, line: UInt,
+      patternName: String, strategy: ExecutionStrategy, whenUnmatched: WhenPredicateIsFalse, name: String?,
+      fileID: StaticString, line: UInt,
       matches: @escaping @Sendable (State) -> Bool,
       effects: @escaping @Sendable ((any Sendable)?) -> @Sendable (State) -> Effect<Event>
     ) {
       self.patternName = patternName
       self.strategy = strategy
+      self.whenUnmatched = whenUnmatched
       self.name = name
       self.fileID = fileID
       self.line = line
@@ -126,6 +129,7 @@ public struct DeclaredFeedback<State: Sendable, Event: Sendable>: Sendable {
       }
       return FeedbackLoop.Feedback(
         predicate: predicate,
+        whenFalse: body.whenUnmatched,
         strategy: body.strategy,
         name: body.name ?? "on \(body.patternName)",
         fileID: body.fileID,
@@ -142,6 +146,7 @@ extension DeclaredFeedback {
   init<Value>(
     pattern: Pattern<State, Value>,
     strategy: ExecutionStrategy,
+    whenUnmatched: WhenPredicateIsFalse,
     name: String?,
     fileID: StaticString,
     line: UInt,
@@ -151,7 +156,8 @@ extension DeclaredFeedback {
     self.init(
       .declared(
         Body(
-          patternName: pattern.name, strategy: strategy, name: name, fileID: fileID, line: line,
+          patternName: pattern.name, strategy: strategy, whenUnmatched: whenUnmatched, name: name, fileID: fileID,
+          line: line,
           matches: { extract($0) != nil },
           effects: { executor in
             let effect = effects(executor)
@@ -165,11 +171,12 @@ extension DeclaredFeedback {
   /// A declared feedback whose side effect returns an ``Effect``.
   @inlinable
   init<Value>(
-    pattern: Pattern<State, Value>, strategy: ExecutionStrategy, name: String?, fileID: StaticString, line: UInt,
+    pattern: Pattern<State, Value>, strategy: ExecutionStrategy, whenUnmatched: WhenPredicateIsFalse, name: String?,
+    fileID: StaticString, line: UInt,
     perform: @escaping @Sendable (Value) -> Effect<Event>
   ) {
     self.init(
-      pattern: pattern, strategy: strategy, name: name, fileID: fileID, line: line,
+      pattern: pattern, strategy: strategy, whenUnmatched: whenUnmatched, name: name, fileID: fileID, line: line,
       effects: { _ in perform })
   }
 
@@ -177,11 +184,12 @@ extension DeclaredFeedback {
   /// which ``execute(on:)`` can move to an executor.
   @inlinable
   init<Value>(
-    pattern: Pattern<State, Value>, strategy: ExecutionStrategy, name: String?, fileID: StaticString, line: UInt,
+    pattern: Pattern<State, Value>, strategy: ExecutionStrategy, whenUnmatched: WhenPredicateIsFalse, name: String?,
+    fileID: StaticString, line: UInt,
     run: @escaping @Sendable (Value, Send<Event>) async throws -> Void
   ) {
     self.init(
-      pattern: pattern, strategy: strategy, name: name, fileID: fileID, line: line,
+      pattern: pattern, strategy: strategy, whenUnmatched: whenUnmatched, name: name, fileID: fileID, line: line,
       effects: { executor in
         { value in
           .run { send in

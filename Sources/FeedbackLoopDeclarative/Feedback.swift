@@ -21,6 +21,10 @@ import FeedbackLoop
 /// - Parameters:
 ///   - type: the state type; ``AnyState`` for every state.
 ///   - strategy: what a new matching state does to the running effect.
+///   - whenUnmatched: what a state the feedback does not match does to the
+///     running effect: by default it keeps running (the seed's behaviour);
+///     `.cancelRunning` cancels it, so it lives only while the system stays
+///     in the matching states.
 ///   - name: the name monitors show; by default `on StateType`.
 ///   - perform: the side effect for a matching state.
 // swift-format-ignore: AlwaysUseLowerCamelCase
@@ -29,13 +33,15 @@ import FeedbackLoop
 public func Feedback<State: Sendable, Event: Sendable, StateType: Sendable>(
   on type: StateType.Type,
   strategy: ExecutionStrategy = .cancelOnNewState,
+  whenUnmatched: WhenPredicateIsFalse = .keepRunning,
   name: String? = nil,
   fileID: StaticString = #fileID,
   line: UInt = #line,
   perform: @escaping @Sendable (StateType) -> Effect<Event>
 ) -> DeclaredFeedback<State, Event> {
   DeclaredFeedback(
-    pattern: typePattern(type), strategy: strategy, name: name, fileID: fileID, line: line, perform: perform)
+    pattern: typePattern(type), strategy: strategy, whenUnmatched: whenUnmatched, name: name, fileID: fileID,
+    line: line, perform: perform)
 }
 
 /// A feedback for every state: each state triggers `perform`.
@@ -50,13 +56,15 @@ public func Feedback<State: Sendable, Event: Sendable, StateType: Sendable>(
 public func Feedback<State: Sendable, Event: Sendable>(
   on type: AnyState.Type,
   strategy: ExecutionStrategy = .cancelOnNewState,
+  whenUnmatched: WhenPredicateIsFalse = .keepRunning,
   name: String? = nil,
   fileID: StaticString = #fileID,
   line: UInt = #line,
   perform: @escaping @Sendable (State) -> Effect<Event>
 ) -> DeclaredFeedback<State, Event> {
   DeclaredFeedback(
-    pattern: Pattern<State, State>.anyNamed("AnyState"), strategy: strategy, name: name, fileID: fileID, line: line,
+    pattern: Pattern<State, State>.anyNamed("AnyState"), strategy: strategy, whenUnmatched: whenUnmatched, name: name,
+    fileID: fileID, line: line,
     perform: perform)
 }
 
@@ -73,12 +81,15 @@ public func Feedback<State: Sendable, Event: Sendable>(
 public func Feedback<State: Sendable, Event: Sendable, Value: Sendable>(
   on pattern: Pattern<State, Value>,
   strategy: ExecutionStrategy = .cancelOnNewState,
+  whenUnmatched: WhenPredicateIsFalse = .keepRunning,
   name: String? = nil,
   fileID: StaticString = #fileID,
   line: UInt = #line,
   perform: @escaping @Sendable (Value) -> Effect<Event>
 ) -> DeclaredFeedback<State, Event> {
-  DeclaredFeedback(pattern: pattern, strategy: strategy, name: name, fileID: fileID, line: line, perform: perform)
+  DeclaredFeedback(
+    pattern: pattern, strategy: strategy, whenUnmatched: whenUnmatched, name: name, fileID: fileID, line: line,
+    perform: perform)
 }
 
 // MARK: - Side effects that are asynchronous operations
@@ -100,12 +111,15 @@ public func Feedback<State: Sendable, Event: Sendable, Value: Sendable>(
 public func Feedback<State: Sendable, Event: Sendable, StateType: Sendable>(
   on type: StateType.Type,
   strategy: ExecutionStrategy = .cancelOnNewState,
+  whenUnmatched: WhenPredicateIsFalse = .keepRunning,
   name: String? = nil,
   fileID: StaticString = #fileID,
   line: UInt = #line,
   run: @escaping @Sendable (StateType, Send<Event>) async throws -> Void
 ) -> DeclaredFeedback<State, Event> {
-  DeclaredFeedback(pattern: typePattern(type), strategy: strategy, name: name, fileID: fileID, line: line, run: run)
+  DeclaredFeedback(
+    pattern: typePattern(type), strategy: strategy, whenUnmatched: whenUnmatched, name: name, fileID: fileID,
+    line: line, run: run)
 }
 
 /// A feedback for every state whose side effect is an asynchronous
@@ -121,13 +135,15 @@ public func Feedback<State: Sendable, Event: Sendable, StateType: Sendable>(
 public func Feedback<State: Sendable, Event: Sendable>(
   on type: AnyState.Type,
   strategy: ExecutionStrategy = .cancelOnNewState,
+  whenUnmatched: WhenPredicateIsFalse = .keepRunning,
   name: String? = nil,
   fileID: StaticString = #fileID,
   line: UInt = #line,
   run: @escaping @Sendable (State, Send<Event>) async throws -> Void
 ) -> DeclaredFeedback<State, Event> {
   DeclaredFeedback(
-    pattern: Pattern<State, State>.anyNamed("AnyState"), strategy: strategy, name: name, fileID: fileID, line: line,
+    pattern: Pattern<State, State>.anyNamed("AnyState"), strategy: strategy, whenUnmatched: whenUnmatched, name: name,
+    fileID: fileID, line: line,
     run: run)
 }
 
@@ -144,10 +160,13 @@ public func Feedback<State: Sendable, Event: Sendable>(
 public func Feedback<State: Sendable, Event: Sendable, Value: Sendable>(
   on pattern: Pattern<State, Value>,
   strategy: ExecutionStrategy = .cancelOnNewState,
+  whenUnmatched: WhenPredicateIsFalse = .keepRunning,
   name: String? = nil,
   fileID: StaticString = #fileID,
   line: UInt = #line,
   run: @escaping @Sendable (Value, Send<Event>) async throws -> Void
 ) -> DeclaredFeedback<State, Event> {
-  DeclaredFeedback(pattern: pattern, strategy: strategy, name: name, fileID: fileID, line: line, run: run)
+  DeclaredFeedback(
+    pattern: pattern, strategy: strategy, whenUnmatched: whenUnmatched, name: name, fileID: fileID, line: line, run: run
+  )
 }

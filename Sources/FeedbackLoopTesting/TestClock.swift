@@ -20,6 +20,14 @@ import FeedbackLoop
 ///
 /// A ``TestSystem`` makes and drives one for you; make it yourself when a
 /// fake dependency must sleep on it too, and hand it to the test system.
+///
+/// Why not pointfreeco/swift-clocks' `TestClock`: its `advance(by:)` is
+/// `async` and lets woken sleepers run by yielding to the global executor a
+/// number of times, so a test awaits it and what a timer triggered may not
+/// have run yet when it returns. This one is synchronous and drives the
+/// ``ManualTaskExecutor`` that runs the effects after each wake, so a
+/// synchronous test can `advance` and then assert, with no `await` and no
+/// yield count to tune.
 public final class TestClock: Clock, @unchecked Sendable {
   // Sendable: `current`, `sleepers` and `nextID` are guarded by `lock`; the
   // other stored properties are immutable.

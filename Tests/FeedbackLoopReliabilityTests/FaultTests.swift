@@ -1,6 +1,7 @@
 import FeedbackLoop
 import FeedbackLoopTesting
 import Foundation
+import PropertyBased
 import Testing
 
 extension Reliability {
@@ -232,7 +233,7 @@ extension Reliability {
           }
         ],
         environment: harness.environment, monitor: activity.monitor)
-      var rng = SplitMix64(seed: 0xBAD_1A9B)
+      var rng = Xoshiro(seed: (0xBAD_1A9B, 0x5EED_0001, 0xFEED_BAC4, 0xC0FF_EE00))
       var inputs = [
         "", "-", "+", "0x10", "1e3", " 12", "12 ", "99999999999999999999999", "-9223372036854775809",
         String(repeating: "9", count: 100_000), "\u{0}", "٣", "12\u{301}", "NaN", "42", "42", "-0", "0",

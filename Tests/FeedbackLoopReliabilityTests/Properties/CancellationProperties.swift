@@ -1,5 +1,6 @@
 import FeedbackLoop
 import FeedbackLoopTesting
+import PropertyBased
 import Testing
 
 extension Reliability {
@@ -59,8 +60,8 @@ extension Reliability {
         }
       }
 
-      static var generator: Gen<Behaviour> {
-        Gen { rng in
+      static var generator: Generator<Behaviour, Shrink.None<Behaviour>> {
+        unshrunk { rng in
           let count = rng.int(in: 1...4)
           let every = rng.int(in: 1...300)
           switch rng.int(in: 0...4) {
@@ -75,7 +76,7 @@ extension Reliability {
     }
 
     /// A behaviour per query value (0...3) and a schedule.
-    struct Case {
+    struct Case: CustomStringConvertible {
       var behaviours: [Behaviour]
       var script: Script<Event>
 
@@ -85,15 +86,13 @@ extension Reliability {
       }
     }
 
-    static var generator: Gen<Case> {
-      Gen { rng in
-        let behaviours = (0..<4).map { _ in Behaviour.generator.generate(&rng) }
-        let events = Gen<Event>.frequency([
-          (4, Gen<Int>.int(in: -1...3).map { .setQuery($0 < 0 ? nil : $0) }),
-          (1, .constant(.external)),
-        ])
-        return Case(behaviours: behaviours, script: Script.generator(events: events).generate(&rng))
-      }
+    static var generator: Generator<Case, some SendableSequenceType> {
+      let events = Gen<Event>.frequency(
+        (weight: 4, gen: Gen.int(in: -1...3).map { .setQuery($0 < 0 ? nil : $0) }),
+        (weight: 1, gen: Gen.always(.external))
+      )
+      return zip(Behaviour.generator.array(of: 4), Script.generator(events: events))
+        .map { Case(behaviours: $0, script: $1) }
     }
 
     static func effect(_ behaviour: Behaviour, instance: Int, emitted: Counter, clock: TestClock) -> Effect<Event> {
@@ -217,15 +216,10 @@ extension Reliability {
     }
 
     @Test("G4 random schedules: no event of a cancelled or replaced effect reaches the reducer, and none is lost")
-    func cancelledEffectsNeverReachTheReducer() {
+    func cancelledEffectsNeverReachTheReducer() async {
       var figures = (emitted: 0, reduced: 0, dropped: 0)
-      let cases = Property.check(
-        "G4 no event of a cancelled effect reaches the reducer",
-        generator: Self.generator,
-        shrink: { testCase in
-          testCase.script.shrunk.map { Case(behaviours: testCase.behaviours, script: $0) }
-        },
-        describe: \.description
+      let cases = await Property.check(
+        "G4 no event of a cancelled effect reaches the reducer", input: Self.generator
       ) { testCase in
         var scratch = (emitted: 0, reduced: 0, dropped: 0)
         let failure = Self.check(testCase, figures: &scratch)

@@ -1,5 +1,6 @@
 import FeedbackLoop
 import FeedbackLoopTesting
+import PropertyBased
 import Testing
 
 extension Reliability {
@@ -60,12 +61,12 @@ extension Reliability {
       },
     ]
 
-    static var events: Gen<Event> {
-      Gen<Event>.frequency([
-        (3, Gen<Int>.int(in: -5...5).map { .add($0) }),
-        (2, Gen<Int>.int(in: -1...3).map { .setQuery($0 < 0 ? nil : $0) }),
-        (3, Gen<Int>.int(in: 0...4).map { .toggle($0) }),
-      ])
+    static var events: Generator<Event, some SendableSequenceType> {
+      Gen<Event>.frequency(
+        (weight: 3, gen: Gen.int(in: -5...5).map { .add($0) }),
+        (weight: 2, gen: Gen.int(in: -1...3).map { .setQuery($0 < 0 ? nil : $0) }),
+        (weight: 3, gen: Gen.int(in: 0...4).map { .toggle($0) })
+      )
     }
 
     /// Runs a script on a fresh system; returns the events it reduced and
@@ -90,13 +91,10 @@ extension Reliability {
 
     @Test(
       "G13 random schedules: the same initial state and inputs give the same states, and the event log replays to them")
-    func sameInputsSameStates() {
+    func sameInputsSameStates() async {
       var eventsReduced = 0
-      let cases = Property.check(
-        "G13 same inputs, same states",
-        generator: Script.generator(events: Self.events),
-        shrink: \.shrunk,
-        describe: \.description
+      let cases = await Property.check(
+        "G13 same inputs, same states", input: Script.generator(events: Self.events)
       ) { script in
         let first = Self.record(script)
         let second = Self.record(script)

@@ -1,5 +1,6 @@
 import FeedbackLoop
 import FeedbackLoopTesting
+import PropertyBased
 import Testing
 
 extension Reliability {
@@ -67,8 +68,8 @@ extension Reliability {
         }
       }
 
-      static var generator: Gen<Behaviour> {
-        Gen { rng in
+      static var generator: Generator<Behaviour, Shrink.None<Behaviour>> {
+        unshrunk { rng in
           let count = rng.int(in: 1...3)
           let every = rng.int(in: 1...300)
           switch rng.int(in: 0...6) {
@@ -82,7 +83,7 @@ extension Reliability {
       }
     }
 
-    struct Case {
+    struct Case: CustomStringConvertible {
       var behaviours: [Behaviour]
       var initial: Set<Int>
       var script: Script<Event>
@@ -93,20 +94,19 @@ extension Reliability {
       }
     }
 
-    static var subset: Gen<Set<Int>> { Gen { rng in Set(keys.filter { _ in rng.chance(40) }) } }
+    static var subset: Generator<Set<Int>, Shrink.None<Set<Int>>> {
+      unshrunk { rng in Set(keys.filter { _ in rng.chance(40) }) }
+    }
 
-    static var generator: Gen<Case> {
-      Gen { rng in
-        let behaviours = keys.map { _ in Behaviour.generator.generate(&rng) }
-        let initial = subset.generate(&rng)
-        let events = Gen<Event>.frequency([
-          (3, Gen<Int>.int(in: keys).map { .insert($0) }),
-          (3, Gen<Int>.int(in: keys).map { .remove($0) }),
-          (1, subset.map { .replace($0) }),
-          (1, .constant(.noop)),
-        ])
-        return Case(behaviours: behaviours, initial: initial, script: Script.generator(events: events).generate(&rng))
-      }
+    static var generator: Generator<Case, some SendableSequenceType> {
+      let events = Gen<Event>.frequency(
+        (weight: 3, gen: Gen.int(in: keys).map { .insert($0) }),
+        (weight: 3, gen: Gen.int(in: keys).map { .remove($0) }),
+        (weight: 1, gen: subset.map { .replace($0) }),
+        (weight: 1, gen: Gen.always(.noop))
+      )
+      return zip(Behaviour.generator.array(of: keys.count), subset, Script.generator(events: events))
+        .map { Case(behaviours: $0, initial: $1, script: $2) }
     }
 
     static func effect(
@@ -292,15 +292,10 @@ extension Reliability {
     }
 
     @Test("G6 random schedules: keyed requests start and cancel exactly as the set difference says")
-    func keyedRequestsFollowTheSetDifference() {
+    func keyedRequestsFollowTheSetDifference() async {
       var figures = Figures()
-      figures.cases = Property.check(
-        "G6 keyed requests follow the set difference",
-        generator: Self.generator,
-        shrink: { testCase in
-          testCase.script.shrunk.map { Case(behaviours: testCase.behaviours, initial: testCase.initial, script: $0) }
-        },
-        describe: \.description
+      figures.cases = await Property.check(
+        "G6 keyed requests follow the set difference", input: Self.generator
       ) { testCase in
         var scratch = Figures()
         let failure = Self.check(testCase, figures: &scratch)

@@ -1,5 +1,6 @@
 import FeedbackLoop
 import FeedbackLoopTesting
+import PropertyBased
 import Testing
 
 extension Reliability {
@@ -36,7 +37,7 @@ extension Reliability {
       }
     }
 
-    struct Case {
+    struct Case: CustomStringConvertible {
       var initial: [Int: Int]
       var script: Script<Event>
 
@@ -45,23 +46,23 @@ extension Reliability {
       }
     }
 
-    static var values: Gen<[Int: Int]> {
-      Gen { rng in
+    static var values: Generator<[Int: Int], Shrink.None<[Int: Int]>> {
+      unshrunk { rng in
         var values: [Int: Int] = [:]
         for id in ids where rng.chance(50) { values[id] = rng.int(in: 0...4) }
         return values
       }
     }
 
-    static var generator: Gen<Case> {
-      Gen { rng in
-        let initial = values.generate(&rng)
-        let events = Gen<Event>.frequency([
-          (5, Gen { rng in .set(id: rng.int(in: ids), value: rng.chance(25) ? nil : rng.int(in: 0...4)) }),
-          (1, values.map { .replace($0) }),
-        ])
-        return Case(initial: initial, script: Script.generator(events: events).generate(&rng))
-      }
+    static var generator: Generator<Case, some SendableSequenceType> {
+      let events = Gen<Event>.frequency(
+        (
+          weight: 5,
+          gen: unshrunk { rng in .set(id: rng.int(in: ids), value: rng.chance(25) ? nil : rng.int(in: 0...4)) }
+        ),
+        (weight: 1, gen: values.map { .replace($0) })
+      )
+      return zip(values, Script.generator(events: events)).map { Case(initial: $0, script: $1) }
     }
 
     /// Runs a case; returns what went wrong, or `nil`.
@@ -183,14 +184,9 @@ extension Reliability {
     @Test(
       "G6 random schedules: ids start and cancel as the set difference says; a changed value reaches the running effect"
     )
-    func keyedValuesFollowTheSetDifference() {
+    func keyedValuesFollowTheSetDifference() async {
       var figures = (states: 0, updates: 0, emitted: 0)
-      let cases = Property.check(
-        "G6 keyed requests by id",
-        generator: Self.generator,
-        shrink: { testCase in testCase.script.shrunk.map { Case(initial: testCase.initial, script: $0) } },
-        describe: \.description
-      ) { testCase in
+      let cases = await Property.check("G6 keyed requests by id", input: Self.generator) { testCase in
         var scratch = (states: 0, updates: 0, emitted: 0)
         let failure = Self.check(testCase, figures: &scratch)
         if failure == nil {

@@ -1,4 +1,5 @@
 import FeedbackLoop
+import PropertyBased
 
 /// One step of a random schedule run against a system on a test clock.
 enum Step<Event: Sendable>: CustomStringConvertible {
@@ -18,33 +19,25 @@ enum Step<Event: Sendable>: CustomStringConvertible {
     }
   }
 
-  /// Simpler versions of this step: shorter waits.
-  var shrunk: [Step] {
-    switch self {
-    case .send: []
-    case .advance(let milliseconds): Shrink.int(milliseconds).map { .advance(milliseconds: $0) }
-    case .settle: []
-    }
-  }
 }
 
 /// A random schedule: events the test sends, interleaved with the clock
 /// moving and the effects running.
-struct Script<Event: Sendable> {
+struct Script<Event: Sendable>: CustomStringConvertible {
   var steps: [Step<Event>]
 
-  static func generator(events: Gen<Event>, length: ClosedRange<Int> = 1...40) -> Gen<Script> {
-    Gen<Step<Event>>.frequency([
-      (5, events.map { .send($0) }),
-      (3, Gen<Int>.int(in: 0...400).map { .advance(milliseconds: $0) }),
-      (2, .constant(.settle)),
-    ])
-    .array(count: length)
+  /// Shrinks by dropping steps and shortening waits (the library's array
+  /// and integer shrinkers).
+  static func generator<Shrinks>(
+    events: Generator<Event, Shrinks>, length: ClosedRange<Int> = 1...40
+  ) -> Generator<Script, some SendableSequenceType> {
+    Gen<Step<Event>>.frequency(
+      (weight: 5, gen: events.map { .send($0) }),
+      (weight: 3, gen: Gen.int(in: 0...400).map { .advance(milliseconds: $0) }),
+      (weight: 2, gen: Gen.always(.settle))
+    )
+    .array(of: length)
     .map { Script(steps: $0) }
-  }
-
-  var shrunk: [Script] {
-    Shrink.array(steps) { $0.shrunk }.map { Script(steps: $0) }
   }
 
   var description: String {

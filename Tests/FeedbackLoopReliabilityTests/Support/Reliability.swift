@@ -26,8 +26,8 @@ enum Scale {
   static let eventsPerSender = pick(100_000, sanitized: 25_000)
   /// Systems created and released by the lifetime tests (the 10,000).
   static let systems = pick(10_000, sanitized: 2_500)
-  /// Random cases each property is checked on, per seed.
-  static let propertyCases = pick(60, sanitized: 30)
+  /// Random cases each property is checked on (the library draws new seeds each run).
+  static let propertyCases = pick(240, sanitized: 120)
   /// Events an effect emits in one burst.
   static let burst = pick(10_000, sanitized: 5_000)
 }

@@ -1,0 +1,129 @@
+import FeedbackLoop
+import Foundation
+import Testing
+
+extension Reliability {
+  /// G2 under hostile use: an event queued before another is reduced before
+  /// it, whether the later one comes from another thread or from another
+  /// system on the same thread (the rule is written at the top of
+  /// SystemCore.swift and in the Guarantees article).
+  ///
+  /// Each case is deterministic: the later event is sent only after the
+  /// earlier `send` returned (a thread joined, a call made on one thread).
+  @Suite("Hostile order")
+  struct HostileOrderTests {
+    /// A system whose state is the last event, with every state recorded.
+    static func recordingStates(_ states: Locked<[Int]>) -> @Sendable (Int) -> Void {
+      { state in states.withLock { $0.append(state) } }
+    }
+
+    /// Runs `body` on a new thread and blocks until it returned.
+    static func onThreadAndJoin(_ body: @escaping @Sendable () -> Void) {
+      let done = DispatchSemaphore(value: 0)
+      let thread = Thread {
+        body()
+        done.signal()
+      }
+      thread.start()
+      done.wait()
+    }
+
+    @Test("G2 an event the loop queued is reduced before one another thread sends after it")
+    func loopEventGoesBeforeLaterEventFromAnotherThread() {
+      let states = Locked<[Int]>([])
+      let system = System(initial: 0, reduce: { (_: Int, event: Int) in event })
+      let observation = system.observe { [unowned system] state in
+        states.withLock { $0.append(state) }
+        guard state == 0 else { return }
+        // The loop's thread queues 1; then another thread sends 2, and its
+        // send has returned before this observer returns.
+        system.send(1)
+        Self.onThreadAndJoin { system.send(2) }
+      }
+      #expect(states.current == [0, 1, 2])
+      observation.cancel()
+      system.stop()
+    }
+
+    @Test("G2 an event the loop queued is reduced before one a second system relays on the same thread")
+    func loopEventGoesBeforeLaterEventRelayedThroughAnotherSystem() {
+      let states = Locked<[Int]>([])
+      let relayTarget = Locked<System<Int, Int>?>(nil)
+      let relay = System(initial: -1, reduce: { (_: Int, event: Int) in event })
+      let relayObservation = relay.observe { state in
+        if state == 2 { relayTarget.current?.send(2) }
+      }
+      let system = System(initial: -1, reduce: { (_: Int, event: Int) in event })
+      relayTarget.withLock { $0 = system }
+      let observation = system.observe { [unowned system] state in
+        states.withLock { $0.append(state) }
+        guard state == 0 else { return }
+        system.send(1)
+        relay.send(2)  // idle: drains on this thread, and sends 2 to `system`
+      }
+      system.send(0)
+      #expect(states.current == [-1, 0, 1, 2])
+      observation.cancel()
+      relayObservation.cancel()
+      relayTarget.withLock { $0 = nil }
+      system.stop()
+      relay.stop()
+    }
+
+    @Test(
+      "G2 G4 a feedback's answer is not overtaken, nor dropped as stale, by an event a later feedback relays through another system"
+    )
+    func feedbackAnswerIsNotDroppedByRelayedEvent() {
+      let recorder = ActivityRecorder<Int, Int>()
+      let relayTarget = Locked<System<Int, Int>?>(nil)
+      let relay = System(initial: -1, reduce: { (_: Int, event: Int) in event })
+      let relayObservation = relay.observe { state in
+        if state == 2 { relayTarget.current?.send(2) }
+      }
+      let system = System(
+        initial: -1,
+        reduce: { (_: Int, event: Int) in event },
+        feedbacks: [
+          // Answers state 0 at once; its query is gone on any other state,
+          // so an event reduced before its answer would cancel it (G4).
+          Feedback(lensing: { $0 == 0 ? 0 : nil }, name: "answer") { _ in .send(1) },
+          // Relays through `relay`, synchronously, on the loop's thread.
+          Feedback(
+            lensing: { state -> Int? in
+              if state == 0 { relay.send(2) }
+              return nil
+            }, name: "relay"
+          ) { _ in .none },
+        ],
+        monitor: recorder.monitor)
+      relayTarget.withLock { $0 = system }
+      system.send(0)
+      #expect(recorder.states == [0, 1, 2])
+      #expect(recorder.discarded.isEmpty, "discarded: \(recorder.discarded.map(\.event))")
+      #expect(recorder.cancelled.isEmpty, "cancelled: \(recorder.cancelled)")
+      relayObservation.cancel()
+      relayTarget.withLock { $0 = nil }
+      system.stop()
+      relay.stop()
+    }
+
+    @Test("G2 events another thread queued before the loop's own send are reduced before it")
+    func eventsFromAnotherThreadQueuedFirstGoFirst() {
+      let states = Locked<[Int]>([])
+      let system = System(initial: 0, reduce: { (_: Int, event: Int) in event })
+      let observation = system.observe { [unowned system] state in
+        states.withLock { $0.append(state) }
+        guard state == 0 else { return }
+        // Another thread's 1 is queued first; the loop's own 2 and 3 come
+        // after it, whichever queue they wait in.
+        Self.onThreadAndJoin { system.send(1) }
+        system.send(2)
+        Self.onThreadAndJoin { system.send(3) }
+        system.send(4)
+      }
+      #expect(states.current == [0, 1, 2, 3, 4])
+      observation.cancel()
+      system.stop()
+    }
+  }
+}
