@@ -10,7 +10,10 @@ import class Foundation.ProcessInfo
 // benchmarks are packages of their own (Examples/, Benchmarks/).
 let package = Package(
   name: "FeedbackLoop",
-  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+  // macOS 15 / iOS 18: Swift's TaskExecutor (the testing kit's
+  // ManualTaskExecutor) and Synchronization's Mutex and Atomic (README,
+  // "Platforms").
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
   products: [
     .library(name: "FeedbackLoop", targets: ["FeedbackLoop"]),
     .library(name: "FeedbackLoopTesting", targets: ["FeedbackLoopTesting"]),
@@ -84,7 +87,7 @@ let package = Package(
     .testTarget(
       name: "FeedbackLoopReliabilityTests",
       dependencies: [
-        "FeedbackLoop", "FeedbackLoopTesting",
+        "FeedbackLoop", "FeedbackLoopTesting", "CFeedbackLoopShims",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

@@ -14,7 +14,7 @@ import PackageDescription
 //     executable and prints one RESULT line per workload.
 let package = Package(
   name: "FeedbackLoopBenchmarks",
-  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
   dependencies: [
     .package(name: "FeedbackLoop", path: ".."),
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),

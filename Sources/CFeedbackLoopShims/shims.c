@@ -1,5 +1,7 @@
 #include "CFeedbackLoopShims.h"
 #include <stdatomic.h>
+#include <sched.h>
+#include <string.h>
 
 _Thread_local const void *fl_tls_current_drainer = NULL;
 
@@ -13,7 +15,11 @@ void fl_loop_control_init(fl_loop_control *control) {
   control->word = 0;
   control->reducing = 0;
   control->readers = 0;
+  control->publications = 0;
+  control->stalled = 0;
 }
+
+void fl_yield(void) { sched_yield(); }
 void fl_loop_control_destroy(fl_loop_control *control) { fl_lock_destroy(&control->lock); }
 
 #if defined(__has_feature)
@@ -27,11 +33,22 @@ void fl_loop_control_destroy(fl_loop_control *control) { fl_lock_destroy(&contro
 
 #if FL_THREAD_SANITIZER
 // ThreadSanitizer does not model fences or membarrier: the reduction guard
-// is the system's lock, which it sees.
-void fl_reduce_begin(fl_loop_control *control) { fl_lock_lock(&control->lock); }
-void fl_reduce_end(fl_loop_control *control) { fl_lock_unlock(&control->lock); }
-void fl_read_begin(fl_loop_control *control) { fl_lock_lock(&control->lock); }
-void fl_read_end(fl_loop_control *control) { fl_lock_unlock(&control->lock); }
+// is a spin lock on `reducing`, with acquire and release, which it sees. Not
+// the system's lock: a reducer may take that one (`runningTaskCount`,
+// `observe`), and did deadlock when the guard was the same lock.
+#include <sched.h>
+#define GUARD(control) ((_Atomic uint64_t *)&(control)->reducing)
+static inline void guard_lock(fl_loop_control *control) {
+  while (atomic_exchange_explicit(GUARD(control), 1, memory_order_acquire) != 0) sched_yield();
+}
+static inline void guard_unlock(fl_loop_control *control) {
+  atomic_store_explicit(GUARD(control), 0, memory_order_release);
+}
+void fl_reduce_begin(fl_loop_control *control) { guard_lock(control); }
+void fl_reduce_end(fl_loop_control *control) { guard_unlock(control); }
+void fl_read_begin(fl_loop_control *control) { guard_lock(control); }
+void fl_read_end(fl_loop_control *control) { guard_unlock(control); }
+int fl_reduction_guard_form(void) { return FL_GUARD_LOCK; }
 #else
 
 #if defined(__linux__)
@@ -46,6 +63,11 @@ void fl_read_end(fl_loop_control *control) { fl_lock_unlock(&control->lock); }
 static bool asymmetric = false;
 
 __attribute__((constructor)) static void fl_register_membarrier(void) {
+  // FEEDBACKLOOP_REDUCTION_GUARD=fence forces the form with a full fence on
+  // both sides (Apple platforms' form, and a kernel without membarrier), so
+  // that Linux CI runs it too.
+  const char *forced = getenv("FEEDBACKLOOP_REDUCTION_GUARD");
+  if (forced != NULL && strcmp(forced, "fence") == 0) return;
 #if defined(__linux__) && defined(__NR_membarrier)
   long commands = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
   if (commands > 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
@@ -97,32 +119,27 @@ void fl_reduce_end(fl_loop_control *control) {
 }
 
 void fl_read_begin(fl_loop_control *control) {
-  for (;;) {
-    atomic_fetch_add_explicit(READERS(control), 1, memory_order_seq_cst);
-    heavy_barrier();
-    if (atomic_load_explicit(REDUCING(control), memory_order_acquire) == 0) return;
-    // The owner is reducing: step back so that it can finish, then retry.
-    atomic_fetch_sub_explicit(READERS(control), 1, memory_order_release);
-    while (atomic_load_explicit(REDUCING(control), memory_order_acquire) != 0) sched_yield();
-  }
+  atomic_fetch_add_explicit(READERS(control), 1, memory_order_seq_cst);
+  heavy_barrier();
+  // The owner is reducing: wait with the flag up. Only the owner steps back
+  // (fl_reduce_begin); when both did, they could step back in turn forever
+  // (Models/ownership.pml found that livelock).
+  while (atomic_load_explicit(REDUCING(control), memory_order_acquire) != 0) sched_yield();
 }
 
 void fl_read_end(fl_loop_control *control) {
   atomic_fetch_sub_explicit(READERS(control), 1, memory_order_release);
 }
+
+int fl_reduction_guard_form(void) { return asymmetric ? FL_GUARD_MEMBARRIER : FL_GUARD_FENCE; }
 #endif
 
 uint64_t fl_word_set_between_reductions(fl_loop_control *control, uint64_t bits) {
-#if !FL_THREAD_SANITIZER
-  // Under ThreadSanitizer the guard is the lock itself, taken below.
   fl_read_begin(control);
-#endif
   fl_lock_lock(&control->lock);
   uint64_t before = fl_word_set(&control->word, bits);
   fl_lock_unlock(&control->lock);
-#if !FL_THREAD_SANITIZER
   fl_read_end(control);
-#endif
   return before;
 }
 

@@ -72,12 +72,14 @@ import Logging
 /// exactly while the inbox holds work.
 ///
 /// The one exception is the state, which other threads may read. The owner
-/// mutates it in place, so that a large state is never copied to be reduced,
-/// inside a reduction guard (`fl_reduce_begin` / `fl_reduce_end`) that
-/// excludes readers on other threads for the time of the reducer only, never
-/// for the feedbacks' or observers' code. On Linux the guard costs the owner
-/// no atomic operation: a reader pays for both sides with one `membarrier`
-/// system call (see CFeedbackLoopShims).
+/// mutates it in place, so that a large state is never copied to be reduced.
+/// A reader on another thread copies it while the loop is idle, or gets a
+/// copy the owner publishes at its next step; it never makes the owner wait
+/// for more than a copy (G15; SystemCore+Reads.swift). `stop()` from another
+/// thread waits for a running reducer through the reduction guard
+/// (`fl_reduce_begin` / `fl_reduce_end`), which costs the owner no atomic
+/// operation on Linux: the stopper pays with one `membarrier` system call
+/// (see CFeedbackLoopShims).
 ///
 /// ## Why not an actor
 ///
@@ -134,6 +136,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var queuedEvents = 0
   @exclusivity(unchecked) @usableFromInline var nextObserverID: UInt64 = 0
   @exclusivity(unchecked) @usableFromInline var runningTasks = 0
+  /// The copy of the state the owner last published to readers on other
+  /// threads, and how many of them wait for it (SystemCore+Reads.swift).
+  @exclusivity(unchecked) @usableFromInline var published: State?
+  @exclusivity(unchecked) @usableFromInline var waitingReaders = 0
 
   // Owned by the thread that owns the loop.
   @exclusivity(unchecked) @usableFromInline var state: State
@@ -215,14 +221,26 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     @inlinable static var queued: UInt64 { 2 }
     /// The system stopped, or is stopping: for good.
     @inlinable static var stopped: UInt64 { 4 }
+    /// A reader on another thread, under `lock`: with `owned`, it waits for
+    /// the owner to publish a copy of the state; without, it copies the
+    /// state of the idle loop, which nobody may take meanwhile
+    /// (SystemCore+Reads.swift).
+    @inlinable static var reader: UInt64 { 8 }
   }
 
   /// Takes the loop unless another thread owns it; returns whether it did.
+  /// Waits while a reader copies the state of the idle loop (`reader`
+  /// without `owned`), which takes no longer than the copy; never under
+  /// `lock`, which that reader holds.
   @inlinable
   func acquire() -> Bool {
     var current = fl_word_load(word)
     while current & Control.owned == 0 {
-      if fl_word_exchange_if(word, current, current | Control.owned) { return true }
+      if current & Control.reader != 0 {
+        fl_yield()
+      } else if fl_word_exchange_if(word, current, current | Control.owned) {
+        return true
+      }
       current = fl_word_load(word)
     }
     return false
@@ -495,6 +513,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       reducer(&state, event)
       fl_reduce_end(control)
       isReducing = false
+      publishIfAsked()
     }
     if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
     // One copy of the state for the whole fan-out, lent to each handler:
@@ -555,6 +574,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     reducer(&state, event)
     fl_reduce_end(control)
     isReducing = false
+    publishIfAsked()
     reportReduction(event, from: before, to: state, token: token)
     return true
   }
@@ -643,6 +663,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       finishStopping(restoring: previousDrainer)
       return .letGo
     }
+    // A reader on another thread waits for this step (G15).
+    if current & Control.reader != 0 { publish() }
     // What this thread queued in `pendingLocal` was sent before anything
     // in the inbox: it goes first (G2; see "The order of events" above).
     if let local = pendingLocal.popFirst() { return .item(local) }
@@ -653,11 +675,18 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     return next.map { .item($0) } ?? .lookAgain
   }
 
-  /// Clears `owned`, whatever else is set.
+  /// Clears `owned`, whatever else is set; answers a reader that waits
+  /// first, so that none waits for an owner that is gone.
   @usableFromInline
   func release() {
-    var current = fl_word_load(word)
-    while !fl_word_exchange_if(word, current, current & ~Control.owned) { current = fl_word_load(word) }
+    while true {
+      let current = fl_word_load(word)
+      if current & Control.reader != 0 {
+        publish()
+      } else if fl_word_exchange_if(word, current, current & ~Control.owned) {
+        return
+      }
+    }
   }
 
   /// Stops from inside the drain: the caller owns the loop.
@@ -799,8 +828,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   // MARK: - Reading and observing
 
   /// The current state. The owning thread reads it directly; another thread
-  /// copies it between two reductions, and waits only for the reducer, never
-  /// for feedbacks or observers.
+  /// copies it while the loop is idle, or gets a copy the owner publishes at
+  /// its next step (SystemCore+Reads.swift, G15).
   @inlinable
   var currentState: State {
     if isDrainingThread {
@@ -808,13 +837,6 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       return state
     }
     return readFromOtherThread()
-  }
-
-  @usableFromInline
-  func readFromOtherThread() -> State {
-    fl_read_begin(control)
-    defer { fl_read_end(control) }
-    return state
   }
 
   @usableFromInline

@@ -35,4 +35,12 @@ public enum Workloads {
   public static let store: [Workload] = [
     StoreSend.workload, StoreSend.plain, StoreTracked.workload, StoreTracked.plain, StoreFields.workload,
   ]
+
+  /// Many threads at once (issue 17), each beside its baseline: W9 with
+  /// W9mutex and W9actor, W10 with W10alone, W11 with the lock pair.
+  public static let threads: [Workload] = [
+    ManySenders.workload, ManySenders.mutexFold, ManySenders.actorFold,
+    ReadWhileSending.workload, ReadWhileSending.alone, ReadWhileSending.reads,
+    IdleRead.workload,
+  ]
 }

@@ -30,7 +30,7 @@ import Workloads
 var arguments = Array(CommandLine.arguments.dropFirst())
 let once = arguments.contains("--once")
 arguments.removeAll { $0 == "--once" }
-let measurable = Workloads.timed + Workloads.references + Workloads.store
+let measurable = Workloads.timed + Workloads.references + Workloads.store + Workloads.threads
 let requested = arguments.isEmpty ? measurable.map(\.id) : arguments
 let known = Set(measurable.map(\.id) + ["W4", "W5", "W5-tasks"])
 for id in requested where !known.contains(id) {

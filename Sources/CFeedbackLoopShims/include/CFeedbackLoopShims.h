@@ -68,7 +68,38 @@ typedef struct fl_loop_control {
   fl_lock_t lock;
   uint64_t reducing;
   uint64_t readers;
+  /// How many copies of the state the owner has published to readers on
+  /// other threads (see SystemCore+Reads.swift).
+  uint64_t publications;
+  /// One more than the number of publications when a reader last gave up
+  /// waiting for the owner, or 0.
+  uint64_t stalled;
 } fl_loop_control;
+
+/// The number of publications so far (acquire: a reader that sees it change
+/// sees the copy published before).
+static inline uint64_t fl_publications_load(fl_loop_control *_Nonnull control) {
+  return atomic_load_explicit((_Atomic uint64_t *)&control->publications, memory_order_acquire);
+}
+static inline void fl_publications_increment(fl_loop_control *_Nonnull control) {
+  atomic_fetch_add_explicit((_Atomic uint64_t *)&control->publications, 1, memory_order_release);
+}
+static inline uint64_t fl_stalled_load(fl_loop_control *_Nonnull control) {
+  return atomic_load_explicit((_Atomic uint64_t *)&control->stalled, memory_order_relaxed);
+}
+static inline void fl_stalled_store(fl_loop_control *_Nonnull control, uint64_t value) {
+  atomic_store_explicit((_Atomic uint64_t *)&control->stalled, value, memory_order_relaxed);
+}
+/// Tells the processor that the caller spins (x86 `pause`, ARM `yield`).
+static inline void fl_spin_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__ __volatile__("yield");
+#endif
+}
+/// Gives the processor to another thread.
+void fl_yield(void);
 
 void fl_loop_control_init(fl_loop_control *_Nonnull control);
 void fl_loop_control_destroy(fl_loop_control *_Nonnull control);
@@ -80,12 +111,18 @@ void fl_loop_control_destroy(fl_loop_control *_Nonnull control);
 /// side costs no atomic operation and no fence: the rare reader pays for
 /// both with one system call (an asymmetric Dekker protocol). Elsewhere
 /// (Apple platforms, or a kernel without it), the same protocol with a full
-/// fence on both sides. Under ThreadSanitizer, which cannot see either, the
-/// system's lock.
+/// fence on both sides (forced on Linux by FEEDBACKLOOP_REDUCTION_GUARD=fence
+/// in the environment). Under ThreadSanitizer, which cannot see either, a
+/// spin lock of its own (not the system's lock, which a reducer may take).
 void fl_reduce_begin(fl_loop_control *_Nonnull control);
 void fl_reduce_end(fl_loop_control *_Nonnull control);
 void fl_read_begin(fl_loop_control *_Nonnull control);
 void fl_read_end(fl_loop_control *_Nonnull control);
+
+/// Which form of the reduction guard this process runs: decided once, before
+/// any Swift code runs.
+enum { FL_GUARD_MEMBARRIER = 1, FL_GUARD_FENCE = 2, FL_GUARD_LOCK = 3 };
+int fl_reduction_guard_form(void);
 
 /// Sets `bits` in the control word, under the lock and from the reader's
 /// side of the reduction guard: waits for a reduction running on another

@@ -1,0 +1,87 @@
+import FeedbackLoop
+
+/// W10: one thread reads `state` in a tight loop while another sends. Two
+/// figures, each from a trial of its own: W10, the sender's time per event
+/// while the reader reads (beside W10alone, the same sender with no
+/// reader), and W10reads, the reader's time per read while the sender sends.
+public enum ReadWhileSending {
+  public static let eventCount = 1_000_000
+  public static let readCount = 1_000_000
+
+  /// The sender's 1,000,000 events, with a reader reading until they are in.
+  public static let workload = Workload(
+    id: "W10", summary: "1,000,000 sends from one thread while another reads state in a loop",
+    operations: eventCount, runs: 7,
+    makeTrial: { senderTrial(withReader: true) })
+
+  /// The same sender, alone.
+  public static let alone = Workload(
+    id: "W10alone", summary: "1,000,000 sends from one thread, no reader", operations: eventCount, runs: 7,
+    makeTrial: { senderTrial(withReader: false) })
+
+  /// The reader's 1,000,000 reads, with a sender sending until they are done.
+  public static let reads = Workload(
+    id: "W10reads", summary: "1,000,000 reads of state from one thread while another sends",
+    operations: readCount, runs: 7,
+    makeTrial: {
+      let system = System(initial: 0, reduce: Counter.reduce)
+      let done = Flag()
+      let sent = Tally()
+      let reader = GatedThreads(1) { _ in
+        var sum = 0
+        for _ in 0..<readCount { sum &+= system.state }
+        _ = opaque(sum)
+        done.raise()
+      }
+      let sender = GatedThreads(1) { _ in
+        var count = 0
+        while !done.isRaised {
+          for _ in 0..<64 { system.send(.increment) }
+          count += 64
+        }
+        sent.add(count)
+      }
+      return Trial(
+        run: {
+          sender.start()
+          reader.start()
+          reader.join()
+        },
+        finish: {
+          sender.join()
+          check(system.state == sent.value, "W10reads ended at \(system.state), \(sent.value) sent")
+          system.stop()
+        })
+    })
+
+  static func senderTrial(withReader: Bool) -> Trial {
+    let system = System(initial: 0, reduce: Counter.reduce)
+    let done = Flag()
+    let reads = Tally()
+    let sender = GatedThreads(1) { _ in
+      for _ in 0..<eventCount { system.send(.increment) }
+      done.raise()
+    }
+    let reader = GatedThreads(withReader ? 1 : 0) { _ in
+      var count = 0
+      var sum = 0
+      while !done.isRaised {
+        sum &+= system.state
+        count += 1
+      }
+      _ = opaque(sum)
+      reads.add(count)
+    }
+    return Trial(
+      run: {
+        reader.start()
+        sender.start()
+        sender.join()
+      },
+      finish: {
+        reader.join()
+        check(system.state == eventCount, "W10 ended at \(system.state)")
+        system.stop()
+      })
+  }
+}
