@@ -2,8 +2,8 @@ import CFeedbackLoopShims
 
 /// The child systems a parent runs, one per id found in its state: read
 /// their states, from any thread, while the parent's
-/// ``Feedback/childSystems(_:for:name:fileID:line:make:route:updated:outcome:)``
-/// feedback starts and stops them.
+/// `Feedback.childSystems(_:for:make:route:outcome:)` feedback starts and
+/// stops them.
 ///
 /// ```swift
 /// let downloads = ChildSystems<Download.ID, Download.State, Download.Event>()
@@ -105,8 +105,8 @@ extension Feedback {
     }
   }
 
-  /// ``childSystems(_:for:name:fileID:line:make:route:updated:outcome:)``
-  /// over the ids of a `Dictionary`: each state costs O(n) in the number of
+  /// `childSystems(_:for:make:route:outcome:)` over the ids of a
+  /// `Dictionary`: each state costs O(n) in the number of
   /// children when they changed; prefer a ``TrackedDictionary`` for many.
   public static func childSystems<ID: Hashable & Sendable, Value: Equatable & Sendable, ChildState, ChildEvent>(
     _ children: ChildSystems<ID, ChildState, ChildEvent>,

@@ -1,7 +1,7 @@
 import FeedbackLoop
 
 extension Transitions {
-  /// The transitions as a ``FeedbackLoop/Reducer``, to combine with others
+  /// The transitions as a `Reducer`, to combine with others
   /// and lift into a parent: an event no transition matches keeps the state.
   ///
   /// ```swift
@@ -21,13 +21,13 @@ extension Transitions {
 }
 
 extension DeclarativeSystem {
-  /// The declared system as a ``FeedbackLoop/Feature`` named `name`, to
+  /// The declared system as a `Feature` named `name`, to
   /// lift into a parent like any feature: its transitions are the reducer
   /// (an unmatched event keeps the state), and `feedbacks` its feedbacks.
   ///
   /// The declaration's own `Feedbacks` are made for its state only and
   /// cannot be lifted yet: a declaration that has some traps with a message
-  /// saying so; write them as ``FeedbackLoop/LiftableFeedback`` here instead.
+  /// saying so; write them as `LiftableFeedback` here instead.
   ///
   /// ```swift
   /// let volume = DeclarativeSystem<Volume.State, Volume.Event> {

@@ -177,7 +177,7 @@ final class Entry<ChildState: Sendable, ChildEvent: Sendable>: StubEntry, @unche
 
 extension TestSystem {
   /// Tests a system running `feature`, exactly as production code would
-  /// make it with ``FeedbackLoop/System/init(initial:feature:feedbacks:isolation:environment:monitor:caller:)``:
+  /// make it with `System(initial:feature:)`:
   /// the lifted feedbacks' effects are listed in flight under their
   /// feature's name (`search/lensing@Search.swift:12`), and an event for a
   /// child that does not exist shows in the timeline as discarded.
