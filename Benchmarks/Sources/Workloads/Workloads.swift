@@ -24,5 +24,8 @@ public enum Workloads {
     KeyedChurn.treeWorkload(keys: 1_000), KeyedChurn.treeWorkload(keys: 100),
     KeyedChurn.setWorkload(keys: 1_000), KeyedChurn.setWorkload(keys: 100),
     KeyedChurnByID.workload(ids: 1_000), KeyedChurnByID.workload(ids: 100), KeyedChurnByID.plainWorkload,
+    Composition.workload(children: 1_000), Composition.workload(children: 100),
+    Composition.workload(children: 10_000), Composition.single,
+    Composition.deep(levels: 1), Composition.deep(levels: 5), Composition.deep(levels: 10),
   ]
 }

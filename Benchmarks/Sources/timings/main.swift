@@ -7,7 +7,9 @@
 //                            lock-pair; W2d; W3plain, W3 with closure queries; W6fold,
 //                            W6fold-100, W6fold-10000, W6's reducer alone; W6tree,
 //                            W6tree-100, W6set, W6set-100, W6 over a TreeSet and a Set; W6dict,
-//                            W6dict-100, W6dictplain, W6 by id)
+//                            W6dict-100, W6dictplain, W6 by id; W7, W7-100, W7-10000, a child
+//                            feature lifted by id, W7single, the child alone; W7b-1, W7b-5,
+//                            W7b-10, the child lifted 1, 5 and 10 levels deep)
 //   timings W4               memory of 10,000 idle systems (run it in a process of its own)
 //   timings W5               100,000 systems, 10 events each: one run (in a process of its own)
 //   timings W5-tasks         the same with one task per system: one run (in a process of its own)
