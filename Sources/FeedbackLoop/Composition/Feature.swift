@@ -48,9 +48,11 @@ public struct Feature<State: Sendable, Event: Sendable>: Sendable {
 
   /// Features over one state, as one: their reducers run in order on each
   /// event, then their feedbacks see each state in order.
+  @inlinable
   public static func combine(name: String, _ features: Feature...) -> Feature { combine(name: name, features) }
 
   /// Features over one state, as one.
+  @inlinable
   public static func combine(name: String, _ features: [Feature]) -> Feature {
     Feature(
       name: name, reducer: .combine(features.map(\.reducer)), feedbacks: features.flatMap(\.feedbacks))
@@ -63,6 +65,7 @@ public struct Feature<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// Search.feature(api: api).lifted(state: \App.State.search, event: App.toSearch)
   /// ```
+  @inlinable
   public func lifted<Parent: Sendable, ParentEvent: Sendable>(
     state path: WritableKeyPath<Parent, State> & Sendable,
     event: EventPath<ParentEvent, Event>
@@ -80,6 +83,7 @@ public struct Feature<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// Player.feature.lifted(optional: \App.State.player, event: App.toPlayer)
   /// ```
+  @inlinable
   public func lifted<Parent: Sendable, ParentEvent: Sendable>(
     optional path: WritableKeyPath<Parent, State?> & Sendable,
     event: EventPath<ParentEvent, Event>
@@ -101,6 +105,7 @@ public struct Feature<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// Download.feature.lifted(children: \App.State.downloads, event: App.toDownload)
   /// ```
+  @inlinable
   public func lifted<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
     children path: WritableKeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
     event: ChildEventPath<ParentEvent, ID, Event>

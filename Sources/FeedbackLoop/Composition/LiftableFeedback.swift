@@ -21,8 +21,9 @@
 /// }
 /// ```
 public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
-  let recipe: any FeedbackRecipe<State, Event>
+  @usableFromInline let recipe: any FeedbackRecipe<State, Event>
 
+  @usableFromInline
   init(_ recipe: any FeedbackRecipe<State, Event>) { self.recipe = recipe }
 
   /// The feedback, for a system of the feature's own state.
@@ -132,6 +133,7 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
 
   /// This feedback, lifted into a parent whose state holds the child's at
   /// `state`.
+  @inlinable
   public func lifted<Parent: Sendable, ParentEvent: Sendable>(
     state path: KeyPath<Parent, State> & Sendable,
     event: EventPath<ParentEvent, Event>,
@@ -144,6 +146,7 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
 
   /// This feedback, lifted into a parent whose state holds the child's as
   /// an optional: while it is `nil` the feedback's effects are cancelled.
+  @inlinable
   public func lifted<Parent: Sendable, ParentEvent: Sendable>(
     optional path: KeyPath<Parent, State?> & Sendable,
     event: EventPath<ParentEvent, Event>,
@@ -167,6 +170,7 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   ///
   /// Returns `nil` for a feedback that was lifted by id already (children
   /// by id inside children by id are not supported yet).
+  @inlinable
   public func lifted<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
     children path: KeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
     event: ChildEventPath<ParentEvent, ID, Event>,
@@ -180,27 +184,51 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
 
 /// Where a child's state and events are in a parent's: `state` is `nil`
 /// while the child does not exist.
+@usableFromInline
 struct ChildScope<Parent: Sendable, ParentEvent: Sendable, Child: Sendable, ChildEvent: Sendable>: Sendable {
   let prefix: String
   let state: @Sendable (Parent) -> Child?
   let embed: @Sendable (ChildEvent) -> ParentEvent
   let extract: @Sendable (ParentEvent) -> ChildEvent?
+
+  @usableFromInline
+  init(
+    prefix: String, state: @escaping @Sendable (Parent) -> Child?, embed: @escaping @Sendable (ChildEvent) -> ParentEvent,
+    extract: @escaping @Sendable (ParentEvent) -> ChildEvent?
+  ) {
+    self.prefix = prefix
+    self.state = state
+    self.embed = embed
+    self.extract = extract
+  }
 }
 
 /// Where children by id are in a parent's state and events.
+@usableFromInline
 struct ChildrenScope<
   Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable, Child: Sendable, ChildEvent: Sendable
->:
-  Sendable
-{
+>: Sendable {
   let prefix: String
   let children: @Sendable (Parent) -> TrackedDictionary<ID, Child>?
   let embed: @Sendable (ID, ChildEvent) -> ParentEvent
   let extract: @Sendable (ParentEvent) -> (ID, ChildEvent)?
+
+  @usableFromInline
+  init(
+    prefix: String, children: @escaping @Sendable (Parent) -> TrackedDictionary<ID, Child>?,
+    embed: @escaping @Sendable (ID, ChildEvent) -> ParentEvent,
+    extract: @escaping @Sendable (ParentEvent) -> (ID, ChildEvent)?
+  ) {
+    self.prefix = prefix
+    self.children = children
+    self.embed = embed
+    self.extract = extract
+  }
 }
 
 /// What a liftable feedback is made of: enough to make the feedback for its
 /// own state, or a recipe of the same kind for a parent's.
+@usableFromInline
 protocol FeedbackRecipe<State, Event>: Sendable {
   associatedtype State: Sendable
   associatedtype Event: Sendable
