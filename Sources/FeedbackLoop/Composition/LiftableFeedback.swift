@@ -193,7 +193,8 @@ struct ChildScope<Parent: Sendable, ParentEvent: Sendable, Child: Sendable, Chil
 
   @usableFromInline
   init(
-    prefix: String, state: @escaping @Sendable (Parent) -> Child?, embed: @escaping @Sendable (ChildEvent) -> ParentEvent,
+    prefix: String, state: @escaping @Sendable (Parent) -> Child?,
+    embed: @escaping @Sendable (ChildEvent) -> ParentEvent,
     extract: @escaping @Sendable (ParentEvent) -> ChildEvent?
   ) {
     self.prefix = prefix
