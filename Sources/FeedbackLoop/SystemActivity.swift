@@ -61,6 +61,10 @@ public enum DiscardReason: Sendable, Hashable {
   case systemStopped
   /// The bounded event buffer was full (G14).
   case bufferFull
+  /// The event, or the part of it meant for a child feature or child
+  /// system, named a child that does not exist (an optional child that is
+  /// `nil`, an id not in the parent's state); the text says which.
+  case noSuchChild(String)
 }
 
 /// Receives every ``SystemActivity`` of a system: reductions and the life of

@@ -42,6 +42,9 @@ public struct TestFailure: Sendable, CustomStringConvertible {
     /// The kit was used in a way it cannot check (e.g. sending after
     /// `finish()`).
     case misuse
+    /// A child system the test stubbed was never started by its parent
+    /// (see ``ChildSystemStubs``), or a child the test did not stub was.
+    case childSystem
 
     public var description: String {
       switch self {
@@ -55,6 +58,7 @@ public struct TestFailure: Sendable, CustomStringConvertible {
       case .transition: "transition"
       case .runaway: "runaway"
       case .misuse: "misuse"
+      case .childSystem: "child system"
       }
     }
   }

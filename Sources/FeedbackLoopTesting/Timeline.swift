@@ -144,6 +144,7 @@ public struct Timeline<State: Sendable, Event: Sendable>: Sendable, CustomString
     case .effectCancelled(let id): "its effect was cancelled (\(id))"
     case .systemStopped: "the system had stopped"
     case .bufferFull: "the event buffer was full"
+    case .noSuchChild(let why): "no such child (\(why))"
     }
   }
 

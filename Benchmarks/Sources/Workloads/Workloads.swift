@@ -27,6 +27,9 @@ public enum Workloads {
     Statechart3Deep.workload, Statechart3Deep.flatWorkload,
     CycleRouter.workload, CycleRouter.skipWorkload(passiveDrivers: 0), CycleRouter.skipWorkload(passiveDrivers: 3),
     CycleAnimation.workload, CycleAnimation.longWorkload,
+    Composition.workload(children: 1_000), Composition.workload(children: 100),
+    Composition.workload(children: 10_000), Composition.single,
+    Composition.deep(levels: 1), Composition.deep(levels: 5), Composition.deep(levels: 10),
   ]
 
   /// The UI store on the main actor (W12 to W14), each beside what an app

@@ -13,7 +13,10 @@
 //                            and W8flat, the same behaviour as a flat enum reducer;
 //                            C1, C1skip-0, C1skip-3, a Cycle router of 3 drivers and
 //                            its skipped renders; C2, C2-3600, a tick of a 60- and a
-//                            3,600-frame animation
+//                            3,600-frame animation;
+//                            W7, W7-100, W7-10000, a child feature lifted by id, W7single,
+//                            the child alone; W7b-1, W7b-5, W7b-10, the child lifted 1, 5 and
+//                            10 levels deep
 //   timings W4               memory of 10,000 idle systems (run it in a process of its own)
 //   timings W5               100,000 systems, 10 events each: one run (in a process of its own)
 //   timings W5-tasks         the same with one task per system: one run (in a process of its own)

@@ -129,6 +129,7 @@ struct TimelinePrinter<State: Sendable & Equatable, Event: Sendable>: Sendable {
     case .effectCancelled(let id): "its effect, \(name(of: id)), was cancelled"
     case .systemStopped: "the system had stopped"
     case .bufferFull: "the event buffer was full"
+    case .noSuchChild(let why): "no such child (\(why))"
     }
   }
 }

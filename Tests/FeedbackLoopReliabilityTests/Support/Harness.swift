@@ -120,12 +120,14 @@ enum DiscardKind: Hashable, Sendable {
   case effectCancelled
   case systemStopped
   case bufferFull
+  case noSuchChild
 
   init(_ reason: DiscardReason) {
     switch reason {
     case .effectCancelled: self = .effectCancelled
     case .systemStopped: self = .systemStopped
     case .bufferFull: self = .bufferFull
+    case .noSuchChild: self = .noSuchChild
     }
   }
 }

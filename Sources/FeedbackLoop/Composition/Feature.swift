@@ -1,0 +1,181 @@
+/// A feature as one value: its reducer and its feedbacks, for one state and
+/// one event type, so that a parent composes features rather than lists.
+///
+/// A feature runs alone, unchanged, as a ``System``, and is lifted into a
+/// parent in three shapes: at a key path, as an optional child (it runs only
+/// while its state exists), and as children by id (each event reaches the
+/// one child it names, in O(1) of their number).
+///
+/// ```swift
+/// enum Search {
+///   struct State: Sendable, Equatable { var query = ""; var results: [String] = [] }
+///   enum Event: Sendable { case queryChanged(String), results([String]) }
+///
+///   static func feature(api: API) -> Feature<State, Event> {
+///     Feature(name: "search", reducer: Reducer(reduce), feedbacks: [
+///       .lensing({ $0.query.isEmpty ? nil : $0.query }) { query in
+///         .task { .results(await api.search(query)) }
+///       }
+///     ])
+///   }
+/// }
+///
+/// let app = Feature<App.State, App.Event>.combine(
+///   name: "app",
+///   Feature(name: "app", reducer: Reducer(App.reduce)),
+///   Search.feature(api: api).lifted(state: \.search, event: App.toSearch),
+///   Player.feature.lifted(optional: \.player, event: App.toPlayer)
+/// )
+/// let system = System(initial: App.State(), feature: app)
+/// ```
+public struct Feature<State: Sendable, Event: Sendable>: Sendable {
+  /// The feature's name: the prefix of the names of its lifted feedbacks.
+  public var name: String
+  /// The reducer.
+  public var reducer: Reducer<State, Event>
+  /// The feedbacks, in the order they see each state.
+  public var feedbacks: [LiftableFeedback<State, Event>]
+
+  /// A feature made of its reducer and feedbacks.
+  public init(name: String, reducer: Reducer<State, Event>, feedbacks: [LiftableFeedback<State, Event>] = []) {
+    self.name = name
+    self.reducer = reducer
+    self.feedbacks = feedbacks
+  }
+
+  /// The feedbacks, ready for a ``System`` of this feature's state.
+  public var systemFeedbacks: [Feedback<State, Event>] { feedbacks.map(\.feedback) }
+
+  /// Features over one state, as one: their reducers run in order on each
+  /// event, then their feedbacks see each state in order.
+  @inlinable
+  public static func combine(name: String, _ features: Feature...) -> Feature { combine(name: name, features) }
+
+  /// Features over one state, as one.
+  @inlinable
+  public static func combine(name: String, _ features: [Feature]) -> Feature {
+    Feature(
+      name: name, reducer: .combine(features.map(\.reducer)), feedbacks: features.flatMap(\.feedbacks))
+  }
+
+  /// This feature, as the child at `state` of a parent whose events hold its
+  /// own as `event` says. Its feedbacks are named after it
+  /// (`search/lensing@Search.swift:12`).
+  ///
+  /// ```swift
+  /// Search.feature(api: api).lifted(state: \App.State.search, event: App.toSearch)
+  /// ```
+  @inlinable
+  public func lifted<Parent: Sendable, ParentEvent: Sendable>(
+    state path: WritableKeyPath<Parent, State> & Sendable,
+    event: EventPath<ParentEvent, Event>
+  ) -> Feature<Parent, ParentEvent> {
+    Feature<Parent, ParentEvent>(
+      name: name,
+      reducer: reducer.lifted(state: path, event: event),
+      feedbacks: feedbacks.map { $0.lifted(state: path, event: event, name: name) })
+  }
+
+  /// This feature, as an optional child: its reducer runs only while its
+  /// state exists, and its effects are cancelled when the state goes to
+  /// `nil`, their late events dropped (G4).
+  ///
+  /// ```swift
+  /// Player.feature.lifted(optional: \App.State.player, event: App.toPlayer)
+  /// ```
+  @inlinable
+  public func lifted<Parent: Sendable, ParentEvent: Sendable>(
+    optional path: WritableKeyPath<Parent, State?> & Sendable,
+    event: EventPath<ParentEvent, Event>
+  ) -> Feature<Parent, ParentEvent> {
+    Feature<Parent, ParentEvent>(
+      name: name,
+      reducer: reducer.lifted(optional: path, event: event),
+      feedbacks: feedbacks.map { $0.lifted(optional: path, event: event, name: name) })
+  }
+
+  /// This feature, as children by id in a ``TrackedDictionary``: each event
+  /// reaches the child it names; each child's feedbacks run for it alone;
+  /// a removed child's effects are cancelled and their late events dropped.
+  /// An event, and a state, cost O(1) in the number of children.
+  ///
+  /// A feature that already holds children by id cannot be lifted by id
+  /// again (not supported yet): this traps with a message saying so.
+  ///
+  /// ```swift
+  /// Download.feature.lifted(children: \App.State.downloads, event: App.toDownload)
+  /// ```
+  @inlinable
+  public func lifted<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
+    children path: WritableKeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
+    event: ChildEventPath<ParentEvent, ID, Event>
+  ) -> Feature<Parent, ParentEvent> {
+    Feature<Parent, ParentEvent>(
+      name: name,
+      reducer: reducer.lifted(children: path, event: event),
+      feedbacks: feedbacks.map { feedback in
+        guard let lifted = feedback.lifted(children: path, event: event, name: name) else {
+          preconditionFailure(
+            "\(feedback.name) is a feedback over children by id: features by id inside children by id are not supported"
+          )
+        }
+        return lifted
+      })
+  }
+}
+
+extension System {
+  /// Starts a system running `feature`, plus any `feedbacks` of the root
+  /// that need not be lifted (inputs, UI bridges).
+  ///
+  /// An event that the feature's lifted reducers could not deliver (for an
+  /// optional child that is `nil`, an id not in the collection) leaves the
+  /// state alone and is reported to `monitor` as
+  /// ``SystemActivity/eventDiscarded(_:reason:)`` with
+  /// ``DiscardReason/noSuchChild(_:)``, before its `.reduced`.
+  ///
+  /// ```swift
+  /// let system = System(initial: App.State(), feature: App.feature(api: api), feedbacks: [.input(buttons)])
+  /// ```
+  public convenience init(
+    initial: consuming State,
+    feature: Feature<State, Event>,
+    feedbacks: [Feedback<State, Event>] = [],
+    isolation: SystemIsolation = .own,
+    environment: SystemEnvironment = SystemEnvironment(),
+    monitor: SystemMonitor<State, Event>? = nil,
+    caller: isolated (any Actor)? = #isolation
+  ) {
+    self.init(
+      initial: initial, reducer: feature.reducer, feedbacks: feature.systemFeedbacks + feedbacks,
+      isolation: isolation, environment: environment, monitor: monitor, caller: caller)
+  }
+
+  /// Starts a system whose reducer is a ``Reducer``: an event that its
+  /// lifted reducers could not deliver to a child is reported to `monitor`
+  /// as ``DiscardReason/noSuchChild(_:)`` and logged as a warning.
+  ///
+  /// ```swift
+  /// let system = System(initial: App.State(), reducer: appReducer, feedbacks: appFeedbacks)
+  /// ```
+  public convenience init(
+    initial: consuming State,
+    reducer: Reducer<State, Event>,
+    feedbacks: [Feedback<State, Event>] = [],
+    isolation: SystemIsolation = .own,
+    environment: SystemEnvironment = SystemEnvironment(),
+    monitor: SystemMonitor<State, Event>? = nil,
+    caller: isolated (any Actor)? = #isolation
+  ) {
+    let body = reducer.body
+    let logger = environment.logger
+    self.init(
+      initial: initial,
+      reduceInPlace: { state, event in
+        guard let reason = body(&state, event) else { return }
+        logger.warning("event discarded: \(event): \(reason)")
+        monitor?.receive(.eventDiscarded(event, reason: .noSuchChild(reason)))
+      },
+      feedbacks: feedbacks, isolation: isolation, environment: environment, monitor: monitor, caller: caller)
+  }
+}

@@ -1,0 +1,246 @@
+/// A feedback of a feature that a parent can lift into its own state and
+/// events, keeping its guarantees (G3-G7).
+///
+/// A ``Feedback`` is made for one state type; a feature's feedbacks are
+/// written once, for the feature's own state, and lifted with it (see
+/// ``Feature``). Each lifted feedback is made from the core's own: a lifted
+/// query feedback is a query feedback whose query is `nil` while the child's
+/// state does not exist, so it still restarts only when its query changes,
+/// and the effects of a child whose state disappears are cancelled, their
+/// late events dropped (G4).
+///
+/// ```swift
+/// extension Search {
+///   static func feedbacks(api: API) -> [LiftableFeedback<State, Event>] {
+///     [
+///       .lensing(\.query, name: "search") { query in
+///         .task { try await .results(api.search(query)) } catch: { .failed($0) }
+///       }
+///     ]
+///   }
+/// }
+/// ```
+public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
+  @usableFromInline let recipe: any FeedbackRecipe<State, Event>
+
+  @usableFromInline
+  init(_ recipe: any FeedbackRecipe<State, Event>) { self.recipe = recipe }
+
+  /// The feedback, for a system of the feature's own state.
+  public var feedback: Feedback<State, Event> { recipe.feedback() }
+
+  /// The feedback's name, as monitors and the testing kit show it: a lifted
+  /// feedback's name starts with the path of the feature it came from
+  /// (`search/lensing@Search.swift:12`, `downloads[7]/...`).
+  public var name: String { recipe.name }
+
+  /// A query feedback (G4): `query` is computed from each state; when it
+  /// changes the running effect is cancelled and `effects` starts a new one
+  /// for a non-`nil` query; `nil` cancels.
+  ///
+  /// ```swift
+  /// LiftableFeedback<Search.State, Search.Event>.lensing(\.query) { query in
+  ///   .task { try await .results(api.search(query)) } catch: { .failed($0) }
+  /// }
+  /// ```
+  public static func lensing<Query: Equatable & Sendable>(
+    _ query: @escaping @Sendable (State) -> Query?,
+    strategy: ExecutionStrategy = .cancelPrevious,
+    name: String? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    effects: @escaping @Sendable (Query) -> Effect<Event>
+  ) -> LiftableFeedback {
+    LiftableFeedback(
+      QueryRecipe(
+        name: FeedbackLabel(explicit: name, kind: "lensing", fileID: fileID, line: line).text,
+        strategy: strategy, query: query, effects: effects))
+  }
+
+  /// A level-triggered predicate feedback (G5): every state for which
+  /// `predicate` holds triggers `effects`. Lifted into an optional child or
+  /// a child by id, the effect is cancelled when the child's state goes.
+  ///
+  /// ```swift
+  /// LiftableFeedback<Player.State, Player.Event>.predicate({ $0.isBuffering }) { _ in
+  ///   .after(.seconds(5), send: .bufferingTimedOut)
+  /// }
+  /// ```
+  public static func predicate(
+    _ predicate: @escaping @Sendable (State) -> Bool,
+    strategy: ExecutionStrategy = .cancelPrevious,
+    name: String? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    effects: @escaping @Sendable (State) -> Effect<Event>
+  ) -> LiftableFeedback {
+    LiftableFeedback(
+      PredicateRecipe(
+        name: FeedbackLabel(explicit: name, kind: "predicate", fileID: fileID, line: line).text,
+        strategy: strategy,
+        evaluate: { state in predicate(state) ? .trigger(effects(state), because: "\(state)") : .skip }))
+  }
+
+  /// An event-triggered feedback: after each of the feature's events, the
+  /// event and the state it produced trigger `effects`; `.none` leaves
+  /// running effects alone. Lifted, it sees only the events meant for its
+  /// feature, and its effects are cancelled when the feature's state goes.
+  ///
+  /// ```swift
+  /// LiftableFeedback<Player.State, Player.Event>.onEvent { event, state in
+  ///   guard case .finished = event else { return .none }
+  ///   return .run { _ in await analytics.track("played", state.track) }
+  /// }
+  /// ```
+  public static func onEvent(
+    strategy: ExecutionStrategy = .cancelPrevious,
+    name: String? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    effects: @escaping @Sendable (Event, State) -> Effect<Event>
+  ) -> LiftableFeedback {
+    LiftableFeedback(
+      EventRecipe(
+        name: FeedbackLabel(explicit: name, kind: "onEvent", fileID: fileID, line: line).text,
+        strategy: strategy, isPresent: { _ in true },
+        evaluate: { event, state in
+          let effect = effects(event, state)
+          return effect.isNone ? nil : (effect, "\(event)")
+        }))
+  }
+
+  /// A keyed feedback (G6): each state yields a set of requests; new ones
+  /// start, removed ones are cancelled, kept ones go on. Lifted, a child
+  /// that goes takes all its requests with it.
+  ///
+  /// ```swift
+  /// LiftableFeedback<Gallery.State, Gallery.Event>.react(requests: \.visibleThumbnails) { url in
+  ///   .task { try await .loaded(url, loader.load(url)) } catch: { .failed(url, $0) }
+  /// }
+  /// ```
+  public static func react<Request: Hashable & Sendable>(
+    requests: @escaping @Sendable (State) -> Set<Request>,
+    name: String? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    effects: @escaping @Sendable (Request) -> Effect<Event>
+  ) -> LiftableFeedback {
+    LiftableFeedback(
+      RequestsRecipe(
+        name: FeedbackLabel(explicit: name, kind: "react(requests:)", fileID: fileID, line: line).text,
+        requests: requests, effects: effects))
+  }
+
+  /// This feedback, lifted into a parent whose state holds the child's at
+  /// `state`.
+  @inlinable
+  public func lifted<Parent: Sendable, ParentEvent: Sendable>(
+    state path: KeyPath<Parent, State> & Sendable,
+    event: EventPath<ParentEvent, Event>,
+    name prefix: String
+  ) -> LiftableFeedback<Parent, ParentEvent> {
+    LiftableFeedback<Parent, ParentEvent>(
+      recipe.lifted(
+        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: event.embed, extract: event.extract)))
+  }
+
+  /// This feedback, lifted into a parent whose state holds the child's as
+  /// an optional: while it is `nil` the feedback's effects are cancelled.
+  @inlinable
+  public func lifted<Parent: Sendable, ParentEvent: Sendable>(
+    optional path: KeyPath<Parent, State?> & Sendable,
+    event: EventPath<ParentEvent, Event>,
+    name prefix: String
+  ) -> LiftableFeedback<Parent, ParentEvent> {
+    LiftableFeedback<Parent, ParentEvent>(
+      recipe.lifted(
+        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: event.embed, extract: event.extract))
+    )
+  }
+
+  /// This feedback, lifted into a parent whose state holds children by id:
+  /// one instance per child, keyed by its id. A state costs O(k) for the k
+  /// children its event wrote, whatever the number of children: the feedback
+  /// reads them from the dictionary's log.
+  ///
+  /// A child feedback is asked only for the states of its own child that
+  /// changed or were written (its events): a child whose state was left
+  /// alone sees no new state, as it would running alone. The by-id form
+  /// runs each child's effects with ``ExecutionStrategy/cancelPrevious``.
+  ///
+  /// Returns `nil` for a feedback that was lifted by id already (children
+  /// by id inside children by id are not supported yet).
+  @inlinable
+  public func lifted<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
+    children path: KeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
+    event: ChildEventPath<ParentEvent, ID, Event>,
+    name prefix: String
+  ) -> LiftableFeedback<Parent, ParentEvent>? {
+    recipe.liftedByID(
+      ChildrenScope(prefix: prefix, children: { $0[keyPath: path] }, embed: event.embed, extract: event.extract)
+    ).map(LiftableFeedback<Parent, ParentEvent>.init)
+  }
+}
+
+/// Where a child's state and events are in a parent's: `state` is `nil`
+/// while the child does not exist.
+@usableFromInline
+struct ChildScope<Parent: Sendable, ParentEvent: Sendable, Child: Sendable, ChildEvent: Sendable>: Sendable {
+  let prefix: String
+  let state: @Sendable (Parent) -> Child?
+  let embed: @Sendable (ChildEvent) -> ParentEvent
+  let extract: @Sendable (ParentEvent) -> ChildEvent?
+
+  @usableFromInline
+  init(
+    prefix: String, state: @escaping @Sendable (Parent) -> Child?,
+    embed: @escaping @Sendable (ChildEvent) -> ParentEvent,
+    extract: @escaping @Sendable (ParentEvent) -> ChildEvent?
+  ) {
+    self.prefix = prefix
+    self.state = state
+    self.embed = embed
+    self.extract = extract
+  }
+}
+
+/// Where children by id are in a parent's state and events.
+@usableFromInline
+struct ChildrenScope<
+  Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable, Child: Sendable, ChildEvent: Sendable
+>: Sendable {
+  let prefix: String
+  let children: @Sendable (Parent) -> TrackedDictionary<ID, Child>?
+  let embed: @Sendable (ID, ChildEvent) -> ParentEvent
+  let extract: @Sendable (ParentEvent) -> (ID, ChildEvent)?
+
+  @usableFromInline
+  init(
+    prefix: String, children: @escaping @Sendable (Parent) -> TrackedDictionary<ID, Child>?,
+    embed: @escaping @Sendable (ID, ChildEvent) -> ParentEvent,
+    extract: @escaping @Sendable (ParentEvent) -> (ID, ChildEvent)?
+  ) {
+    self.prefix = prefix
+    self.children = children
+    self.embed = embed
+    self.extract = extract
+  }
+}
+
+/// What a liftable feedback is made of: enough to make the feedback for its
+/// own state, or a recipe of the same kind for a parent's.
+@usableFromInline
+protocol FeedbackRecipe<State, Event>: Sendable {
+  associatedtype State: Sendable
+  associatedtype Event: Sendable
+  var name: String { get }
+  func feedback() -> Feedback<State, Event>
+  func lifted<Parent: Sendable, ParentEvent: Sendable>(
+    _ scope: ChildScope<Parent, ParentEvent, State, Event>
+  ) -> any FeedbackRecipe<Parent, ParentEvent>
+  func liftedByID<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
+    _ scope: ChildrenScope<Parent, ParentEvent, ID, State, Event>
+  ) -> (any FeedbackRecipe<Parent, ParentEvent>)?
+}
+
+func liftedName(_ prefix: String, _ name: String) -> String { prefix.isEmpty ? name : "\(prefix)/\(name)" }

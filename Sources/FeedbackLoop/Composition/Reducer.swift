@@ -1,0 +1,204 @@
+/// A reducer as a value: the pure function `(inout State, Event) -> Void`,
+/// ready to be combined with others over the same state and lifted into a
+/// parent's state and event.
+///
+/// ```swift
+/// let app = Reducer<App.State, App.Event>.combine(
+///   Reducer(App.reduce),
+///   Search.reducer.lifted(state: \.search, event: App.toSearch),
+///   Player.reducer.lifted(optional: \.player, event: App.toPlayer),
+///   Download.reducer.lifted(children: \.downloads, event: App.toDownload)
+/// )
+/// ```
+///
+/// A lifted reducer that receives an event for a child that does not exist
+/// (an optional child that is `nil`, an id that is not in the collection)
+/// leaves the state alone and says why; a system started with
+/// ``System/init(initial:reducer:feedbacks:isolation:environment:monitor:caller:)``
+/// reports it to its monitor as ``DiscardReason/noSuchChild(_:)``.
+public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
+  /// Reduces, and returns why a part of the event was discarded, or `nil`.
+  @usableFromInline let body: @Sendable (inout State, Event) -> String?
+
+  @inlinable
+  init(body: @escaping @Sendable (inout State, Event) -> String?) { self.body = body }
+
+  /// A reducer that changes the state in place.
+  ///
+  /// ```swift
+  /// let counter = Reducer<Int, Counter.Event> { count, event in
+  ///   switch event {
+  ///   case .increment: count += 1
+  ///   case .decrement: count -= 1
+  ///   }
+  /// }
+  /// ```
+  @inlinable
+  public init(_ reduce: @escaping @Sendable (inout State, Event) -> Void) {
+    self.body = { state, event in
+      reduce(&state, event)
+      return nil
+    }
+  }
+
+  /// A reducer that returns the new state.
+  ///
+  /// ```swift
+  /// let counter = Reducer<Int, Int>(returning: { count, step in count + step })
+  /// ```
+  @inlinable
+  public init(returning reduce: @escaping @Sendable (State, Event) -> State) {
+    self.body = { state, event in
+      state = reduce(state, event)
+      return nil
+    }
+  }
+
+  /// Reduces `event` into `state`.
+  @inlinable
+  public func reduce(_ state: inout State, _ event: Event) {
+    _ = body(&state, event)
+  }
+
+  /// Reduces `event` into `state`, and returns why a part of it reached no
+  /// child, or `nil` if nothing was discarded.
+  @inlinable
+  public func reduceReportingDiscards(_ state: inout State, _ event: Event) -> String? {
+    body(&state, event)
+  }
+
+  /// The reducer as the function a ``System`` takes.
+  @inlinable
+  public var inPlace: @Sendable (inout State, Event) -> Void {
+    let body = self.body
+    return { state, event in _ = body(&state, event) }
+  }
+
+  /// Reducers over one state, run in order on each event: each sees the
+  /// state the previous one left.
+  ///
+  /// ```swift
+  /// let app = Reducer.combine(Reducer(App.reduce), search, player)
+  /// ```
+  @inlinable
+  public static func combine(_ reducers: Reducer...) -> Reducer { combine(reducers) }
+
+  /// Reducers over one state, run in order on each event.
+  @inlinable
+  public static func combine(_ reducers: [Reducer]) -> Reducer {
+    switch reducers.count {
+    case 0: return Reducer { _, _ in nil }
+    case 1: return reducers[0]
+    case 2:
+      let (first, second) = (reducers[0].body, reducers[1].body)
+      return Reducer { state, event in
+        let firstDiscard = first(&state, event)
+        let secondDiscard = second(&state, event)
+        return Self.merged(firstDiscard, secondDiscard)
+      }
+    default:
+      let bodies = reducers.map(\.body)
+      return Reducer { state, event in
+        var discards: String? = nil
+        for body in bodies { discards = Self.merged(discards, body(&state, event)) }
+        return discards
+      }
+    }
+  }
+
+  @inlinable
+  static func merged(_ first: String?, _ second: String?) -> String? {
+    switch (first, second) {
+    case (nil, nil): nil
+    case (let one?, nil), (nil, let one?): one
+    case (let one?, let other?): "\(one); \(other)"
+    }
+  }
+
+  /// This child reducer, lifted into a parent whose state holds the child's
+  /// at `state` and whose events hold the child's as `event` says. Parent
+  /// events that hold no child event leave the state alone.
+  ///
+  /// ```swift
+  /// Search.reducer.lifted(state: \App.State.search, event: App.toSearch)
+  /// ```
+  @inlinable
+  public func lifted<Parent: Sendable, ParentEvent: Sendable>(
+    state path: WritableKeyPath<Parent, State> & Sendable,
+    event: EventPath<ParentEvent, Event>
+  ) -> Reducer<Parent, ParentEvent> {
+    let (body, extract) = (self.body, event.extract)
+    return Reducer<Parent, ParentEvent> { parent, parentEvent in
+      guard let childEvent = extract(parentEvent) else { return nil }
+      return body(&parent[keyPath: path], childEvent)
+    }
+  }
+
+  /// This child reducer, lifted into a parent whose state holds the child's
+  /// as an optional: the child runs only while its state exists. An event
+  /// for the child while it is `nil` changes nothing and is reported as
+  /// discarded (``DiscardReason/noSuchChild(_:)``).
+  ///
+  /// ```swift
+  /// Player.reducer.lifted(optional: \App.State.player, event: App.toPlayer)
+  /// ```
+  @inlinable
+  public func lifted<Parent: Sendable, ParentEvent: Sendable>(
+    optional path: WritableKeyPath<Parent, State?> & Sendable,
+    event: EventPath<ParentEvent, Event>
+  ) -> Reducer<Parent, ParentEvent> {
+    let (body, extract) = (self.body, event.extract)
+    return Reducer<Parent, ParentEvent> { parent, parentEvent in
+      guard let childEvent = extract(parentEvent) else { return nil }
+      guard parent[keyPath: path] != nil else {
+        return "\(path) is nil: \(childEvent) has no child to reach"
+      }
+      return body(&parent[keyPath: path]!, childEvent)
+    }
+  }
+
+  /// This child reducer, lifted into a parent whose state holds children by
+  /// id: each event reaches the one child it names, in O(1) of the number
+  /// of children. An event for an id that is not there changes nothing and
+  /// is reported as discarded (``DiscardReason/noSuchChild(_:)``).
+  ///
+  /// Keep the children in a ``TrackedDictionary``: lifted feedbacks then read
+  /// which children changed from its log instead of comparing them all.
+  ///
+  /// ```swift
+  /// Download.reducer.lifted(children: \Downloads.State.items, event: Downloads.toItem)
+  /// ```
+  @inlinable
+  public func lifted<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
+    children path: WritableKeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
+    event: ChildEventPath<ParentEvent, ID, Event>
+  ) -> Reducer<Parent, ParentEvent> {
+    let (body, extract) = (self.body, event.extract)
+    return Reducer<Parent, ParentEvent> { parent, parentEvent in
+      guard let (id, childEvent) = extract(parentEvent) else { return nil }
+      guard var child = parent[keyPath: path][id] else {
+        return "no child \(id) in \(path): \(childEvent) has no child to reach"
+      }
+      let discard = body(&child, childEvent)
+      parent[keyPath: path][id] = child
+      return discard
+    }
+  }
+
+  /// This child reducer, lifted into a parent whose state holds children by
+  /// id in a `Dictionary`; see the ``TrackedDictionary`` form.
+  @inlinable
+  public func lifted<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
+    children path: WritableKeyPath<Parent, [ID: State]> & Sendable,
+    event: ChildEventPath<ParentEvent, ID, Event>
+  ) -> Reducer<Parent, ParentEvent> {
+    let (body, extract) = (self.body, event.extract)
+    return Reducer<Parent, ParentEvent> { parent, parentEvent in
+      guard let (id, childEvent) = extract(parentEvent) else { return nil }
+      guard parent[keyPath: path][id] != nil else {
+        return "no child \(id) in \(path): \(childEvent) has no child to reach"
+      }
+      return body(&parent[keyPath: path][id]!, childEvent)
+    }
+  }
+}

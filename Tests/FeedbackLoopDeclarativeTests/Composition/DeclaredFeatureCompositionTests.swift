@@ -1,0 +1,55 @@
+import FeedbackLoop
+import FeedbackLoopDeclarative
+import Testing
+
+/// Declared systems compose like features: their transitions are a reducer
+/// that lifts into a parent, with liftable feedbacks beside them.
+@Suite struct DeclaredFeatureCompositionTests {
+  struct Mixer: Sendable {
+    var left: any State = Volume.VolumeState(value: 0)
+    var right: any State = Volume.VolumeState(value: 0)
+  }
+
+  enum MixerEvent: Sendable {
+    case left(any Event)
+    case right(any Event)
+  }
+
+  static let toLeft = EventPath<MixerEvent, any Event>(
+    embed: MixerEvent.left, extract: { if case .left(let event) = $0 { event } else { nil } })
+  static let toRight = EventPath<MixerEvent, any Event>(
+    embed: MixerEvent.right, extract: { if case .right(let event) = $0 { event } else { nil } })
+
+  static func value(_ state: any State) -> Int? { (state as? Volume.VolumeState)?.value }
+
+  @Test("a declared system's transitions lift into a parent; each child sees only its events")
+  func declaredTransitionsLift() {
+    let declared = DeclarativeSystem<any State, any Event> {
+      InitialState { Volume.VolumeState(value: 0) }
+      Volume.transitions()
+    }
+    let volume = declared.feature(name: "volume")
+    let mixer = Feature.combine(
+      name: "mixer",
+      volume.lifted(state: \Mixer.left, event: Self.toLeft),
+      volume.lifted(state: \Mixer.right, event: Self.toRight))
+    let system = System(initial: Mixer(), feature: mixer)
+    system.send(.left(Volume.IncreaseEvent()))
+    system.send(.left(Volume.IncreaseEvent()))
+    system.send(.right(Volume.DecreaseEvent()))
+    #expect(Self.value(system.state.left) == 2)
+    #expect(Self.value(system.state.right) == -1)
+  }
+
+  @Test("G3 a declared feature's liftable feedback regulates its child inside the parent")
+  func declaredFeatureWithLiftableFeedback() {
+    let regulated = Feature<any State, any Event>(
+      name: "volume", reducer: Volume.transitions().reducer,
+      feedbacks: [
+        .predicate({ (DeclaredFeatureCompositionTests.value($0) ?? 0) < 5 }) { _ in .send(Volume.IncreaseEvent()) }
+      ])
+    let system = System(initial: Mixer(), feature: regulated.lifted(state: \Mixer.right, event: Self.toRight))
+    #expect(Self.value(system.state.right) == 5)
+    #expect(Self.value(system.state.left) == 0)
+  }
+}
