@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "FeedbackLoopTesting", targets: ["FeedbackLoopTesting"]),
     .library(name: "FeedbackLoopDeclarative", targets: ["FeedbackLoopDeclarative"]),
     .library(name: "FeedbackLoopUI", targets: ["FeedbackLoopUI"]),
+    .library(name: "FeedbackLoopDebugging", targets: ["FeedbackLoopDebugging"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -54,6 +55,16 @@ let package = Package(
         .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
       ]
     ),
+    // Debugging: timelines, recorders, replay, time travel, fixtures and the
+    // inspection stream, all through the core's monitor hook.
+    .target(
+      name: "FeedbackLoopDebugging",
+      dependencies: [
+        "FeedbackLoop",
+        .product(name: "DequeModule", package: "swift-collections"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
     .testTarget(
       name: "FeedbackLoopTests",
       dependencies: [
@@ -76,6 +87,10 @@ let package = Package(
     .testTarget(
       name: "FeedbackLoopUITests",
       dependencies: ["FeedbackLoop", "FeedbackLoopUI", "FeedbackLoopTesting"]
+    ),
+    .testTarget(
+      name: "FeedbackLoopDebuggingTests",
+      dependencies: ["FeedbackLoop", "FeedbackLoopDebugging", "FeedbackLoopTesting"]
     ),
   ],
   swiftLanguageModes: [.v6]
