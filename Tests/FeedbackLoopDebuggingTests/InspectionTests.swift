@@ -78,6 +78,23 @@ import Testing
     #expect(lines.all.count > 5)
   }
 
+  @Test("a late consumer catches up on the recorder's moments, then goes on live: nothing missed, nothing twice")
+  func catchingUp() async {
+    let recorder = Recorder<Int, Int>(capacity: 100_000)
+    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    let seen = Lines()
+    let sender = Task.detached { for _ in 0..<2_000 { system.send(1) } }
+    await Task.yield()
+    recorder.stream.add(
+      catchingUp: { for moment in recorder.moments { seen.append("\(moment.state)") } },
+      { inspection in
+        if case .reduced(_, _, let state, _) = inspection.activity { seen.append("\(state)") }
+      })
+    await sender.value
+    while system.state < 2_000 { await Task.yield() }
+    #expect(seen.all == (0...2_000).map { "\($0)" })
+  }
+
   @Test("G14 an event refused at the door, from another thread, is in the stream and in the moment")
   func discardedEvents() async {
     let recorder = Recorder<Int, Int>()

@@ -60,6 +60,19 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
     shared.withLock { $0.consumers.append(consumer) }
   }
 
+  /// Calls `catchUp`, then adds `consumer`, with no activity delivered in
+  /// between: a consumer that first sends what a recorder holds misses
+  /// nothing and repeats nothing. `catchUp` runs under the stream's lock:
+  /// it may read a recorder fed by this stream, and must not send to the system.
+  public func add(
+    catchingUp catchUp: () -> Void, _ consumer: @escaping @Sendable (Inspection<State, Event>) -> Void
+  ) {
+    shared.withLock { shared in
+      catchUp()
+      shared.consumers.append(consumer)
+    }
+  }
+
   /// The monitor to give the system.
   public var monitor: SystemMonitor<State, Event> {
     SystemMonitor { [self] activity in receive(activity) }

@@ -30,6 +30,11 @@ public struct TimeMachine<State: Sendable, Event: TimeTravelEvent>: Sendable whe
     self.moments = moments
   }
 
+  /// The recorded moment numbered `sequence`, if it is still recorded.
+  public func moment(_ sequence: UInt64) -> Moment<State, Event>? {
+    moments().first { $0.sequence == sequence }
+  }
+
   /// Sets the system to the state of moment `sequence`; `false` if that
   /// moment is no longer recorded.
   @discardableResult
