@@ -110,6 +110,37 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
     var open: Moment<State, Event>?
     var nextSequence: UInt64 = 0
     var evicted: UInt64 = 0
+    /// Feedback references by index: a feedback's name is built from its
+    /// label each time it is read, and it never changes while the system runs.
+    var feedbacks: [FeedbackReference?] = []
+
+    mutating func reference(_ id: FeedbackID) -> FeedbackReference {
+      if id.index < feedbacks.count, let known = feedbacks[id.index] { return known }
+      let reference = FeedbackReference(id)
+      if id.index >= feedbacks.count {
+        feedbacks.append(contentsOf: repeatElement(nil, count: id.index - feedbacks.count + 1))
+      }
+      feedbacks[id.index] = reference
+      return reference
+    }
+
+    mutating func reference(_ id: EffectID) -> EffectReference {
+      EffectReference(feedback: reference(id.feedback), number: id.number, trigger: id.trigger)
+    }
+
+    mutating func record(_ kind: EffectChange.Kind, _ id: EffectID, error: String? = nil) {
+      guard open != nil else { return }
+      let change = EffectChange(kind: kind, effect: reference(id), error: error)
+      open?.effects.append(change)
+    }
+
+    mutating func source(_ source: EventSource) -> MomentSource {
+      switch source {
+      case .external: .external
+      case .feedback(let id): .feedback(reference(id))
+      case .effect(let id): .effect(reference(id))
+      }
+    }
   }
 
   init(
@@ -137,19 +168,18 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
         return open(Moment(sequence: shared.nextSequence, time: inspection.time, state: initial), in: &shared)
       case .reduced(let event, _, let state, let source):
         let moment = Moment<State, Event>(
-          sequence: shared.nextSequence, time: inspection.time, event: event, source: MomentSource(source),
+          sequence: shared.nextSequence, time: inspection.time, event: event, source: shared.source(source),
           state: state)
         return open(moment, in: &shared)
-      case .effectQueued(let id): shared.open?.effects.append(EffectChange(kind: .queued, effect: EffectReference(id)))
+      case .effectQueued(let id): shared.record(.queued, id)
       case .effectStarted(let id):
-        shared.open?.effects.append(EffectChange(kind: .started, effect: EffectReference(id)))
+        shared.record(.started, id)
       case .effectCancelled(let id):
-        shared.open?.effects.append(EffectChange(kind: .cancelled, effect: EffectReference(id)))
+        shared.record(.cancelled, id)
       case .effectFinished(let id):
-        shared.open?.effects.append(EffectChange(kind: .finished, effect: EffectReference(id)))
+        shared.record(.finished, id)
       case .effectFailed(let id, let error):
-        shared.open?.effects.append(
-          EffectChange(kind: .failed, effect: EffectReference(id), error: String(describing: error)))
+        shared.record(.failed, id, error: String(describing: error))
       case .eventDiscarded(let event, let reason):
         // After the stop, a refused send belongs to the last moment (in memory only:
         // the file has that moment already).
