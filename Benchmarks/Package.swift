@@ -29,6 +29,7 @@ let package = Package(
         "CBenchmarkSupport",
         .product(name: "FeedbackLoop", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDebugging", package: "FeedbackLoop"),
         .product(name: "HashTreeCollections", package: "swift-collections"),
       ]
     ),

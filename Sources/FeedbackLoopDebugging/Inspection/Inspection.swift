@@ -18,7 +18,7 @@ public struct Inspection<State: Sendable, Event: Sendable>: Sendable {
   /// What happened.
   public var activity: SystemActivity<State, Event>
 
-  public init(
+  @inlinable public init(
     system: String, parent: String? = nil, sequence: UInt64, time: Duration? = nil,
     activity: SystemActivity<State, Event>
   ) {

@@ -26,13 +26,14 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
   public let system: String
   /// The id of the system that owns it, if any.
   public let parent: String?
-  private let elapsed: ElapsedTime?
-  private let filter: @Sendable (Inspection<State, Event>) -> Bool
-  private let shared = Locked(Shared())
+  @usableFromInline let elapsed: ElapsedTime?
+  @usableFromInline let filter: @Sendable (Inspection<State, Event>) -> Bool
+  @usableFromInline let shared = Locked(Shared())
 
-  private struct Shared {
-    var sequence: UInt64 = 0
-    var consumers: [@Sendable (Inspection<State, Event>) -> Void] = []
+  @usableFromInline struct Shared {
+    @usableFromInline var sequence: UInt64 = 0
+    @usableFromInline init() {}
+    @usableFromInline var consumers: [@Sendable (Inspection<State, Event>) -> Void] = []
   }
 
   /// A stream for one system.
@@ -74,12 +75,12 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
   }
 
   /// The monitor to give the system.
-  public var monitor: SystemMonitor<State, Event> {
+  @inlinable public var monitor: SystemMonitor<State, Event> {
     SystemMonitor { [self] activity in receive(activity) }
   }
 
   /// Numbers, stamps, filters and delivers one activity.
-  public func receive(_ activity: SystemActivity<State, Event>) {
+  @inlinable public func receive(_ activity: SystemActivity<State, Event>) {
     let time = elapsed?.read()
     shared.withLock { shared in
       let inspection = Inspection(

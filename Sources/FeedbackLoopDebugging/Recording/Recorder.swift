@@ -23,7 +23,7 @@ import FeedbackLoop
 public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
   /// The stream the recorder consumes; add other consumers to it to share it.
   public let stream: InspectionStream<State, Event>
-  private let storage: RecorderStorage<State, Event>
+  @usableFromInline let storage: RecorderStorage<State, Event>
 
   /// A recorder that keeps the last `capacity` moments in memory.
   ///
@@ -32,7 +32,7 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
   ///     `0` keeps none (with a file writer, the file has them all).
   ///   - system: the system's id in the inspection stream.
   ///   - clock: the system's clock, to stamp moments with its time; `nil` for none.
-  public init(
+  @inlinable public init(
     capacity: Int = 1_000, system: String = InspectionStream<State, Event>.makeSystemID(),
     clock: (any Clock<Duration>)? = nil
   ) {
@@ -42,7 +42,7 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
     stream.add { [storage] in storage.consume($0) }
   }
 
-  init(
+  @inlinable init(
     capacity: Int, system: String, clock: (any Clock<Duration>)?,
     write: @escaping @Sendable (Moment<State, Event>) -> Void, writerDrops: @escaping @Sendable () -> UInt64
   ) {
@@ -87,7 +87,7 @@ extension Recorder where State: Codable, Event: Codable {
   /// system.stop()               // the last moment reaches the writer
   /// let summary = file.finish()  // written, dropped
   /// ```
-  public convenience init(
+  @inlinable public convenience init(
     capacity: Int = 1_000, file: TimelineFileWriter<State, Event>,
     system: String = InspectionStream<State, Event>.makeSystemID(), clock: (any Clock<Duration>)? = nil
   ) {
@@ -99,22 +99,25 @@ extension Recorder where State: Codable, Event: Codable {
 
 /// The recorder's state, apart from the recorder so that the stream's
 /// consumer can hold it without a cycle.
+@usableFromInline
 final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
-  let capacity: Int
-  let write: (@Sendable (Moment<State, Event>) -> Void)?
-  let writerDrops: (@Sendable () -> UInt64)?
-  private let shared = Locked(Shared())
+  @usableFromInline let capacity: Int
+  @usableFromInline let write: (@Sendable (Moment<State, Event>) -> Void)?
+  @usableFromInline let writerDrops: (@Sendable () -> UInt64)?
+  @usableFromInline let shared = Locked(Shared())
 
-  struct Shared {
-    var ring = Deque<Moment<State, Event>>()
-    var open: Moment<State, Event>?
-    var nextSequence: UInt64 = 0
-    var evicted: UInt64 = 0
+  @usableFromInline struct Shared {
+    @usableFromInline var ring = Deque<Moment<State, Event>>()
+    @usableFromInline var open: Moment<State, Event>?
+    @usableFromInline var nextSequence: UInt64 = 0
+    @usableFromInline var evicted: UInt64 = 0
     /// Feedback references by index: a feedback's name is built from its
     /// label each time it is read, and it never changes while the system runs.
-    var feedbacks: [FeedbackReference?] = []
+    @usableFromInline var feedbacks: [FeedbackReference?] = []
 
-    mutating func reference(_ id: FeedbackID) -> FeedbackReference {
+    @usableFromInline init() {}
+
+    @inlinable mutating func reference(_ id: FeedbackID) -> FeedbackReference {
       if id.index < feedbacks.count, let known = feedbacks[id.index] { return known }
       let reference = FeedbackReference(id)
       if id.index >= feedbacks.count {
@@ -124,17 +127,17 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
       return reference
     }
 
-    mutating func reference(_ id: EffectID) -> EffectReference {
+    @inlinable mutating func reference(_ id: EffectID) -> EffectReference {
       EffectReference(feedback: reference(id.feedback), number: id.number, trigger: id.trigger)
     }
 
-    mutating func record(_ kind: EffectChange.Kind, _ id: EffectID, error: String? = nil) {
+    @inlinable mutating func record(_ kind: EffectChange.Kind, _ id: EffectID, error: String? = nil) {
       guard open != nil else { return }
       let change = EffectChange(kind: kind, effect: reference(id), error: error)
       open?.effects.append(change)
     }
 
-    mutating func source(_ source: EventSource) -> MomentSource {
+    @inlinable mutating func source(_ source: EventSource) -> MomentSource {
       switch source {
       case .external: .external
       case .feedback(let id): .feedback(reference(id))
@@ -143,7 +146,7 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
     }
   }
 
-  init(
+  @usableFromInline init(
     capacity: Int, write: (@Sendable (Moment<State, Event>) -> Void)?, writerDrops: (@Sendable () -> UInt64)?
   ) {
     self.capacity = capacity
@@ -161,7 +164,7 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
     }
   }
 
-  func consume(_ inspection: Inspection<State, Event>) {
+  @inlinable func consume(_ inspection: Inspection<State, Event>) {
     let closed: Moment<State, Event>? = shared.withLock { shared in
       switch inspection.activity {
       case .started(let initial):
@@ -202,7 +205,7 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// Makes `moment` the open one; returns the one it closes, for the file.
-  private func open(_ moment: Moment<State, Event>, in shared: inout Shared) -> Moment<State, Event>? {
+  @inlinable func open(_ moment: Moment<State, Event>, in shared: inout Shared) -> Moment<State, Event>? {
     let closed = shared.open
     closeOpen(in: &shared)
     shared.open = moment
@@ -210,7 +213,7 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
     return closed
   }
 
-  private func closeOpen(in shared: inout Shared) {
+  @inlinable func closeOpen(in shared: inout Shared) {
     guard let open = shared.open else { return }
     shared.open = nil
     guard capacity > 0 else { return }

@@ -4,14 +4,15 @@ import Foundation
 ///
 /// Written here rather than taken from `Synchronization.Mutex`, which needs
 /// macOS 15 / iOS 18 while the package supports macOS 14 / iOS 17.
+@usableFromInline
 final class Locked<Value>: @unchecked Sendable {
   // Sendable: `value` is only read or written while `lock` is held.
-  private let lock = NSLock()
-  private var value: Value
+  @usableFromInline let lock = NSLock()
+  @usableFromInline var value: Value
 
-  init(_ value: Value) { self.value = value }
+  @usableFromInline init(_ value: Value) { self.value = value }
 
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  @inlinable func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     lock.lock()
     defer { lock.unlock() }
     return try body(&value)
@@ -20,10 +21,11 @@ final class Locked<Value>: @unchecked Sendable {
 
 /// Reads the time elapsed on a clock since this reader was made, whatever
 /// the clock's `Instant` type (the system's environment holds `any Clock`).
+@usableFromInline
 struct ElapsedTime: Sendable {
-  let read: @Sendable () -> Duration
+  @usableFromInline let read: @Sendable () -> Duration
 
-  init(clock: any Clock<Duration>) {
+  @usableFromInline init(clock: any Clock<Duration>) {
     read = Self.reader(for: clock)
   }
 

@@ -18,7 +18,7 @@ public struct EffectChange: Sendable, Hashable, Codable, CustomStringConvertible
   /// The error's description, for ``Kind/failed``.
   public var error: String?
 
-  public init(kind: Kind, effect: EffectReference, error: String? = nil) {
+  @inlinable public init(kind: Kind, effect: EffectReference, error: String? = nil) {
     self.kind = kind
     self.effect = effect
     self.error = error
@@ -36,12 +36,12 @@ public struct DiscardedEvent<Event: Sendable>: Sendable {
   /// Why it was not reduced: `effectCancelled`, `systemStopped` or `bufferFull`.
   public var reason: String
 
-  public init(event: Event, reason: String) {
+  @inlinable public init(event: Event, reason: String) {
     self.event = event
     self.reason = reason
   }
 
-  init(event: Event, reason: DiscardReason) {
+  @inlinable init(event: Event, reason: DiscardReason) {
     switch reason {
     case .effectCancelled(let id): self.init(event: event, reason: "effectCancelled: \(EffectReference(id))")
     case .systemStopped: self.init(event: event, reason: "systemStopped")

@@ -39,7 +39,7 @@ public struct Moment<State: Sendable, Event: Sendable>: Sendable {
   /// `true` for the moment whose system stopped.
   public var stopped: Bool
 
-  public init(
+  @inlinable public init(
     sequence: UInt64, time: Duration? = nil, event: Event? = nil, source: MomentSource? = nil, state: State,
     effects: [EffectChange] = [], discarded: [DiscardedEvent<Event>] = [], stopped: Bool = false
   ) {

@@ -39,12 +39,12 @@ public struct FeedbackReference: Sendable, Hashable, Codable, CustomStringConver
   /// The feedback's readable name (``FeedbackID/name``).
   public var name: String
 
-  public init(index: Int, name: String) {
+  @inlinable public init(index: Int, name: String) {
     self.index = index
     self.name = name
   }
 
-  public init(_ id: FeedbackID) { self.init(index: id.index, name: id.name) }
+  @inlinable public init(_ id: FeedbackID) { self.init(index: id.index, name: id.name) }
 
   public var description: String { "#\(index) \(name)" }
 }
@@ -59,13 +59,13 @@ public struct EffectReference: Sendable, Hashable, Codable, CustomStringConverti
   /// The query, request or key that started it, as text, when known.
   public var trigger: String?
 
-  public init(feedback: FeedbackReference, number: UInt64, trigger: String? = nil) {
+  @inlinable public init(feedback: FeedbackReference, number: UInt64, trigger: String? = nil) {
     self.feedback = feedback
     self.number = number
     self.trigger = trigger
   }
 
-  public init(_ id: EffectID) {
+  @inlinable public init(_ id: EffectID) {
     self.init(feedback: FeedbackReference(id.feedback), number: id.number, trigger: id.trigger)
   }
 
