@@ -21,6 +21,8 @@ let package = Package(
     .library(name: "FeedbackLoopUI", targets: ["FeedbackLoopUI"]),
     .library(name: "FeedbackLoopChartTesting", targets: ["FeedbackLoopChartTesting"]),
     .library(name: "FeedbackLoopCycle", targets: ["FeedbackLoopCycle"]),
+
+    .library(name: "FeedbackLoopDebugging", targets: ["FeedbackLoopDebugging"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -77,6 +79,16 @@ let package = Package(
       name: "FeedbackLoopCycle",
       dependencies: ["FeedbackLoop", .product(name: "DequeModule", package: "swift-collections")]
     ),
+    // Layer 6: debugging: timelines, recorders, replay, time travel, fixtures and the
+    // inspection stream, all through the core's monitor hook.
+    .target(
+      name: "FeedbackLoopDebugging",
+      dependencies: [
+        "FeedbackLoop",
+        .product(name: "DequeModule", package: "swift-collections"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
     .testTarget(
       name: "FeedbackLoopTests",
       dependencies: [
@@ -106,6 +118,10 @@ let package = Package(
     .testTarget(
       name: "FeedbackLoopCycleTests",
       dependencies: ["FeedbackLoop", "FeedbackLoopCycle", "FeedbackLoopTesting"]
+    ),
+    .testTarget(
+      name: "FeedbackLoopDebuggingTests",
+      dependencies: ["FeedbackLoop", "FeedbackLoopDebugging", "FeedbackLoopTesting"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -32,6 +32,7 @@ let package = Package(
         // W12 to W14: the UI store on the main actor.
         .product(name: "FeedbackLoopUI", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopCycle", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDebugging", package: "FeedbackLoop"),
         .product(name: "HashTreeCollections", package: "swift-collections"),
       ]
     ),

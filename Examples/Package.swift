@@ -123,6 +123,15 @@ let package = Package(
       name: "SignInExampleTests",
       dependencies: ["SignInExample", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
     ),
+    // Every example's scripted session recorded and replayed (FeedbackLoopDebugging, G13).
+    .testTarget(
+      name: "RecordedSessionTests",
+      dependencies: [
+        "CounterExample", "SearchExample", "PlayerExample", "VolumeExample", "SignInExample",
+        .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDebugging", package: "FeedbackLoop"),
+      ]
+    ),
     .testTarget(
       name: "CycleCounterExampleTests",
       dependencies: [

@@ -30,6 +30,7 @@ public enum Workloads {
     Composition.workload(children: 1_000), Composition.workload(children: 100),
     Composition.workload(children: 10_000), Composition.single,
     Composition.deep(levels: 1), Composition.deep(levels: 5), Composition.deep(levels: 10),
+    RecordedInputThroughput.emptyMonitor, RecordedInputThroughput.inMemory, RecordedInputThroughput.toFile,
   ]
 
   /// The UI store on the main actor (W12 to W14), each beside what an app

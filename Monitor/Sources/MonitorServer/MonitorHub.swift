@@ -1,0 +1,122 @@
+import FeedbackLoopDebugging
+import Foundation
+import MonitorProtocol
+
+/// What the monitor knows: every application's timeline (as the page reads
+/// it), the pages that watch, and how to reach each application.
+///
+/// Pages get, on connecting, every message so far, then each new one.
+/// Messages to the page are JSON objects:
+///
+/// - `{"type":"activity","system":"search","moment":3,"message":{…}}`;
+/// - `{"type":"system","system":"search","live":true,"diagram":"…"}` when an
+///   application connects (or a file is opened: `live` is false) and
+///   `{"type":"system","system":"search","live":false}` when it goes;
+/// - `{"type":"rejected","reason":"…"}` for a page's message that was refused.
+public actor MonitorHub {
+  public typealias PageSink = @Sendable (String) async -> Void
+  public typealias AppSink = @Sendable (String) async -> Void
+
+  private var history: [String] = []
+  private var pages: [UUID: PageSink] = [:]
+  private var apps: [String: AppSink] = [:]
+  /// Lines kept for a page that connects late; older ones go first (G14).
+  public let historyLimit: Int
+  public private(set) var droppedHistory = 0
+
+  public init(historyLimit: Int = 100_000) {
+    self.historyLimit = historyLimit
+  }
+
+  /// Every message the pages were sent, in order.
+  public var messages: [String] { history }
+
+  /// The systems connected now.
+  public var liveSystems: [String] { apps.keys.sorted() }
+
+  func publish(_ message: PageMessage) async {
+    guard let line = try? message.monitorLine() else { return }
+    history.append(line)
+    if history.count > historyLimit {
+      history.removeFirst(history.count - historyLimit)
+      droppedHistory += 1
+    }
+    for page in pages.values { await page(line) }
+  }
+
+  func addPage(_ id: UUID, sink: @escaping PageSink) async {
+    for line in history { await sink(line) }
+    pages[id] = sink
+  }
+
+  func removePage(_ id: UUID) { pages[id] = nil }
+
+  func addApp(system: String, diagram: String?, sink: @escaping AppSink) async {
+    apps[system] = sink
+    await publish(PageMessage(type: .system, system: system, live: true, diagram: diagram))
+  }
+
+  func removeApp(system: String) async {
+    apps[system] = nil
+    await publish(PageMessage(type: .system, system: system, live: false))
+  }
+
+  /// Forwards a page's command to its application; returns why not, if not.
+  func forward(_ command: PageCommand) async -> String? {
+    guard let app = apps[command.system] else { return "no application \(command.system) is connected" }
+    let appCommand: AppCommand
+    switch command.type {
+    case .jump:
+      guard let state = command.state else { return "jump needs a state" }
+      appCommand = AppCommand(type: .jump, state: state)
+    case .send:
+      guard let event = command.event else { return "send needs an event" }
+      appCommand = AppCommand(type: .send, event: event)
+    case .playEvents, .playStates:
+      guard let from = command.from else { return "\(command.type.rawValue) needs from" }
+      appCommand = AppCommand(type: command.type == .playEvents ? .playEvents : .playStates, from: from)
+    }
+    guard let line = try? appCommand.monitorLine() else { return "the command does not encode" }
+    await app(line)
+    return nil
+  }
+
+  /// Publishes a recorded timeline, read from a file, as a system that is not live.
+  public func open<State: Codable & Sendable, Event: Codable & Sendable>(
+    _ file: TimelineFile<State, Event>, system: String
+  ) async {
+    await publish(PageMessage(type: .system, system: system, live: false))
+    for moment in file.moments {
+      for message in (try? moment.appMessages(system: system, serializer: .codable)) ?? [] {
+        await publish(PageMessage(type: .activity, system: system, moment: message.moment, message: message.message))
+      }
+    }
+    for problem in file.problems {
+      await publish(PageMessage(type: .rejected, system: system, reason: problem.description))
+    }
+  }
+}
+
+/// A message to the page (see ``MonitorHub``).
+struct PageMessage: Sendable, Codable {
+  enum Kind: String, Sendable, Codable { case activity, system, rejected }
+  var type: Kind
+  var system: String?
+  var live: Bool?
+  var diagram: String?
+  var moment: UInt64?
+  var message: InspectionMessage?
+  var reason: String?
+}
+
+/// A command from the page: `{"type":"jump","system":"search","state":{…}}`,
+/// `{"type":"send","system":"search","event":{…}}`,
+/// `{"type":"playEvents","system":"search","from":3}`, `playStates` alike.
+struct PageCommand: Sendable, Codable {
+  enum Kind: String, Sendable, Codable { case jump, send, playEvents, playStates }
+  var type: Kind
+  var system: String
+  var state: JSONValue?
+  var event: JSONValue?
+  var from: UInt64?
+}

@@ -1,0 +1,218 @@
+import FeedbackLoopDebugging
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import MonitorProtocol
+import NIOCore
+import NIOExtras
+import NIOPosix
+
+/// The monitor: serves the page and its WebSocket over HTTP, and listens for
+/// applications on a TCP port of its own. Both listen on loopback unless
+/// told otherwise, and both want the per-run secret: it can change a running
+/// application's state, so nobody else may connect.
+///
+/// ```swift
+/// let monitor = MonitorServer()
+/// let ports = try await monitor.start()
+/// print("open http://127.0.0.1:\(ports.page)/?secret=\(monitor.secret)")
+/// ```
+public final class MonitorServer: Sendable {
+  public let hub: MonitorHub
+  public let secret: String
+  public let host: String
+  private let running = Locked<(tasks: [Task<Void, Never>], ports: Ports)?>(nil)
+
+  /// Where the page and the applications connect.
+  public struct Ports: Sendable, Hashable {
+    public var page: Int
+    public var app: Int
+  }
+
+  /// - Parameters:
+  ///   - host: where to listen; loopback unless the user says otherwise.
+  ///   - secret: the secret; a random one for each run by default.
+  public init(host: String = "127.0.0.1", secret: String = MonitorServer.makeSecret(), hub: MonitorHub = MonitorHub()) {
+    self.host = host
+    self.secret = secret
+    self.hub = hub
+  }
+
+  /// 32 random hexadecimal digits.
+  public static func makeSecret() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<4).map { _ in String(generator.next() as UInt32, radix: 16).leftPadded(to: 8) }.joined()
+  }
+
+  /// The folder of the page's files.
+  public static var pageFolder: String {
+    Bundle.module.resourceURL!.appendingPathComponent("Page").path
+  }
+
+  /// Starts both listeners (port 0: any free port) and returns their ports.
+  public func start(pagePort: Int = 0, appPort: Int = 0) async throws -> Ports {
+    var logger = Logger(label: "feedbackloop-monitor")
+    logger.logLevel = .critical
+    let (pageBound, pageBinding) = AsyncStream<Result<Int, any Error>>.makeStream()
+    let application = Application(
+      router: router(),
+      server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter()),
+      configuration: ApplicationConfiguration(
+        address: .hostname(host, port: pagePort), serverName: "feedbackloop-monitor", reuseAddress: false),
+      onServerRunning: { channel in pageBinding.yield(.success(channel.localAddress?.port ?? pagePort)) },
+      logger: logger)
+    let pageTask = Task {
+      do {
+        try await application.run()
+      } catch {
+        pageBinding.yield(.failure(error))
+      }
+      pageBinding.finish()
+    }
+    var page: Result<Int, any Error> = .failure(MonitorProtocolError(reason: "the page server did not start"))
+    for await result in pageBound {
+      page = result
+      break
+    }
+    let pagePortBound: Int
+    switch page {
+    case .success(let port): pagePortBound = port
+    case .failure(let error):
+      pageTask.cancel()
+      throw error
+    }
+
+    let appServer = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+      .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+      .bind(host: host, port: appPort) { channel in
+        channel.eventLoop.makeCompletedFuture {
+          try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(LineBasedFrameDecoder()))
+          return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+        }
+      }
+    let appPortBound = appServer.channel.localAddress?.port ?? appPort
+    let hub = hub
+    let secret = secret
+    let appTask = Task<Void, Never> {
+      _ = try? await appServer.executeThenClose { connections in
+        try await withThrowingDiscardingTaskGroup { group in
+          for try await connection in connections {
+            group.addTask { await AppConnection.serve(connection, hub: hub, secret: secret) }
+          }
+        }
+      }
+    }
+    let ports = Ports(page: pagePortBound, app: appPortBound)
+    running.withLock { $0 = ([pageTask, appTask], ports) }
+    return ports
+  }
+
+  /// Stops both listeners and every connection.
+  public func stop() async {
+    guard
+      let tasks = running.withLock({ running in
+        defer { running = nil }; return running?.tasks
+      })
+    else { return }
+    for task in tasks { task.cancel() }
+    for task in tasks { await task.value }
+  }
+
+  private func router() -> Router<BasicRequestContext> {
+    let router = Router()
+    router.add(middleware: FileMiddleware(Self.pageFolder, searchForIndexHtml: true))
+    let secret = secret
+    // Fixtures: the page posts the moments chosen and the names to use; the
+    // answer is the Swift Testing file FixtureTestWriter writes.
+    router.post("/api/fixtures") { request, context -> Response in
+      guard request.uri.queryParameters["secret"].map(String.init) == secret else {
+        return Response(status: .forbidden, body: .init(byteBuffer: ByteBuffer(string: "wrong secret")))
+      }
+      let body = try await request.body.collect(upTo: 16 << 20)
+      switch decodeMonitorLine(FixtureRequest.self, String(buffer: body)) {
+      case .failure(let error):
+        return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: error.reason)))
+      case .success(let fixtureRequest):
+        let source = try fixtureRequest.writer.source(for: fixtureRequest.fixtures)
+        return Response(
+          status: .ok, headers: [.contentType: "text/x-swift; charset=utf-8"],
+          body: .init(byteBuffer: ByteBuffer(string: source)))
+      }
+    }
+    return router
+  }
+
+  private func webSocketRouter() -> Router<BasicWebSocketRequestContext> {
+    let router = Router(context: BasicWebSocketRequestContext.self)
+    let secret = secret
+    let hub = hub
+    router.ws("/live") { request, _ in
+      request.uri.queryParameters["secret"].map(String.init) == secret ? .upgrade([:]) : .dontUpgrade
+    } onUpgrade: { inbound, outbound, _ in
+      let id = UUID()
+      await hub.addPage(id) { line in try? await outbound.write(.text(line)) }
+      do {
+        for try await message in inbound.messages(maxSize: 16 << 20) {
+          guard case .text(let text) = message else {
+            try? await outbound.write(.text(Self.rejection("binary messages are not commands")))
+            continue
+          }
+          switch decodeMonitorLine(PageCommand.self, text) {
+          case .failure(let error):
+            try? await outbound.write(.text(Self.rejection(error.reason)))
+          case .success(let command):
+            if let reason = await hub.forward(command) {
+              try? await outbound.write(.text(Self.rejection(reason)))
+            }
+          }
+        }
+      } catch {}
+      await hub.removePage(id)
+    }
+    return router
+  }
+
+  static func rejection(_ reason: String) -> String {
+    (try? PageMessage(type: .rejected, reason: reason).monitorLine()) ?? #"{"type":"rejected"}"#
+  }
+}
+
+/// What the page posts to export fixtures.
+struct FixtureRequest: Sendable, Codable {
+  var suite: String
+  var module: String
+  var stateType: String
+  var eventType: String
+  var reducer: String
+  var inPlace: Bool
+  var fixtures: [Fixture<JSONValue, JSONValue>]
+
+  var writer: FixtureTestWriter {
+    FixtureTestWriter(
+      suite: suite, module: module, stateType: stateType, eventType: eventType, reducer: reducer,
+      reducerStyle: inPlace ? .inPlace : .returning)
+  }
+}
+
+extension String {
+  func leftPadded(to length: Int) -> String {
+    count >= length ? self : String(repeating: "0", count: length - count) + self
+  }
+}
+
+/// A lock around a value.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+  // Sendable: `value` is only touched while `lock` is held.
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
+  }
+}

@@ -1,0 +1,93 @@
+import FeedbackLoop
+import Foundation
+
+/// Turns a system's monitor hook into a stream of ``Inspection`` values for
+/// any number of consumers: the recorder, the monitor's client, a log.
+///
+/// Each activity gets a number and a time, passes the `filter`, and reaches
+/// every consumer, one activity at a time and in order (the stream holds a
+/// lock while it delivers: consumers must be quick and must not send to the
+/// system). Consumers added later see only what happens after.
+///
+/// ```swift
+/// let recorder = Recorder<Search.State, Search.Event>(capacity: 1_000)
+/// let stream = InspectionStream<Search.State, Search.Event>(system: "search", clock: clock)
+/// stream.add(recorder.consume)
+/// stream.add { inspection in
+///   if let line = InspectionMessage(inspection, serializer: .codable)?.jsonLine() { print(line) }
+/// }
+/// let system = System(initial: .init(), reduceInPlace: Search.reduce, monitor: stream.monitor)
+/// ```
+public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable {
+  /// The id given to systems that are not named: unique in the process.
+  public static func makeSystemID() -> String { "system-" + UUID().uuidString.prefix(8).lowercased() }
+
+  /// The id of the system this stream inspects.
+  public let system: String
+  /// The id of the system that owns it, if any.
+  public let parent: String?
+  @usableFromInline let elapsed: ElapsedTime?
+  @usableFromInline let filter: @Sendable (Inspection<State, Event>) -> Bool
+  @usableFromInline let shared = Locked(Shared())
+
+  @usableFromInline struct Shared {
+    @usableFromInline var sequence: UInt64 = 0
+    @usableFromInline init() {}
+    @usableFromInline var consumers: [@Sendable (Inspection<State, Event>) -> Void] = []
+  }
+
+  /// A stream for one system.
+  ///
+  /// - Parameters:
+  ///   - system: the system's id in every message; a unique one by default.
+  ///   - parent: the id of the system that owns it, if any.
+  ///   - clock: the clock to stamp activities with; pass the system's
+  ///     environment clock so that times are the system's own (a test clock
+  ///     gives test times). `nil` records no time.
+  ///   - filter: which activities reach the consumers (their numbers still count every activity).
+  public init(
+    system: String = InspectionStream.makeSystemID(), parent: String? = nil,
+    clock: (any Clock<Duration>)? = nil,
+    filter: @escaping @Sendable (Inspection<State, Event>) -> Bool = { _ in true }
+  ) {
+    self.system = system
+    self.parent = parent
+    self.elapsed = clock.map(ElapsedTime.init(clock:))
+    self.filter = filter
+  }
+
+  /// Adds a consumer; it sees every later activity that passes the filter.
+  public func add(_ consumer: @escaping @Sendable (Inspection<State, Event>) -> Void) {
+    shared.withLock { $0.consumers.append(consumer) }
+  }
+
+  /// Calls `catchUp`, then adds `consumer`, with no activity delivered in
+  /// between: a consumer that first sends what a recorder holds misses
+  /// nothing and repeats nothing. `catchUp` runs under the stream's lock:
+  /// it may read a recorder fed by this stream, and must not send to the system.
+  public func add(
+    catchingUp catchUp: () -> Void, _ consumer: @escaping @Sendable (Inspection<State, Event>) -> Void
+  ) {
+    shared.withLock { shared in
+      catchUp()
+      shared.consumers.append(consumer)
+    }
+  }
+
+  /// The monitor to give the system.
+  @inlinable public var monitor: SystemMonitor<State, Event> {
+    SystemMonitor { [self] activity in receive(activity) }
+  }
+
+  /// Numbers, stamps, filters and delivers one activity.
+  @inlinable public func receive(_ activity: SystemActivity<State, Event>) {
+    let time = elapsed?.read()
+    shared.withLock { shared in
+      let inspection = Inspection(
+        system: system, parent: parent, sequence: shared.sequence, time: time, activity: activity)
+      shared.sequence += 1
+      guard filter(inspection) else { return }
+      for consumer in shared.consumers { consumer(inspection) }
+    }
+  }
+}

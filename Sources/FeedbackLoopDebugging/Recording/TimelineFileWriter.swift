@@ -1,0 +1,182 @@
+import Foundation
+
+/// Appends moments to a JSON Lines file, one moment a line, on a thread of
+/// its own: the loop only puts a moment in a bounded buffer.
+///
+/// When the buffer is full the moment is dropped and counted: the count is
+/// ``droppedCount``, ``finish()`` returns it, and the file gets a gap line
+/// (`{"dropped":N,"beforeSequence":S}`) where the moments are missing, which
+/// ``TimelineFile`` reports when it reads the file (G14: never silent).
+///
+/// ```swift
+/// let file = try TimelineFileWriter<Search.State, Search.Event>(url: url, bufferCapacity: 4_096)
+/// let recorder = Recorder(capacity: 0, file: file)
+/// // … run the system, then stop it …
+/// let summary = file.finish()
+/// print(summary.written, summary.dropped)
+/// ```
+public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable & Codable>: Sendable {
+  /// What a writer did, once it finished.
+  public struct Summary: Sendable, Hashable {
+    /// Moments written to the file.
+    public var written: UInt64
+    /// Moments dropped because the buffer was full.
+    public var dropped: UInt64
+    /// Moments that could not be encoded (each one logged as a gap too).
+    public var unencodable: UInt64
+  }
+
+  /// Where the moments go.
+  public let url: URL
+  /// How many moments may wait for the writer.
+  public let bufferCapacity: Int
+  private let shared: Locked<Shared>
+  private let wakeUp = NSCondition()
+  private let done = NSCondition()
+
+  private struct Shared {
+    var buffer: [Moment<State, Event>] = []
+    var pendingDrops: UInt64 = 0
+    var dropped: UInt64 = 0
+    var written: UInt64 = 0
+    var unencodable: UInt64 = 0
+    var finishing = false
+    var finished = false
+    var paused = false
+  }
+
+  /// Creates (or truncates) the file and starts the writer thread.
+  ///
+  /// - Parameters:
+  ///   - url: the file.
+  ///   - bufferCapacity: how many moments may wait for the writer before
+  ///     moments are dropped and counted.
+  public convenience init(url: URL, bufferCapacity: Int = 4_096) throws {
+    try self.init(url: url, bufferCapacity: bufferCapacity, paused: false)
+  }
+
+  /// `paused`: the writer thread waits for ``resume()`` before it writes,
+  /// as a writer that the disk holds up would (for tests of the drop count).
+  init(url: URL, bufferCapacity: Int, paused: Bool) throws {
+    precondition(bufferCapacity > 0, "the writer needs room for at least one moment")
+    self.url = url
+    self.bufferCapacity = bufferCapacity
+    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+      throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+    }
+    let handle = try FileHandle(forWritingTo: url)
+    var buffer: [Moment<State, Event>] = []
+    buffer.reserveCapacity(bufferCapacity)
+    shared = Locked(Shared(buffer: buffer, paused: paused))
+    let thread = Thread { [shared, wakeUp, done] in
+      Self.run(handle: handle, shared: shared, wakeUp: wakeUp, done: done)
+    }
+    thread.name = "FeedbackLoopDebugging.TimelineFileWriter"
+    thread.start()
+  }
+
+  /// Puts `moment` in the buffer, or counts it as dropped when the buffer is
+  /// full. Never waits for the disk.
+  public func append(_ moment: Moment<State, Event>) {
+    let accepted = shared.withLock { shared -> Bool in
+      guard !shared.finishing, shared.buffer.count < bufferCapacity else {
+        shared.dropped += 1
+        shared.pendingDrops += 1
+        return false
+      }
+      shared.buffer.append(moment)
+      return true
+    }
+    if accepted {
+      wakeUp.lock()
+      wakeUp.signal()
+      wakeUp.unlock()
+    }
+  }
+
+  /// Lets a writer made paused write.
+  func resume() {
+    shared.withLock { $0.paused = false }
+    wakeUp.lock()
+    wakeUp.signal()
+    wakeUp.unlock()
+  }
+
+  /// Moments dropped so far because the buffer was full.
+  public var droppedCount: UInt64 { shared.withLock { $0.dropped } }
+
+  /// Writes what is buffered, closes the file and returns what was written
+  /// and dropped. Later appends are counted as dropped.
+  @discardableResult
+  public func finish() -> Summary {
+    shared.withLock { $0.finishing = true }
+    wakeUp.lock()
+    wakeUp.signal()
+    wakeUp.unlock()
+    done.lock()
+    while !shared.withLock({ $0.finished }) { done.wait() }
+    done.unlock()
+    return shared.withLock { Summary(written: $0.written, dropped: $0.dropped, unencodable: $0.unencodable) }
+  }
+
+  private static func run(handle: FileHandle, shared: Locked<Shared>, wakeUp: NSCondition, done: NSCondition) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    var batch: [Moment<State, Event>] = []
+    while true {
+      wakeUp.lock()
+      var drops: UInt64 = 0
+      var finishing = false
+      while true {
+        (batch, drops, finishing) = shared.withLock { shared in
+          if shared.paused { return ([], 0, false) }
+          var taken: [Moment<State, Event>] = []
+          swap(&taken, &shared.buffer)
+          shared.buffer.reserveCapacity(taken.capacity)
+          defer { shared.pendingDrops = 0 }
+          return (taken, shared.pendingDrops, shared.finishing)
+        }
+        if !batch.isEmpty || drops > 0 || finishing { break }
+        wakeUp.wait()
+      }
+      wakeUp.unlock()
+
+      var data = Data()
+      var written: UInt64 = 0
+      var unencodable: UInt64 = 0
+      // Drops happened after the moments already buffered: the gap comes after them.
+      for moment in batch {
+        if let line = try? encoder.encode(moment) {
+          data.append(line)
+          written += 1
+        } else {
+          data.append(gapLine(count: 1, before: moment.sequence + 1))
+          unencodable += 1
+        }
+        data.append(0x0A)
+      }
+      if drops > 0 {
+        data.append(gapLine(count: drops, before: nil))
+        data.append(0x0A)
+      }
+      if !data.isEmpty { handle.write(data) }
+      shared.withLock {
+        $0.written += written
+        $0.unencodable += unencodable
+      }
+      if finishing && batch.isEmpty && drops == 0 {
+        try? handle.close()
+        done.lock()
+        shared.withLock { $0.finished = true }
+        done.broadcast()
+        done.unlock()
+        return
+      }
+    }
+  }
+
+  private static func gapLine(count: UInt64, before: UInt64?) -> Data {
+    let json = before.map { "{\"dropped\":\(count),\"beforeSequence\":\($0)}" } ?? "{\"dropped\":\(count)}"
+    return Data(json.utf8)
+  }
+}

@@ -1,0 +1,91 @@
+import FeedbackLoop
+import FeedbackLoopTesting
+import Foundation
+import Testing
+
+@testable import FeedbackLoopDebugging
+
+@Suite struct TimelineFileTests {
+  let harness = Harness()
+
+  func temporaryFile(_ name: String) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("h14-\(UUID().uuidString)-\(name).jsonl")
+  }
+
+  @Test("G13 the JSON Lines file holds every moment, and reads back equal to memory")
+  func writesAndReads() throws {
+    let url = temporaryFile("search")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let file = try TimelineFileWriter<PagedSearch.State, PagedSearch.Event>(url: url)
+    let recorder = Recorder(capacity: 100, file: file, clock: harness.clock)
+    let system = harness.search(monitor: recorder.monitor)
+    harness.recordTwoPages(system)
+    system.stop()
+    let summary = file.finish()
+    #expect(summary == .init(written: 5, dropped: 0, unencodable: 0))
+    let read = try TimelineFile<PagedSearch.State, PagedSearch.Event>(contentsOf: url)
+    #expect(read.problems.isEmpty)
+    #expect(read.moments == recorder.moments)
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+    #expect(lines.count == 5)
+  }
+
+  @Test("G14 a writer that falls behind drops moments, counts them, and leaves a gap the reader reports")
+  func dropsAreCounted() throws {
+    let url = temporaryFile("drops")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let file = try TimelineFileWriter<Int, Int>(url: url, bufferCapacity: 3, paused: true)
+    let recorder = Recorder(capacity: 0, file: file)
+    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    for _ in 1...9 { system.send(1) }
+    system.stop()  // moments 0 to 9 closed: 10 for a buffer of 3
+    #expect(recorder.fileDroppedCount == 7)
+    file.resume()
+    let summary = file.finish()
+    #expect(summary.written == 3 && summary.dropped == 7)
+    let read = try TimelineFile<Int, Int>(contentsOf: url)
+    #expect(read.moments.map(\.sequence) == [0, 1, 2])
+    #expect(read.problems == [TimelineProblem(line: 4, sequence: nil, kind: .gap(dropped: 7))])
+    let report = Replay.check(read.moments, reduce: { $0 + $1 })
+    #expect(report.isIdentical && report.replayed == 2)
+  }
+
+  @Test("a truncated or malformed line is reported with its line number, and the rest is read")
+  func malformedLines() throws {
+    let moments = (0...3).map { Moment<Int, Int>(sequence: UInt64($0), event: $0 == 0 ? nil : 1, state: $0) }
+    let encoder = JSONEncoder()
+    var lines = try moments.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+    lines[1] = String(lines[1].prefix(12))  // cut mid-line, as a crash would leave it
+    lines.insert("not json at all", at: 3)
+    let read = TimelineFile<Int, Int>(data: Data(lines.joined(separator: "\n").utf8))
+    #expect(read.moments.map(\.sequence) == [0, 2, 3])
+    #expect(read.problems.map(\.line) == [2, 4])
+    #expect(read.problems.allSatisfy { if case .malformed = $0.kind { true } else { false } })
+    #expect(read.problems[0].description.hasPrefix("line 2: "))
+  }
+
+  @Test("a State that no longer decodes names the moment and the field")
+  func stateNoLongerDecodes() throws {
+    let line0 = #"{"sequence":0,"state":{"query":"","results":[]}}"#
+    let line1 = #"{"event":{"loadNextPage":{}},"sequence":1,"state":{"query":"swift","results":["a",7]}}"#
+    let line2 = #"{"event":{"loadNextPage":{}},"sequence":2,"state":{"results":[]}}"#
+    let read = TimelineFile<PagedSearch.State, PagedSearch.Event>(
+      data: Data([line0, line1, line2].joined(separator: "\n").utf8))
+    #expect(read.moments.map(\.sequence) == [0])
+    #expect(read.problems.count == 2)
+    guard read.problems.count == 2 else { return }
+    #expect(read.problems[0].line == 2 && read.problems[0].sequence == 1)
+    if case .undecodable(let field, _) = read.problems[0].kind {
+      #expect(field == "state.results[1]")
+    } else {
+      Issue.record("expected an undecodable field, got \(read.problems[0])")
+    }
+    #expect(read.problems[1].sequence == 2)
+    if case .undecodable(let field, _) = read.problems[1].kind {
+      #expect(field == "state.query")
+    } else {
+      Issue.record("expected a missing field, got \(read.problems[1])")
+    }
+    #expect(read.problems[0].description.contains("moment 1"))
+  }
+}
