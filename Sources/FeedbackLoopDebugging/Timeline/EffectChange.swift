@@ -46,6 +46,7 @@ public struct DiscardedEvent<Event: Sendable>: Sendable {
     case .effectCancelled(let id): self.init(event: event, reason: "effectCancelled: \(EffectReference(id))")
     case .systemStopped: self.init(event: event, reason: "systemStopped")
     case .bufferFull: self.init(event: event, reason: "bufferFull")
+    case .noSuchChild(let why): self.init(event: event, reason: "noSuchChild: \(why)")
     }
   }
 }
