@@ -1,16 +1,20 @@
-/// Runs `body`, which is isolated to the main actor, from a synchronous
-/// context that the compiler does not know to be, once the caller has
-/// checked with `MainActor.preconditionIsolated` that it is.
+/// A function isolated to the main actor, as a plain function, for a
+/// synchronous context that the compiler does not know to be on the main
+/// actor and that checks it with `MainActor.preconditionIsolated` before
+/// each call.
 ///
 /// The store calls it for each state the core delivers: a
 /// `preconditionIsolated` (for the store's message) followed by
-/// `MainActor.assumeIsolated` would ask the runtime twice per event. An
+/// `MainActor.assumeIsolated` would ask the runtime twice per event, and a
+/// non-escaping closure run through `withoutActuallyEscaping` allocates and
+/// frees its context on every call. The function is converted once, when
+/// the store is made; a closure that captures nothing has no context. An
 /// `@MainActor` function and a plain one have the same representation
 /// (isolation is a compile-time property of the type), so the cast only
 /// removes the attribute.
 @inlinable
-func runCheckedOnMainActor<T>(_ body: @MainActor () -> T) -> T {
-  withoutActuallyEscaping(body) { body in
-    unsafeBitCast(body, to: (() -> T).self)()
-  }
+func checkedOnMainActor<A, B>(
+  _ body: @escaping @Sendable @MainActor (A, B) -> Void
+) -> @Sendable (A, B) -> Void {
+  unsafeBitCast(body, to: (@Sendable (A, B) -> Void).self)
 }
