@@ -286,7 +286,10 @@ public final class Store<State, Event> {
     var changed = changedFields
     changedFields = []
     changed.removeAll(keepingCapacity: true)
-    for compare in comparisons { compare(old, new, &changed) }
+    // Through a buffer: a loop over the array retains it and each closure.
+    comparisons.withUnsafeBufferPointer { comparisons in
+      for compare in comparisons { compare(old, new, &changed) }
+    }
     // In the order the members were first read, whatever their types.
     if changed.count > 1 { changed.sort() }
     changedFields = changed
