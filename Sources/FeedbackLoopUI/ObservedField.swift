@@ -8,6 +8,8 @@ import Observation
 @MainActor
 @usableFromInline
 final class ObservedField<State, Event> {
+  /// The member's key path in the state, which the store finds it by.
+  @usableFromInline let keyPath: AnyKeyPath
   /// Registers a read of the member with Observation.
   @usableFromInline let access: (Store<State, Event>) -> Void
   /// Runs a mutation between the member's will-set and did-set notifications.
@@ -20,6 +22,7 @@ final class ObservedField<State, Event> {
 
   @inlinable
   init<Value>(_ keyPath: KeyPath<State, Value>) {
+    self.keyPath = keyPath
     let storeKeyPath = (\Store<State, Event>.state).appending(path: keyPath)
     access = { store in store.access(keyPath: storeKeyPath) }
     withMutation = { store, mutation in store.withMutation(keyPath: storeKeyPath, mutation) }

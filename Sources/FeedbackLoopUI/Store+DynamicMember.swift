@@ -32,6 +32,10 @@ extension Store {
 
   @inlinable
   func field<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> ObservedField<State, Event> {
+    // A key path literal of a non-generic type is one object, made once,
+    // so a view's reads are found by identity, without hashing the key path
+    // (a few fields at most: a view reads a handful of members).
+    for field in fieldList.prefix(8) where field.keyPath === keyPath { return field }
     if let field = fields[keyPath] { return field }
     let field = ObservedField<State, Event>(keyPath)
     fields[keyPath] = field

@@ -64,6 +64,7 @@ extension Store {
   ) -> Store<ChildState, ChildEvent> {
     let child = Store<ChildState, ChildEvent>(
       initial: initial,
+      isDuplicate: equality(of: ChildState.self),
       forward: { [self] event in self.send(toEvent(event)) },
       stop: { [self] in self.stop() },
       processQueued: { [self] in self.processQueuedEvents() },

@@ -83,6 +83,7 @@ extension Store where State: Sendable, Event: Sendable {
   public convenience init(_ system: System<State, Event>) {
     self.init(
       initial: system.state,
+      isDuplicate: equality(of: State.self),
       forward: { event in system.send(event) },
       stop: { system.stop() },
       processQueued: { system.processQueuedEvents() },
@@ -106,10 +107,12 @@ extension Store where State: Sendable, Event: Sendable {
     // calls it on the thread that stops or drains the system: on the main
     // queue (the main actor's) the store takes the stop at once; from
     // elsewhere it hops to the main actor.
+    let receive = checkedOnMainActor { (store: Store, state: State) in store.receive(state) }
     _ = system.observe { [weak self] state in
       MainActor.preconditionIsolated(
         "FeedbackLoopUI: a Store needs a system that runs on the main actor (isolation: .mainActor)")
-      runCheckedOnMainActor { self?.receive(state) }
+      guard let self else { return }
+      receive(self, state)
     } onStop: { [weak self] in
       guard MainQueue.isCurrent else {
         Task { @MainActor [weak self] in self?.systemStopped() }

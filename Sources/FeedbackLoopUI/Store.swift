@@ -49,12 +49,23 @@ public final class Store<State, Event> {
   // visible to inlinable code).
   @usableFromInline let registrar = ObservationRegistrar()
 
+  // Exclusivity of the properties marked `@exclusivity(unchecked)` below:
+  // the store is isolated to the main actor, so no two threads touch them;
+  // and every access the store makes to them is instantaneous (a read, a
+  // write, or a mutation that calls no code outside this file: no access
+  // is held across an Observation callback, a listener or a comparison), so
+  // no access can overlap another. The dynamic checks cost 11% to 13% of
+  // the per-event path (BENCHMARKS.md, issue 19).
+
   /// The state, as the store last received it. Read through ``state``, which
   /// registers the read with Observation.
-  @usableFromInline var current: State
+  @usableFromInline @exclusivity(unchecked) var current: State
   /// Whether two states are equal, when `State` is `Equatable`: an equal
-  /// state does not notify the readers of ``state``.
-  @usableFromInline let isDuplicate: ((State, State) -> Bool)?
+  /// state does not notify the readers of ``state``. Made with
+  /// `equality(of:)` where the store is made, in inlinable code.
+  /// (It takes the states by address: an unspecialized closure given them
+  /// by value copies each through the value witnesses.)
+  @usableFromInline let isDuplicate: ((UnsafePointer<State>, UnsafePointer<State>) -> Bool)?
   /// Sends an event to the root system, mapped to the root's event type.
   @usableFromInline let forward: @MainActor (Event) -> Void
   /// Stops the root system (a scoped store asks the store it was scoped
@@ -67,22 +78,22 @@ public final class Store<State, Event> {
   private let owner: AnyObject
   /// Who hears of each new state after this store: scoped stores, state
   /// sequences, state publishers.
-  @usableFromInline var listeners: [StoreListener<State>] = []
+  @usableFromInline @exclusivity(unchecked) var listeners: [StoreListener<State>] = []
   private var nextListenerID = 0
   /// The members of the state read through the store (`store.count`), by
   /// key path, each notified only when it changes.
-  @usableFromInline var fields: [AnyKeyPath: ObservedField<State, Event>] = [:]
+  @usableFromInline @exclusivity(unchecked) var fields: [AnyKeyPath: ObservedField<State, Event>] = [:]
   /// The same members, in the order they were first read: each new state
   /// walks this array, not the dictionary.
-  @usableFromInline var fieldList: [ObservedField<State, Event>] = []
+  @usableFromInline @exclusivity(unchecked) var fieldList: [ObservedField<State, Event>] = []
   /// The comparisons made for each state: one per type of stored member
   /// (see `StoredMembers`), one per computed member.
-  @usableFromInline var comparisons: [MemberComparison<State>] = []
+  @usableFromInline @exclusivity(unchecked) var comparisons: [MemberComparison<State>] = []
   /// The stored members followed, grouped by type.
   @usableFromInline var storedMembers: [ObjectIdentifier: StoredMembers] = [:]
   /// The positions in `fieldList` of the fields the state being taken
   /// changed; kept, emptied, between states, so that it allocates once.
-  @usableFromInline var changedFields: [Int] = []
+  @usableFromInline @exclusivity(unchecked) var changedFields: [Int] = []
   /// `\Store.state`, made once: a key path literal of a generic type is
   /// instantiated by the runtime each time it is evaluated, and Observation
   /// needs one for every read and every change.
@@ -92,10 +103,10 @@ public final class Store<State, Event> {
   /// observer hears of one change only (`withObservationTracking` is
   /// one-shot), so when nobody read ``state`` since the last notification
   /// nobody can be waiting for the next: the store skips the registrar.
-  @usableFromInline var stateIsRead = false
+  @usableFromInline @exclusivity(unchecked) var stateIsRead = false
   /// Whether the system stopped: ``isStopped`` for the store's own use, which
   /// does not register a read with Observation.
-  @usableFromInline var hasStopped = false
+  @usableFromInline @exclusivity(unchecked) var hasStopped = false
   /// What ends the sequences and publishers of this store when it goes
   /// away. Only the main actor touches it, but for `deinit`, which runs when
   /// no other reference is left, so nothing can touch it at the same time.
@@ -119,6 +130,7 @@ public final class Store<State, Event> {
   @usableFromInline
   init(
     initial: State,
+    isDuplicate: ((UnsafePointer<State>, UnsafePointer<State>) -> Bool)?,
     forward: @escaping @MainActor (Event) -> Void,
     stop: @escaping @MainActor () -> Void,
     processQueued: @escaping @MainActor () -> Void,
@@ -126,7 +138,7 @@ public final class Store<State, Event> {
   ) {
     current = initial
     stateKeyPath = \Store.state
-    isDuplicate = equality(of: State.self)
+    self.isDuplicate = isDuplicate
     self.forward = forward
     stopSystem = stop
     self.processQueued = processQueued
@@ -235,12 +247,19 @@ public final class Store<State, Event> {
   @inlinable
   func receive(_ new: State) {
     guard !hasStopped else { return }
-    if let isDuplicate, isDuplicate(current, new) { return }
-    if comparisons.isEmpty {
-      changedFields.removeAll(keepingCapacity: true)
-    } else {
-      markChangedFields(from: current, to: new)
+    let old = current
+    let isDuplicateState = withUnsafePointer(to: old) { old in
+      withUnsafePointer(to: new) { new in
+        if let isDuplicate, isDuplicate(old, new) { return true }
+        if comparisons.isEmpty {
+          changedFields.removeAll(keepingCapacity: true)
+        } else {
+          markChangedFields(from: old, to: new)
+        }
+        return false
+      }
     }
+    if isDuplicateState { return }
     if stateIsRead {
       stateIsRead = false
       withMutation(keyPath: stateKeyPath) {
@@ -263,14 +282,13 @@ public final class Store<State, Event> {
   /// Lists the members read through the store that differ between `old`
   /// and `new`: a comparison each, in place.
   @inlinable
-  func markChangedFields(from old: State, to new: State) {
+  func markChangedFields(from old: UnsafePointer<State>, to new: UnsafePointer<State>) {
     var changed = changedFields
     changedFields = []
     changed.removeAll(keepingCapacity: true)
-    withUnsafePointer(to: old) { old in
-      withUnsafePointer(to: new) { new in
-        for compare in comparisons { compare(old, new, &changed) }
-      }
+    // Through a buffer: a loop over the array retains it and each closure.
+    comparisons.withUnsafeBufferPointer { comparisons in
+      for compare in comparisons { compare(old, new, &changed) }
     }
     // In the order the members were first read, whatever their types.
     if changed.count > 1 { changed.sort() }

@@ -42,10 +42,12 @@ extension Store {
     comparisons.append { old, new, changed in
       let oldBase = UnsafeRawPointer(old)
       let newBase = UnsafeRawPointer(new)
-      for (offset, position) in members.entries {
-        let oldMember = oldBase.advanced(by: offset).assumingMemoryBound(to: Value.self)
-        let newMember = newBase.advanced(by: offset).assumingMemoryBound(to: Value.self)
-        if oldMember.pointee != newMember.pointee { changed.append(position) }
+      members.entries.withUnsafeBufferPointer { entries in
+        for (offset, position) in entries {
+          let oldMember = oldBase.advanced(by: offset).assumingMemoryBound(to: Value.self)
+          let newMember = newBase.advanced(by: offset).assumingMemoryBound(to: Value.self)
+          if oldMember.pointee != newMember.pointee { changed.append(position) }
+        }
       }
     }
   }
