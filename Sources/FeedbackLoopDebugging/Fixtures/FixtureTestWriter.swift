@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes fixtures as a Swift Testing test: one `@Test` per moment, each
 /// reading as given / when / then, asserting `reduce(given, when) == then`
-/// with the testing kit's ``TransitionAssertions`` (its diff on failure).
+/// with the testing kit's `TransitionAssertions` (its diff on failure).
 /// CycleMonitor's "generate tests from selected states".
 ///
 /// The states and events are embedded as JSON, so the test needs `State`

@@ -27,7 +27,7 @@ import Foundation
 ///  "event":{"loadNextPage":{}},"source":{"external":{}},"state":{…}}
 /// ```
 public struct InspectionMessage: Sendable, Hashable, Codable {
-  /// The kinds of message, one per ``SystemActivity``.
+  /// The kinds of message, one per `SystemActivity`.
   public enum Kind: String, Sendable, Hashable, Codable {
     case started, reduced, effectQueued, effectStarted, effectCancelled, effectFinished, effectFailed
     case eventDiscarded, stopped, unknown

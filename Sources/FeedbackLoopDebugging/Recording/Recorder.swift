@@ -52,7 +52,7 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// The monitor to give the system (combine it with others with
-  /// ``SystemMonitor/combining(_:)``).
+  /// `SystemMonitor.combining(_:)`).
   public var monitor: SystemMonitor<State, Event> { stream.monitor }
 
   /// Records one inspected activity: for a recorder fed by a stream of

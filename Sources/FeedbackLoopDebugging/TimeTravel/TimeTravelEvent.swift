@@ -4,7 +4,7 @@
 ///
 /// Add a case to your event and conform (a case `travel(to:)` is the
 /// protocol's `travel(to:)`); wrap your reducer with
-/// ``TimeTravel/reducer(_:)-swift.type.method``. Feedbacks need no change:
+/// ``TimeTravel/reducer(_:)-((State,Event)->State)``. Feedbacks need no change:
 /// they see the restored state like any other, so the effects the old state
 /// needed are cancelled and those the restored state needs start.
 ///

@@ -1,13 +1,13 @@
 import FeedbackLoop
 
 /// Who sent the event of a moment, in a form that outlives the process
-/// (the core's ``EventSource`` holds identifiers of a running system).
+/// (the core's `EventSource` holds identifiers of a running system).
 ///
 /// ```swift
 /// MomentSource(EventSource.external)  // .external
 /// ```
 public enum MomentSource: Sendable, Hashable, Codable, CustomStringConvertible {
-  /// ``System/send(_:isolation:)`` or an ``Input``.
+  /// `System.send(_:isolation:)` or an `Input`.
   case external
   /// A feedback's own task (an input sequence, the general form).
   case feedback(FeedbackReference)
@@ -36,7 +36,7 @@ public enum MomentSource: Sendable, Hashable, Codable, CustomStringConvertible {
 public struct FeedbackReference: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The feedback's position in its system's list.
   public var index: Int
-  /// The feedback's readable name (``FeedbackID/name``).
+  /// The feedback's readable name (`FeedbackID.name`).
   public var name: String
 
   @inlinable public init(index: Int, name: String) {
