@@ -21,6 +21,12 @@ extension Feedback {
   /// ``react(requests:name:fileID:line:effects:)-((State)->TrackedSet<Request>,_,_,_,_)``
   /// over it: the feedback reads the requests changed from the set's log, and
   /// an event costs O(1) per changed request, whatever the set's size.
+  ///
+  /// This is the keyed feedback's primary spelling. The overloads over a
+  /// `TrackedSet`, a `TreeSet` and, by id, a `Dictionary`, a
+  /// `TrackedDictionary` and a `TreeDictionary` are the same feedback with
+  /// the same table of effects; they are a choice of collection, whose costs
+  /// <doc:ChoosingAFeedback#Many-requests> compares in a table.
   public static func react<Request: Hashable & Sendable>(
     requests: @escaping @Sendable (State) -> Set<Request>,
     name: String? = nil,
