@@ -8,7 +8,8 @@ extension Store where State: Sendable {
   /// These are the states the store takes: for an `Equatable` state, an
   /// event that leaves it equal yields nothing (the core's
   /// `System.states` yields every state). All of them wait for
-  /// a slow reader; choose another policy with ``states(buffering:)``.
+  /// a slow reader; choose another policy with
+  /// ``states(buffering:)->StateSequence<State>``.
   ///
   /// The sequence is a `StateSequence`, the type `System.states` returns,
   /// so code written against a system's states reads a store's unchanged.

@@ -186,7 +186,7 @@ public final class Store<State, Event> {
   ///
   /// Deprecated because two names for one operation made readers ask whether
   /// they differ; they never did. `send` is the name the rest of the library
-  /// uses (``System/send(_:)``, `Input.send(_:)`, an effect's `Send`), so
+  /// uses (`System.send(_:)`, `Input.send(_:)`, an effect's `Send`), so
   /// write `store.send(.refresh)` instead of `store.emit(.refresh)`.
   ///
   /// ```swift
