@@ -27,6 +27,7 @@ extension Feedback {
   /// `TrackedDictionary` and a `TreeDictionary` are the same feedback with
   /// the same table of effects; they are a choice of collection, whose costs
   /// <doc:ChoosingAFeedback#Many-requests> compares in a table.
+  @inlinable
   public static func react<Request: Hashable & Sendable>(
     requests: @escaping @Sendable (State) -> Set<Request>,
     name: String? = nil,
@@ -35,7 +36,7 @@ extension Feedback {
     effects: @escaping @Sendable (Request) -> Effect<Event>
   ) -> Feedback {
     Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
-      KeyedSetRuntime(id: id, core: core, requests: requests, effects: effects)
+      KeyedRuntime.set(id: id, core: core, requests: requests, effects: effects)
     }
   }
 
@@ -58,6 +59,7 @@ extension Feedback {
   /// for many ids that change a few at a time, keep them in a
   /// ``TrackedDictionary`` and use
   /// ``react(requests:name:fileID:line:effects:)-((State)->TrackedDictionary<ID,Value>,_,_,_,_)``.
+  @inlinable
   public static func react<ID: Hashable & Sendable, Value: Equatable & Sendable>(
     requests: @escaping @Sendable (State) -> [ID: Value],
     name: String? = nil,
@@ -66,7 +68,7 @@ extension Feedback {
     effects: @escaping @Sendable (_ id: ID, _ initial: Value, _ updates: AsyncStream<Value>) -> Effect<Event>
   ) -> Feedback {
     Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
-      KeyedValueRuntime(id: id, core: core, requests: requests, effects: effects)
+      KeyedRuntime.dictionary(id: id, core: core, requests: requests, effects: effects)
     }
   }
 }
