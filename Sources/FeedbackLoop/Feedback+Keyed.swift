@@ -21,6 +21,13 @@ extension Feedback {
   /// ``react(requests:name:fileID:line:effects:)-((State)->TrackedSet<Request>,_,_,_,_)``
   /// over it: the feedback reads the requests changed from the set's log, and
   /// an event costs O(1) per changed request, whatever the set's size.
+  ///
+  /// This is the keyed feedback's primary spelling. The overloads over a
+  /// `TrackedSet`, a `TreeSet` and, by id, a `Dictionary`, a
+  /// `TrackedDictionary` and a `TreeDictionary` are the same feedback with
+  /// the same table of effects; they are a choice of collection, whose costs
+  /// <doc:ChoosingAFeedback#Many-requests> compares in a table.
+  @inlinable
   public static func react<Request: Hashable & Sendable>(
     requests: @escaping @Sendable (State) -> Set<Request>,
     name: String? = nil,
@@ -29,7 +36,7 @@ extension Feedback {
     effects: @escaping @Sendable (Request) -> Effect<Event>
   ) -> Feedback {
     Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
-      KeyedSetRuntime(id: id, core: core, requests: requests, effects: effects)
+      KeyedRuntime.set(id: id, core: core, requests: requests, effects: effects)
     }
   }
 
@@ -52,6 +59,7 @@ extension Feedback {
   /// for many ids that change a few at a time, keep them in a
   /// ``TrackedDictionary`` and use
   /// ``react(requests:name:fileID:line:effects:)-((State)->TrackedDictionary<ID,Value>,_,_,_,_)``.
+  @inlinable
   public static func react<ID: Hashable & Sendable, Value: Equatable & Sendable>(
     requests: @escaping @Sendable (State) -> [ID: Value],
     name: String? = nil,
@@ -60,7 +68,7 @@ extension Feedback {
     effects: @escaping @Sendable (_ id: ID, _ initial: Value, _ updates: AsyncStream<Value>) -> Effect<Event>
   ) -> Feedback {
     Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
-      KeyedValueRuntime(id: id, core: core, requests: requests, effects: effects)
+      KeyedRuntime.dictionary(id: id, core: core, requests: requests, effects: effects)
     }
   }
 }

@@ -1,8 +1,15 @@
 extension Feedback {
-  /// A query feedback (ReactiveFeedback's `lensing`, G4): `query` is
+  /// A query feedback (G4), under its primary spelling: `query` is
   /// computed from each state; when it changes, the running effect is
   /// cancelled and `effects` starts a new one for the non-`nil` query; `nil`
   /// cancels. An equal query restarts nothing and costs one comparison.
+  ///
+  /// `lensing` is ReactiveFeedback's name; the same feedback is also spelled
+  /// ``init(skippingRepeated:strategy:name:fileID:line:effects:)``
+  /// (ReactiveFeedback's older name) and
+  /// ``react(request:strategy:name:fileID:line:effects:)`` (RxFeedback's):
+  /// those names are kept for users of the old libraries, and all three share
+  /// one implementation. New code writes `lensing`.
   ///
   /// The events of a cancelled effect that were not reduced yet never reach
   /// the reducer, whether it sent them before or after the cancellation.
@@ -30,14 +37,35 @@ extension Feedback {
     line: UInt = #line,
     effects: @escaping @Sendable (Query) -> Effect<Event>
   ) {
-    self.init(name: name, kind: "lensing", fileID: fileID, line: line) { id, core in
+    self.init(
+      queryFeedbackNamed: "lensing", query: query, strategy: strategy, name: name, fileID: fileID, line: line,
+      effects: effects)
+  }
+
+  /// The one implementation of the query feedback, which every spelling
+  /// (`lensing`, `skippingRepeated`, `react(request:)`) forwards to; `kind`
+  /// keeps the spelling's name in the feedback's default name. Inlinable,
+  /// as the spellings are, so that the runtime is specialized in the
+  /// caller's module.
+  @inlinable
+  init<Query: Equatable & Sendable>(
+    queryFeedbackNamed kind: StaticString,
+    query: @escaping @Sendable (State) -> Query?,
+    strategy: ExecutionStrategy,
+    name: String?,
+    fileID: StaticString,
+    line: UInt,
+    effects: @escaping @Sendable (Query) -> Effect<Event>
+  ) {
+    self.init(name: name, kind: kind, fileID: fileID, line: line) { id, core in
       EffectfulRuntime.query(id: id, core: core, strategy: strategy, query: query, effects: effects)
     }
   }
 
-  /// ReactiveFeedback's `skippingRepeated`: the same as
-  /// ``init(lensing:strategy:name:fileID:line:effects:)``, under the name
-  /// that says repeated queries are skipped.
+  /// ReactiveFeedback's `skippingRepeated`: the query feedback
+  /// ``init(lensing:strategy:name:fileID:line:effects:)``, which is the
+  /// primary spelling, under a name kept for users of ReactiveFeedback. It
+  /// forwards to the same implementation; only its default name differs.
   ///
   /// ```swift
   /// Feedback<Movies.State, Movies.Event>(skippingRepeated: \.nextPage) { page in
@@ -53,13 +81,15 @@ extension Feedback {
     line: UInt = #line,
     effects: @escaping @Sendable (Query) -> Effect<Event>
   ) {
-    self.init(name: name, kind: "skippingRepeated", fileID: fileID, line: line) { id, core in
-      EffectfulRuntime.query(id: id, core: core, strategy: strategy, query: query, effects: effects)
-    }
+    self.init(
+      queryFeedbackNamed: "skippingRepeated", query: query, strategy: strategy, name: name, fileID: fileID,
+      line: line, effects: effects)
   }
 
-  /// RxFeedback's `react(request:effects:)`: the same as
-  /// ``init(lensing:strategy:name:fileID:line:effects:)``, under RxFeedback's name.
+  /// RxFeedback's `react(request:effects:)`: the query feedback
+  /// ``init(lensing:strategy:name:fileID:line:effects:)``, which is the
+  /// primary spelling, under a name kept for users of RxFeedback. It forwards
+  /// to the same implementation; only its default name differs.
   ///
   /// ```swift
   /// // The RxFeedback article's player: count the skip-intro button down, one second per state.
@@ -76,9 +106,9 @@ extension Feedback {
     line: UInt = #line,
     effects: @escaping @Sendable (Request) -> Effect<Event>
   ) -> Feedback {
-    Feedback(name: name, kind: "react(request:)", fileID: fileID, line: line) { id, core in
-      EffectfulRuntime.query(id: id, core: core, strategy: strategy, query: request, effects: effects)
-    }
+    Feedback(
+      queryFeedbackNamed: "react(request:)", query: request, strategy: strategy, name: name, fileID: fileID,
+      line: line, effects: effects)
   }
 
   /// A predicate feedback (level-triggered, G5): every state for which

@@ -147,28 +147,28 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
 }
 
 /// What the keyed feedbacks share: the table of their effects, and how the
-/// loop reaches it. Subclasses say how a state changes the requests
-/// (`onState`), or a factory hands the system a handler of its own
-/// (`KeyedRuntime.treeSet`).
+/// loop reaches it. Every keyed form, over every collection, is this one
+/// runtime and a handler that tells the table, from each state, which
+/// requests to start, update and cancel: an `@inlinable` factory per
+/// collection (`KeyedRuntime.set`, `.dictionary` below; `.trackedSet`,
+/// `.trackedDictionary` in KeyedTrackedRuntime.swift; `.treeSet`,
+/// `.treeDictionary` in KeyedTreeRuntimes.swift), so that hashing the
+/// requests runs specialized in the user's module. The handlers differ only
+/// in how they find the requests that changed, which is what the collection
+/// decides (a snapshot comparison, a change log, a tree difference).
 @usableFromInline
-class KeyedRuntime<State: Sendable, Event: Sendable, Key: Hashable & Sendable, Value: Sendable>:
+final class KeyedRuntime<State: Sendable, Event: Sendable, Key: Hashable & Sendable, Value: Sendable>:
   FeedbackRuntime<State, Event>
 {
   @usableFromInline let table: KeyedEffects<State, Event, Key, Value>
 
-  /// - Parameter callsOnState: whether each state goes to ``onState(_:)``;
-  ///   `false` for a factory that hands the system its own handler.
   @usableFromInline
-  init(id: FeedbackID, core: SystemCore<State, Event>, callsOnState: Bool = true) {
+  override init(id: FeedbackID, core: SystemCore<State, Event>) {
     let table = KeyedEffects<State, Event, Key, Value>(core: core, feedback: id)
     self.table = table
     super.init(id: id, core: core)
-    if callsOnState { onEachState { [unowned(unsafe) self] state in self.onState(state) } }
     core.watermarks[id.index] = .max
   }
-
-  /// A new state: start, update and cancel effects as its requests say.
-  func onState(_ state: State) {}
 
   override func effectEnded(_ number: UInt64, outcome: EffectOutcome) { table.effectEnded(number, outcome: outcome) }
   override func effectID(_ number: UInt64) -> EffectID { table.effectID(number) }
@@ -176,67 +176,58 @@ class KeyedRuntime<State: Sendable, Event: Sendable, Key: Hashable & Sendable, V
   override func isLive(_ number: UInt64) -> Bool { table.isLive(number) }
 }
 
-/// `react(requests:)` over a set: one effect per request.
-final class KeyedSetRuntime<State: Sendable, Event: Sendable, Request: Hashable & Sendable>: KeyedRuntime<
-  State, Event, Request, Request
->
-{
-  private let requests: @Sendable (State) -> Set<Request>
-  private let effects: @Sendable (Request) -> Effect<Event>
-  private var last: Set<Request> = []
-
-  init(
+extension KeyedRuntime where Key == Value {
+  /// `react(requests:)` over a set: one effect per request. It compares each
+  /// state's set with the last one it keeps, O(n) when they differ.
+  @inlinable
+  static func set(
     id: FeedbackID, core: SystemCore<State, Event>,
-    requests: @escaping @Sendable (State) -> Set<Request>, effects: @escaping @Sendable (Request) -> Effect<Event>
-  ) {
-    self.requests = requests
-    self.effects = effects
-    super.init(id: id, core: core)
-  }
-
-  override func onState(_ state: State) {
-    let current = requests(state)
-    // Equal sets (in particular the same storage, O(1)) change nothing.
-    guard current != last else { return }
-    for request in last where !current.contains(request) { table.cancel(request) }
-    for request in current where !last.contains(request) {
-      table.start(request, effect: effects(request))
+    requests: @escaping @Sendable (State) -> Set<Key>, effects: @escaping @Sendable (Key) -> Effect<Event>
+  ) -> FeedbackRuntime<State, Event> {
+    let runtime = KeyedRuntime(id: id, core: core)
+    let table = runtime.table
+    let last = Memory(Set<Key>())
+    runtime.onEachState { state in
+      let current = requests(state)
+      // Equal sets (in particular the same storage, O(1)) change nothing.
+      guard current != last.value else { return }
+      for request in last.value where !current.contains(request) { table.cancel(request) }
+      for request in current where !last.value.contains(request) {
+        table.start(request, effect: effects(request))
+      }
+      last.value = current
     }
-    last = current
+    return runtime
   }
 }
 
-/// `react(requests:)` by id: one effect per id; a kept id's new value is
-/// handed to its running effect.
-final class KeyedValueRuntime<State: Sendable, Event: Sendable, ID: Hashable & Sendable, Value: Equatable & Sendable>:
-  KeyedRuntime<State, Event, ID, Value>
-{
-  private let requests: @Sendable (State) -> [ID: Value]
-  private let effects: @Sendable (ID, Value, AsyncStream<Value>) -> Effect<Event>
-  private var last: [ID: Value] = [:]
-
-  init(
+extension KeyedRuntime where Value: Equatable {
+  /// `react(requests:)` by id: one effect per id; a kept id's new value is
+  /// handed to its running effect. It compares each state's dictionary with
+  /// the last one it keeps, O(n) when they differ.
+  @inlinable
+  static func dictionary(
     id: FeedbackID, core: SystemCore<State, Event>,
-    requests: @escaping @Sendable (State) -> [ID: Value],
-    effects: @escaping @Sendable (ID, Value, AsyncStream<Value>) -> Effect<Event>
-  ) {
-    self.requests = requests
-    self.effects = effects
-    super.init(id: id, core: core)
-  }
-
-  override func onState(_ state: State) {
-    let current = requests(state)
-    guard current != last else { return }
-    for key in last.keys where current[key] == nil { table.cancel(key) }
-    for (key, value) in current {
-      if let previous = last[key] {
-        if previous != value { table.update(key, to: value) }
-      } else {
-        table.start(key) { updates in effects(key, value, updates) }
+    requests: @escaping @Sendable (State) -> [Key: Value],
+    effects: @escaping @Sendable (Key, Value, AsyncStream<Value>) -> Effect<Event>
+  ) -> FeedbackRuntime<State, Event> {
+    let runtime = KeyedRuntime(id: id, core: core)
+    let table = runtime.table
+    let last = Memory([Key: Value]())
+    runtime.onEachState { state in
+      let current = requests(state)
+      guard current != last.value else { return }
+      for key in last.value.keys where current[key] == nil { table.cancel(key) }
+      for (key, value) in current {
+        if let previous = last.value[key] {
+          if previous != value { table.update(key, to: value) }
+        } else {
+          table.start(key) { updates in effects(key, value, updates) }
+        }
       }
+      last.value = current
     }
-    last = current
+    return runtime
   }
 }
 

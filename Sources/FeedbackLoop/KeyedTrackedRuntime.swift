@@ -17,7 +17,7 @@ extension KeyedRuntime where Key == Value {
     id: FeedbackID, core: SystemCore<State, Event>,
     requests: @escaping @Sendable (State) -> TrackedSet<Key>, effects: @escaping @Sendable (Key) -> Effect<Event>
   ) -> FeedbackRuntime<State, Event> {
-    let runtime = KeyedRuntime(id: id, core: core, callsOnState: false)
+    let runtime = KeyedRuntime(id: id, core: core)
     let table = runtime.table
     let cursor = Memory(ChangeCursor())
     runtime.onEachState { state in
@@ -61,7 +61,7 @@ extension KeyedRuntime where Value: Equatable {
     requests: @escaping @Sendable (State) -> TrackedDictionary<Key, Value>,
     effects: @escaping @Sendable (Key, Value, AsyncStream<Value>) -> Effect<Event>
   ) -> FeedbackRuntime<State, Event> {
-    let runtime = KeyedRuntime(id: id, core: core, callsOnState: false)
+    let runtime = KeyedRuntime(id: id, core: core)
     let table = runtime.table
     let cursor = Memory(ChangeCursor())
     let handedOut = Memory<[Key: Value]>([:])

@@ -11,8 +11,8 @@ import HashTreeCollections
 // feedbacks' (see `FeedbackRuntime`): the tree operations, generic over the
 // request type, then run specialized in the user's module. Unspecialized,
 // every node they visit looks up generic metadata, which measured (W6) cost
-// more than the diff itself. Each factory makes a plain `KeyedRuntime`
-// that does not call `onState`, and hands the system its own handler.
+// more than the diff itself. Each factory makes a plain `KeyedRuntime` and
+// hands the system its own handler, as every keyed form does.
 extension KeyedRuntime where Key == Value {
   /// `react(requests:)` over a `TreeSet`: one effect per request.
   @inlinable
@@ -20,7 +20,7 @@ extension KeyedRuntime where Key == Value {
     id: FeedbackID, core: SystemCore<State, Event>,
     requests: @escaping @Sendable (State) -> TreeSet<Key>, effects: @escaping @Sendable (Key) -> Effect<Event>
   ) -> FeedbackRuntime<State, Event> {
-    let runtime = KeyedRuntime(id: id, core: core, callsOnState: false)
+    let runtime = KeyedRuntime(id: id, core: core)
     let table = runtime.table
     let last = Memory<TreeSet<Key>>([])
     runtime.onEachState { state in
@@ -63,7 +63,7 @@ extension KeyedRuntime where Value: Equatable {
     requests: @escaping @Sendable (State) -> TreeDictionary<Key, Value>,
     effects: @escaping @Sendable (Key, Value, AsyncStream<Value>) -> Effect<Event>
   ) -> FeedbackRuntime<State, Event> {
-    let runtime = KeyedRuntime(id: id, core: core, callsOnState: false)
+    let runtime = KeyedRuntime(id: id, core: core)
     let table = runtime.table
     let last = Memory<TreeDictionary<Key, Value>>([:])
     runtime.onEachState { state in

@@ -27,7 +27,17 @@ public struct Send<Event: Sendable>: Sendable {
   @inlinable
   public func callAsFunction(_ event: Event) { deliver(event) }
 
-  /// Sends `event` to the system.
+  /// Sends `event` to the system: the same as calling the `Send`, which is
+  /// the spelling to use.
+  ///
+  /// Deprecated because two spellings of one operation made readers ask
+  /// whether they differ; they never did. Write `send(event)` instead of
+  /// `send.send(event)`.
+  ///
+  /// ```swift
+  /// .run { send in send(.tick) }
+  /// ```
+  @available(*, deprecated, message: "call the Send instead: write `send(event)`")
   @inlinable
   public func send(_ event: Event) { deliver(event) }
 

@@ -235,6 +235,18 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// The number of this system's effect and input tasks that have not
   /// ended yet. After ``stop(isolation:)``, it falls to zero as the cancelled tasks
   /// end. Immediate effects (`.send`) never count.
+  ///
+  /// It is public, not behind an SPI, because it is meant for an app's own
+  /// tests: "stopping the screen's system leaves no task running" is a test
+  /// an app writes, as RxSwift users write one with `Resources.total`; an SPI
+  /// import would make that test lean on an underscored attribute, and
+  /// would remove the property from code that uses it today.
+  ///
+  /// ```swift
+  /// system.stop()
+  /// await Task.yield()  // or drive the test executor until the tasks end
+  /// #expect(system.runningTaskCount == 0)
+  /// ```
   public var runningTaskCount: Int { core.runningTaskCount }
 
   /// Keeps the system running until the calling task is cancelled, then

@@ -8,21 +8,46 @@ extension Store where State: Sendable {
   /// These are the states the store takes: for an `Equatable` state, an
   /// event that leaves it equal yields nothing (the core's
   /// `System.states` yields every state). All of them wait for
-  /// a slow reader; choose another policy with ``states(buffering:)``.
+  /// a slow reader; choose another policy with
+  /// ``states(buffering:)->StateSequence<State>``.
+  ///
+  /// The sequence is a `StateSequence`, the type `System.states` returns,
+  /// so code written against a system's states reads a store's unchanged.
   ///
   /// ```swift
   /// .task {
   ///   for await count in store.states { print(count) }
   /// }
   /// ```
-  public var states: AsyncStream<State> { states(buffering: .all) }
+  public var states: StateSequence<State> { states(buffering: .all) }
 
   /// The store's states, buffered for a slow reader as `policy` says (G14).
   ///
   /// ```swift
   /// for await state in store.states(buffering: .newest(1)) { await render(state) }
   /// ```
+  public func states(buffering policy: StateBuffering) -> StateSequence<State> {
+    StateSequence(stateStream(buffering: policy))
+  }
+
+  /// The store's states as an `AsyncStream`, as this method returned them
+  /// before it returned a `StateSequence`.
+  ///
+  /// Kept so that code which names the stream's type still builds; a
+  /// `StateSequence` iterates the same states.
+  ///
+  /// ```swift
+  /// let stream: AsyncStream<Counter.State> = store.states(buffering: .all)
+  /// ```
+  @available(
+    *, deprecated, message: "a store's states are a StateSequence, as a system's are; drop the AsyncStream type"
+  )
+  @_disfavoredOverload
   public func states(buffering policy: StateBuffering) -> AsyncStream<State> {
+    stateStream(buffering: policy)
+  }
+
+  private func stateStream(buffering policy: StateBuffering) -> AsyncStream<State> {
     let bufferingPolicy: AsyncStream<State>.Continuation.BufferingPolicy =
       switch policy {
       case .all: .unbounded

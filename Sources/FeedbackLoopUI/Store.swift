@@ -10,7 +10,7 @@ import Observation
 /// observes. It runs a `System` of isolation
 /// `SystemIsolation.mainActor`, so that:
 ///
-/// - ``send(_:)`` (or ``emit(_:)``) made on the main actor has reduced the
+/// - ``send(_:)`` made on the main actor has reduced the
 ///   event, and the store holds the new state, by the time it returns: no
 ///   hop between a tap and its state (G10);
 /// - only what a view reads re-renders it: ``state`` notifies its readers
@@ -193,11 +193,18 @@ public final class Store<State, Event> {
     for event in events { forward(event) }
   }
 
-  /// Feedbacks' `emit(event:)`: the same as ``send(_:)``.
+  /// Feedbacks' `emit(event:)`: the same as ``send(_:)``, which is the
+  /// spelling to use.
+  ///
+  /// Deprecated because two names for one operation made readers ask whether
+  /// they differ; they never did. `send` is the name the rest of the library
+  /// uses (`System.send(_:)`, `Input.send(_:)`, an effect's `Send`), so
+  /// write `store.send(.refresh)` instead of `store.emit(.refresh)`.
   ///
   /// ```swift
-  /// Button("Refresh") { store.emit(.refresh) }
+  /// Button("Refresh") { store.send(.refresh) }
   /// ```
+  @available(*, deprecated, renamed: "send(_:)", message: "write store.send(event)")
   public func emit(_ event: Event) {
     forward(event)
   }

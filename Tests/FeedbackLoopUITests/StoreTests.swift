@@ -12,8 +12,8 @@ struct StoreTests {
     store.send(.increment)
     #expect(store.count == 1)
     #expect(store.state.count == 1)
-    store.emit(.stepChanged(5))
-    store.emit(.increment)
+    store.send(.stepChanged(5))
+    store.send(.increment)
     #expect(store.count == 6)
     store.send(contentsOf: [.decrement, .decrement])
     #expect(store.count == -4)
@@ -122,7 +122,7 @@ struct StoreTests {
   func test_G9_releaseStopsTheSystem() async {
     let activity = Recorder<Bool>()
     weak var weakStore: Store<Counter.State, Counter.Event>?
-    var states: AsyncStream<Counter.State>?
+    var states: StateSequence<Counter.State>?
     do {
       let store = Store(
         initial: Counter.State(), reduceInPlace: Counter.reduce, feedbacks: Counter.feedbacks,
