@@ -155,9 +155,11 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
 /// `.treeDictionary` in KeyedTreeRuntimes.swift), so that hashing the
 /// requests runs specialized in the user's module. The handlers differ only
 /// in how they find the requests that changed, which is what the collection
-/// decides (a snapshot comparison, a change log, a tree difference).
+/// decides (a snapshot comparison, a change log, a tree difference). Not
+/// final: child systems (Composition/ChildSystems.swift) subclass it to stop
+/// their children with the table.
 @usableFromInline
-final class KeyedRuntime<State: Sendable, Event: Sendable, Key: Hashable & Sendable, Value: Sendable>:
+class KeyedRuntime<State: Sendable, Event: Sendable, Key: Hashable & Sendable, Value: Sendable>:
   FeedbackRuntime<State, Event>
 {
   @usableFromInline let table: KeyedEffects<State, Event, Key, Value>

@@ -40,7 +40,7 @@ struct ByIDRecipe<
   func feedback() -> Feedback<Parent, ParentEvent> {
     let (children, makeHandlers) = (self.children, self.makeHandlers)
     return Feedback(name: name, kind: "byID", fileID: #fileID, line: #line) { id, core in
-      let runtime = KeyedRuntime<Parent, ParentEvent, Key, Never>(id: id, core: core, callsOnState: false)
+      let runtime = KeyedRuntime<Parent, ParentEvent, Key, Never>(id: id, core: core)
       let table = runtime.table
       let handlers = makeHandlers(
         EffectSink(start: { key, effect in table.start(key, effect: effect) }, cancel: { key in table.cancel(key) }))

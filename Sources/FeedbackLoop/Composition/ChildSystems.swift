@@ -153,7 +153,7 @@ final class ChildSystemsRuntime<
     self.make = make
     self.updated = updated
     self.outcome = outcome
-    super.init(id: id, core: core, callsOnState: false)
+    super.init(id: id, core: core)
     onEachState { [unowned(unsafe) self] state in self.reconcile(requests(state)) }
     let monitor = core.monitor
     let logger = core.environment.logger
