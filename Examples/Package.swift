@@ -61,6 +61,14 @@ let package = Package(
     .target(name: "VolumeExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
     // Seed 000's stateful environment: signing in, with a token that expires.
     .target(name: "SignInExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
+    // The sign-in, search and player examples composed into one app, plus
+    // downloads: child systems whose lives follow the app's state.
+    .target(
+      name: "AppExample",
+      dependencies: [
+        "SignInExample", "SearchExample", "PlayerExample", .product(name: "FeedbackLoop", package: "FeedbackLoop"),
+      ]
+    ),
     // Seed 002 (Cycle.swift): the drivers both Cycle examples use, the
     // Counter sample and the animated integer.
     .target(
@@ -81,6 +89,7 @@ let package = Package(
       dependencies: [
         "CounterExample", "SearchExample", "SearchServer", "PlayerExample", "VolumeExample", "SignInExample",
         "PlayerChartExample", "CycleDrivers", "CycleCounterExample", "AnimatedIntegerExample",
+        "AppExample",
         .product(name: "FeedbackLoop", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopCycle", package: "FeedbackLoop"),
@@ -122,6 +131,10 @@ let package = Package(
     .testTarget(
       name: "SignInExampleTests",
       dependencies: ["SignInExample", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
+    ),
+    .testTarget(
+      name: "AppExampleTests",
+      dependencies: ["AppExample", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
     ),
     // Every example's scripted session recorded and replayed (FeedbackLoopDebugging, G13).
     .testTarget(

@@ -10,6 +10,7 @@ public enum Examples {
     PlayerChartDemo.example,
     CycleCounterDemo.example,
     AnimatedIntegerDemo.example,
+    AppDemo.example,
   ]
 
   /// The example called `name`, if there is one.

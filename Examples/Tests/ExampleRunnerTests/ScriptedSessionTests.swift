@@ -51,6 +51,20 @@ struct ScriptedSessionTests {
     #expect(lines.contains { $0.contains("× cancelled  sign in #3") })
   }
 
+  @Test func theComposedAppOpensAndStopsItsChildrenAsItsStateSays() async throws {
+    let lines = try await Self.transcript(of: "app").lines
+    // The search before signing in has no child to reach: said, not dropped.
+    #expect(lines.contains { $0.contains("no such child") })
+    #expect(lines.contains { $0.contains("signed in as ada; search open") })
+    #expect(lines.contains { $0.contains("playing Modern Times") })
+    // Each effect is named after the feature it belongs to.
+    #expect(lines.contains { $0.contains("from downloads #") })
+    #expect(lines.contains { $0.contains("from sign-in #") })
+    #expect(lines.contains("  children now: sign-in 1, search 0, player 0, downloads 0"))
+    #expect(lines.last == "The session ends signed out.")
+    #expect(try await Self.transcript(of: "app").lines == lines)
+  }
+
   @Test func aScriptedSessionOnTheTestClockIsTheSameOnEveryRun() async throws {
     let first = try await Self.transcript(of: "player").contents
     let second = try await Self.transcript(of: "player").contents
