@@ -53,11 +53,16 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
 
   /// The monitor to give the system (combine it with others with
   /// `SystemMonitor.combining(_:)`).
-  public var monitor: SystemMonitor<State, Event> { stream.monitor }
+  ///
+  /// Inlinable so that the monitor's closure, and the stream's `receive`
+  /// under it, are specialized for `State` and `Event` in the caller: built
+  /// here, generic, every activity paid for the generic enum's metadata and
+  /// value witnesses (most of W1mem's cost; see BENCHMARKS.md).
+  @inlinable public var monitor: SystemMonitor<State, Event> { stream.monitor }
 
   /// Records one inspected activity: for a recorder fed by a stream of
   /// someone else's (`stream.add(recorder.consume)`).
-  public func consume(_ inspection: Inspection<State, Event>) { storage.consume(inspection) }
+  @inlinable public func consume(_ inspection: Inspection<State, Event>) { storage.consume(inspection) }
 
   /// The moments in memory, oldest first; the last one is still open (its
   /// effects may grow) until the next event is reduced or the system stops.
@@ -107,8 +112,12 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let shared = Locked(Shared())
 
   @usableFromInline struct Shared {
+    /// The closed moments, oldest first, then the open one when
+    /// `hasOpenMoment`: the open moment lives in the ring from the start, so
+    /// closing it moves nothing and its effects grow in place (a `Moment`
+    /// copied through an optional, per event, was most of W1mem's cost).
     @usableFromInline var ring = Deque<Moment<State, Event>>()
-    @usableFromInline var open: Moment<State, Event>?
+    @usableFromInline var hasOpenMoment = false
     @usableFromInline var nextSequence: UInt64 = 0
     @usableFromInline var evicted: UInt64 = 0
     /// Feedback references by index: a feedback's name is built from its
@@ -132,9 +141,9 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
     }
 
     @inlinable mutating func record(_ kind: EffectChange.Kind, _ id: EffectID, error: String? = nil) {
-      guard open != nil else { return }
+      guard hasOpenMoment else { return }
       let change = EffectChange(kind: kind, effect: reference(id), error: error)
-      open?.effects.append(change)
+      ring[ring.count - 1].effects.append(change)
     }
 
     @inlinable mutating func source(_ source: EventSource) -> MomentSource {
@@ -157,11 +166,7 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
   var evicted: UInt64 { shared.withLock { $0.evicted } }
 
   func snapshot() -> [Moment<State, Event>] {
-    shared.withLock { shared in
-      var moments = Array(shared.ring)
-      if let open = shared.open { moments.append(open) }
-      return moments
-    }
+    shared.withLock { Array($0.ring) }
   }
 
   @inlinable func consume(_ inspection: Inspection<State, Event>) {
@@ -184,16 +189,15 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
       case .effectFailed(let id, let error):
         shared.record(.failed, id, error: String(describing: error))
       case .eventDiscarded(let event, let reason):
-        // After the stop, a refused send belongs to the last moment (in memory only:
-        // the file has that moment already).
-        if shared.open != nil {
-          shared.open?.discarded.append(DiscardedEvent(event: event, reason: reason))
-        } else if !shared.ring.isEmpty {
+        // The open moment's, or after the stop the last moment's (in memory
+        // only: the file has that moment already).
+        if !shared.ring.isEmpty {
           shared.ring[shared.ring.count - 1].discarded.append(DiscardedEvent(event: event, reason: reason))
         }
       case .stopped:
-        shared.open?.stopped = true
-        let last = shared.open
+        guard shared.hasOpenMoment else { return nil }
+        shared.ring[shared.ring.count - 1].stopped = true
+        let last = write == nil ? nil : shared.ring.last
         closeOpen(in: &shared)
         return last
       @unknown default:
@@ -204,23 +208,26 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
     if let closed, let write { write(closed) }
   }
 
-  /// Makes `moment` the open one; returns the one it closes, for the file.
+  /// Makes `moment` the open one; returns the one it closes when there is
+  /// a file to write it to (a copy only then).
   @inlinable func open(_ moment: Moment<State, Event>, in shared: inout Shared) -> Moment<State, Event>? {
-    let closed = shared.open
+    let closed = shared.hasOpenMoment && write != nil ? shared.ring.last : nil
     closeOpen(in: &shared)
-    shared.open = moment
+    shared.ring.append(moment)
+    shared.hasOpenMoment = true
     shared.nextSequence += 1
     return closed
   }
 
+  /// Closes the open moment, where it stands in the ring, and evicts the
+  /// oldest closed moment if there are more than `capacity`.
   @inlinable func closeOpen(in shared: inout Shared) {
-    guard let open = shared.open else { return }
-    shared.open = nil
-    guard capacity > 0 else { return }
-    if shared.ring.count == capacity {
+    guard shared.hasOpenMoment else { return }
+    shared.hasOpenMoment = false
+    if shared.ring.count > capacity {
       shared.ring.removeFirst()
-      shared.evicted += 1
+      // With no ring (capacity 0) nothing is kept, so nothing is evicted.
+      if capacity > 0 { shared.evicted += 1 }
     }
-    shared.ring.append(open)
   }
 }

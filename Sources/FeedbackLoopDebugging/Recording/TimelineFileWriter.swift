@@ -30,17 +30,17 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
   public let url: URL
   /// How many moments may wait for the writer.
   public let bufferCapacity: Int
-  private let shared: Locked<Shared>
-  private let wakeUp = NSCondition()
+  @usableFromInline let shared: Locked<Shared>
+  @usableFromInline let wakeUp = NSCondition()
   private let done = NSCondition()
 
-  private struct Shared {
-    var buffer: [Moment<State, Event>] = []
-    var pendingDrops: UInt64 = 0
-    var dropped: UInt64 = 0
+  @usableFromInline struct Shared {
+    @usableFromInline var buffer: [Moment<State, Event>] = []
+    @usableFromInline var pendingDrops: UInt64 = 0
+    @usableFromInline var dropped: UInt64 = 0
     var written: UInt64 = 0
     var unencodable: UInt64 = 0
-    var finishing = false
+    @usableFromInline var finishing = false
     var finished = false
     var paused = false
   }
@@ -77,17 +77,21 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
 
   /// Puts `moment` in the buffer, or counts it as dropped when the buffer is
   /// full. Never waits for the disk.
-  public func append(_ moment: Moment<State, Event>) {
-    let accepted = shared.withLock { shared -> Bool in
+  ///
+  /// Inlinable, so that the loop's side is specialized for `State` and
+  /// `Event`; it wakes the writer only when the buffer was empty: a writer
+  /// with moments waiting takes them all before it sleeps again.
+  @inlinable public func append(_ moment: Moment<State, Event>) {
+    let wasEmpty = shared.withLock { shared -> Bool? in
       guard !shared.finishing, shared.buffer.count < bufferCapacity else {
         shared.dropped += 1
         shared.pendingDrops += 1
-        return false
+        return nil
       }
       shared.buffer.append(moment)
-      return true
+      return shared.buffer.count == 1
     }
-    if accepted {
+    if wasEmpty == true {
       wakeUp.lock()
       wakeUp.signal()
       wakeUp.unlock()
