@@ -58,8 +58,8 @@ import Testing
       "http://127.0.0.1:\(ports.page)/?secret=\(server.secret)&selftest=1&moments=5&diff=4&jump=3"
       + "&hold=http://127.0.0.1:\(silent.port)/"
     let screenshot = ProcessInfo.processInfo.environment["MONITOR_SCREENSHOT"]
-    // About one run in five, Chromium stalls at start on the shared machine
-    // before the page receives anything (its log shows no console line): such
+    // Chromium sometimes stalls on the loaded shared machine before the page
+    // receives anything (3 of 18 launches; its log showed no console line): such
     // a run is killed after 30 seconds and tried again, but only while the app
     // shows that no jump came from it (no moment 5), so a retry never sees a
     // second jump. Any other failure fails the test.

@@ -278,7 +278,7 @@ let socket = null;
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(scheme + "//" + location.host + "/live?secret=" + encodeURIComponent(secret));
-  socket.onopen = () => render();
+  socket.onopen = () => { if (selftest) console.log("selftest: socket open"); render(); };
   socket.onmessage = (message) => {
     try { receive(JSON.parse(message.data)); } catch (error) { note("unreadable message: " + error.message); }
     scheduleRender();
@@ -315,6 +315,7 @@ const selftest = (() => {
   const want = Number(query.get("moments") || 2);
   const diffAt = Number(query.get("diff") || 1);
   const jumpTo = Number(query.get("jump") || 0);
+  console.log("selftest: the page's script runs");
   const hold = new AbortController();
   if (query.get("hold")) fetch(query.get("hold"), { mode: "no-cors", signal: hold.signal }).catch(() => {});
   const texts = (selector) => [...document.querySelectorAll(selector)].map((node) => node.textContent);
