@@ -107,8 +107,9 @@ function diff(before, after) {
   let i = 0, j = 0;
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && a[i] === b[j]) { i++; j++; continue; }
-    if (j < b.length && (i === a.length || table[i][j + 1] >= table[i + 1][j])) out.push(["added", "+ " + b[j++]]);
-    else out.push(["removed", "− " + a[i++]]);
+    // Removed lines before added ones, as a unified diff reads.
+    if (i < a.length && (j === b.length || table[i + 1][j] >= table[i][j + 1])) out.push(["removed", "− " + a[i++]]);
+    else out.push(["added", "+ " + b[j++]]);
   }
   return out;
 }
@@ -277,7 +278,7 @@ let socket = null;
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(scheme + "//" + location.host + "/live?secret=" + encodeURIComponent(secret));
-  socket.onopen = () => render();
+  socket.onopen = () => { if (selftest) console.log("selftest: socket open"); render(); };
   socket.onmessage = (message) => {
     try { receive(JSON.parse(message.data)); } catch (error) { note("unreadable message: " + error.message); }
     scheduleRender();
@@ -287,6 +288,7 @@ function connect() {
 
 let pending = false;
 function scheduleRender() {
+  if (selftest) return selftest.step();
   if (pending) return;
   pending = true;
   requestAnimationFrame(() => {
@@ -297,6 +299,66 @@ function scheduleRender() {
     render();
   });
 }
+
+// The self-test (`?selftest=1&moments=N&diff=D&jump=J&hold=URL`), for
+// headless Chromium run as a plain subprocess (`--dump-dom`,
+// `--screenshot`, `--virtual-time-budget`) by the monitor's tests: once N
+// moments are in, it selects moment D (its diff), then moment J (its effects
+// in flight), jumps the app there from the page's own button, waits for the
+// jump to come back on the timeline, and writes what it saw into
+// `#selftest` as JSON. `hold` is a URL that never answers: while that fetch
+// is pending Chromium's virtual time stands still, so the dump waits for the
+// live messages; the fetch is aborted when the self-test is done.
+const selftest = (() => {
+  const query = new URLSearchParams(location.search);
+  if (!query.get("selftest")) return null;
+  const want = Number(query.get("moments") || 2);
+  const diffAt = Number(query.get("diff") || 1);
+  const jumpTo = Number(query.get("jump") || 0);
+  console.log("selftest: the page's script runs");
+  const hold = new AbortController();
+  if (query.get("hold")) fetch(query.get("hold"), { mode: "no-cors", signal: hold.signal }).catch(() => {});
+  const texts = (selector) => [...document.querySelectorAll(selector)].map((node) => node.textContent);
+  const select = (number) => {
+    selected = systems.get(current).moments.findIndex((moment) => moment.number === number);
+    render();
+  };
+  const report = { phase: "waiting" };
+  const write = () => { $("selftest").textContent = JSON.stringify(report); };
+  return {
+    step() {
+      const entry = systems.get(current);
+      const moments = entry ? entry.moments : [];
+      console.log("selftest", report.phase, moments.length, JSON.stringify(moments.map((m) => m.effects.length)));
+      if (report.phase === "waiting" && moments.length >= want) {
+        select(diffAt);
+        report.timeline = texts("#timeline li.moment .event");
+        report.sources = texts("#timeline li.moment .source");
+        report.diffAt = { moment: $("moment-title").textContent, added: texts("#diff .added"), removed: texts("#diff .removed") };
+        select(jumpTo);
+        report.effectsAtJump = texts("#effects li");
+        report.phase = "jumped";
+        $("jump").click();
+      } else if (report.phase === "jumped" && moments.some((moment) => moment.event && moment.event.travel && moment.effects.length > 0)) {
+        // The travel moment and the effect it started (a later message): the
+        // test jumps to a moment whose state needs an effect.
+        selected = moments.findIndex((moment) => moment.event && moment.event.travel);
+        render();
+        report.travel = {
+          moment: $("moment-title").textContent, rows: document.querySelectorAll("#timeline li.moment.travel").length,
+          state: moments[selected].state, diff: texts("#diff .added, #diff .removed"), effects: texts("#effects li"),
+        };
+        report.phase = "done";
+        write();
+        hold.abort();
+        return;
+      } else {
+        render();
+      }
+      write();
+    },
+  };
+})();
 
 connect();
 render();
