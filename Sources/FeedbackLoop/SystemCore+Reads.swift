@@ -110,7 +110,8 @@ extension SystemCore {
   func publish() {
     lock()
     if fl_word_load(word) & Control.reader != 0 {
-      if waitingReaders > 0 { published = state }
+      // A released system's state is gone, and nobody can read it.
+      if waitingReaders > 0, !stateDestroyed { published = state }
       fl_publications_increment(control)
       _ = fl_word_clear(word, Control.reader)
     }

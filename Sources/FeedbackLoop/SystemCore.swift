@@ -142,7 +142,18 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var waitingReaders = 0
 
   // Owned by the thread that owns the loop.
-  @exclusivity(unchecked) @usableFromInline var state: State
+  /// The state, out of line: the loop's thread destroys it when the
+  /// ``System`` is released, while an ``Input`` may still hold this core
+  /// (see ``systemReleased()``).
+  @usableFromInline let stateStorage: UnsafeMutablePointer<State>
+  /// Whether `stateStorage` was destroyed; owned by the loop's thread.
+  @exclusivity(unchecked) @usableFromInline var stateDestroyed = false
+  /// The state, mutated in place through its storage.
+  @inlinable
+  var state: State {
+    unsafeAddress { UnsafePointer(stateStorage) }
+    unsafeMutableAddress { stateStorage }
+  }
   @exclusivity(unchecked) @usableFromInline var runtimes: [FeedbackRuntime<State, Event>] = []
   /// The feedbacks' handlers and the observers, in chains that retain their
   /// links (see ``StateLink`` and ``Linked``).
@@ -160,7 +171,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     environment: SystemEnvironment,
     monitor: SystemMonitor<State, Event>?
   ) {
-    self.state = consume initial
+    stateStorage = UnsafeMutablePointer<State>.allocate(capacity: 1)
+    stateStorage.initialize(to: consume initial)
     self.reducer = reducer
     self.isolation = isolation
     self.environment = environment
@@ -193,6 +205,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     EventLink.releaseChain(&firstEventLink)
     StateObserver.releaseChain(&firstObserver)
     pendingLocal.deallocate()
+    if !stateDestroyed { stateStorage.deinitialize(count: 1) }
+    stateStorage.deallocate()
     fl_loop_control_destroy(control)
     UnsafeMutableRawPointer(control).deallocate()
   }
@@ -226,6 +240,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     /// state of the idle loop, which nobody may take meanwhile
     /// (SystemCore+Reads.swift).
     @inlinable static var reader: UInt64 { 8 }
+    /// The ``System`` was released (set after `stopped`): the owner that
+    /// lets the stopped loop go destroys the state (``systemReleased()``).
+    @inlinable static var released: UInt64 { 16 }
   }
 
   /// Takes the loop unless another thread owns it; returns whether it did.
@@ -702,8 +719,71 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     var discarded = Deque(pendingLocal.takeAll())
     discarded.append(contentsOf: leftovers)
     tearDown(discarding: discarded)
-    release()
+    releaseAfterStopping()
     fl_set_current_drainer(previousDrainer)
+  }
+
+  /// ``release()`` for a stopped loop: destroys the state first if the
+  /// ``System`` was released. `released` is set with a compare-and-swap
+  /// while another thread owns the loop, so either this loop sees it, or
+  /// its own compare-and-swap fails and it looks again: an owner never lets
+  /// the loop go without seeing a release that came before.
+  @usableFromInline
+  func releaseAfterStopping() {
+    while true {
+      let current = fl_word_load(word)
+      if current & Control.reader != 0 {
+        publish()
+        continue
+      }
+      if current & Control.released != 0 { destroyState() }
+      if fl_word_exchange_if(word, current, current & ~Control.owned) { return }
+    }
+  }
+
+  /// Called by ``System``'s deinitializer, after `stop`: nothing a released
+  /// system owned may outlive it, though an ``Input`` bound to it keeps this
+  /// core (its target holds the core strongly, so that a send through it
+  /// costs no reference counting; W1). The state, and the copies published
+  /// to readers, are destroyed by whoever owns the stopped loop: this thread
+  /// now if the loop is free, else the owner when it lets the loop go. After
+  /// this, nothing reads the state: nobody holds the ``System`` to read it,
+  /// a send is refused as `systemStopped` under `lock` (G14), and the
+  /// feedbacks and observers are gone with the teardown.
+  @usableFromInline
+  func systemReleased() {
+    while true {
+      let current = fl_word_load(word)
+      if current & Control.owned != 0 {
+        // Another thread, or this one inside its own loop (a system released
+        // from its observer), tears down at its next step and destroys the
+        // state when it lets the loop go (`releaseAfterStopping`).
+        if fl_word_exchange_if(word, current, current | Control.released) { return }
+      } else if current & Control.reader != 0 {
+        fl_yield()
+      } else if fl_word_exchange_if(word, current, current | Control.released | Control.owned) {
+        break
+      }
+    }
+    // The loop is this thread's: tear down if no one has yet (a main-actor
+    // system's teardown may wait for its hop, which then finds it done).
+    let previousDrainer = fl_current_drainer()
+    fl_set_current_drainer(identity)
+    finishStopping(restoring: previousDrainer)
+  }
+
+  /// Destroys the state and drops the published copy; the caller owns the
+  /// stopped loop of a released system.
+  @usableFromInline
+  func destroyState() {
+    guard !stateDestroyed else { return }
+    stateDestroyed = true
+    lock()
+    let copy = published
+    published = nil
+    unlock()
+    _ = consume copy
+    stateStorage.deinitialize(count: 1)
   }
 
   @usableFromInline

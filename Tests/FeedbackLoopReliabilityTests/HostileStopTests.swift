@@ -145,14 +145,69 @@ extension Reliability {
       input.send(1)
       #expect(system?.state.count == 1)
       system = nil
-      // Not fixed: the input's target holds the core strongly, so that a
-      // send through it costs no retain. Holding it weakly fixed this test
-      // but made W1 3 to 4 times slower (BENCHMARKS.md, issue 21).
-      withKnownIssue("an Input keeps its released system's core, and the state, alive") {
-        #expect(freed.value == 1, "the released system's state is still alive through its Input")
-      }
-      input.send(2)  // to a released system: dropped, and nothing crashes
+      #expect(freed.value == 1, "the released system's state is still alive through its Input")
+      input.send(2)  // to a released system: refused, and nothing crashes
       _ = system
+    }
+
+    @Test("G14 G9 an event sent through the Input of a released system is reported systemStopped")
+    func inputOfReleasedSystemReportsRefusal() {
+      let tally = EventTally()
+      let input = Input<Int>()
+      var system: System<Int, Int>? = System(
+        initial: 0, reduce: { (state: Int, event: Int) in state + event }, feedbacks: [.input(input)],
+        monitor: tally.makeMonitor())
+      input.send(1)
+      system = nil
+      input.send(2)
+      #expect(tally.reduced.current == 1)
+      #expect(tally.refused.current == 1)
+      _ = system
+    }
+
+    /// Counts events reduced and refused as `systemStopped`, keeping no
+    /// state (a recorder's copies would keep the state's sentinel alive).
+    final class EventTally: Sendable {
+      let reduced = Locked(0)
+      let refused = Locked(0)
+      func makeMonitor<State: Sendable>() -> SystemMonitor<State, Int> {
+        SystemMonitor { [reduced, refused] activity in
+          switch activity {
+          case .reduced: reduced.withLock { $0 += 1 }
+          case .eventDiscarded(_, let reason) where reason == .systemStopped: refused.withLock { $0 += 1 }
+          default: break
+          }
+        }
+      }
+    }
+
+    @Test("G9 G14 a system released while another thread sends through its Input frees its state once")
+    func releaseWhileSendingThroughInput() async {
+      for _ in 0..<200 {
+        let freed = Counter()
+        let tally = EventTally()
+        let input = Input<Int>()
+        let start = Gate()
+        let system = Box<System<Holding, Int>>()
+        system.set(
+          System(
+            initial: Holding(sentinel: Sentinel(freed)),
+            reduce: { (state: Holding, event: Int) in
+              var state = state
+              state.count += event
+              return state
+            },
+            feedbacks: [.input(input)], monitor: tally.makeMonitor()))
+        let sends = 200
+        let sender = Task.detached {
+          await onThreads(1, startingAt: start) { _ in for _ in 0..<sends { input.send(1) } }
+        }
+        start.open()
+        system.set(nil)  // the last handle: released while the thread sends
+        await sender.value
+        #expect(freed.value == 1)
+        #expect(tally.reduced.current + tally.refused.current == sends, "an event was lost")
+      }
     }
 
     @Test("G14 dropOldest(limit: 0) keeps no event and reports each as bufferFull")
