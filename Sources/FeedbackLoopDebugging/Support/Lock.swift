@@ -2,8 +2,9 @@ import Foundation
 
 /// A lock around a value, for the debugging product's bookkeeping.
 ///
-/// Written here rather than taken from `Synchronization.Mutex`, which needs
-/// macOS 15 / iOS 18 while the package supports macOS 14 / iOS 17.
+/// An `NSLock` beside its value. The package's minimum (macOS 15 / iOS 18)
+/// now allows `Synchronization.Mutex`; moving every lock wrapper of the
+/// library onto it is left to the house issue (one lock for all targets).
 @usableFromInline
 final class Locked<Value>: @unchecked Sendable {
   // Sendable: `value` is only read or written while `lock` is held.
