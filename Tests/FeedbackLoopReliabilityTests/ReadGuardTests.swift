@@ -14,8 +14,10 @@ extension Reliability {
     /// Lets a reducer reach the system it reduces for.
     final class SystemReference: @unchecked Sendable {
       // Sendable: written once, before any event is sent; the send that
-      // follows orders that write before every read in the reducer.
-      var system: System<Int, Int>?
+      // follows orders that write before every read in the reducer. Weak:
+      // the reducer holds this reference, and a strong one would make a
+      // cycle through the system (LeakSanitizer reported it).
+      weak var system: System<Int, Int>?
     }
 
     @Test(
