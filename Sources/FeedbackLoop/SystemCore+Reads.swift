@@ -21,7 +21,7 @@ import CFeedbackLoopShims
 ///   `reader`, it copies the state into `published` under `lock`, counts a
 ///   publication and clears the bit. It never waits for a reader: only for
 ///   `lock`, which readers hold for a copy. It cannot let the loop go with
-///   `reader` set (its compare-and-swap to 0 fails; ``SystemCore/release()``
+///   `reader` set (its compare-and-swap to 0 fails; ``SystemCore/releaseAfterStopping()``
 ///   publishes first), so a waiting reader is always answered.
 ///
 /// A step boundary comes after the feedbacks and observers of the event in

@@ -692,20 +692,6 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     return next.map { .item($0) } ?? .lookAgain
   }
 
-  /// Clears `owned`, whatever else is set; answers a reader that waits
-  /// first, so that none waits for an owner that is gone.
-  @usableFromInline
-  func release() {
-    while true {
-      let current = fl_word_load(word)
-      if current & Control.reader != 0 {
-        publish()
-      } else if fl_word_exchange_if(word, current, current & ~Control.owned) {
-        return
-      }
-    }
-  }
-
   /// Stops from inside the drain: the caller owns the loop.
   @usableFromInline
   func finishStopping(restoring previousDrainer: UnsafeRawPointer?) {
@@ -723,7 +709,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     fl_set_current_drainer(previousDrainer)
   }
 
-  /// ``release()`` for a stopped loop: destroys the state first if the
+  /// Clears `owned` for a stopped loop, whatever else is set, answering a
+  /// reader that waits first; destroys the state first if the
   /// ``System`` was released. `released` is set with a compare-and-swap
   /// while another thread owns the loop, so either this loop sees it, or
   /// its own compare-and-swap fails and it looks again: an owner never lets
