@@ -38,7 +38,9 @@ import Logging
 /// - A send from another thread goes to the inbox, at its end, under
 ///   `lock`, and sets `queued`.
 /// - The owner's own send (a reducer, feedback or observer sending to its
-///   system) reads the word once: if neither `queued` nor `stopped` is set,
+///   system) goes to the inbox if the event buffer is bounded, so that the
+///   limit counts it (G14). Otherwise it reads the word once: if neither
+///   `queued` nor `stopped` is set,
 ///   the inbox is empty, so the item goes to `pendingLocal`, ahead of
 ///   whatever other threads send later; otherwise it goes to the inbox,
 ///   behind what they sent first (`enqueueFromLoop`). Only the owner clears
@@ -105,6 +107,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// Whether there is a monitor: tested on the hot path, where reading the
   /// optional monitor itself would retain and release its closure.
   @usableFromInline let isMonitored: Bool
+  /// Whether the event buffer has a limit: then the owner's own sends go
+  /// to the inbox too, where the limit counts them (G14).
+  @usableFromInline let isBounded: Bool
   @usableFromInline let isolation: SystemIsolation
   // Owned by the thread that owns the loop; next to the other one-byte
   // fields, so that they share a word (W4).
@@ -178,6 +183,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     self.environment = environment
     self.monitor = monitor
     self.isMonitored = monitor != nil
+    self.isBounded = environment.eventBuffer != .unbounded
     let controlSize = MemoryLayout<fl_loop_control>.stride
     let memory = UnsafeMutableRawPointer.allocate(
       byteCount: controlSize + MemoryLayout<UInt64>.stride * max(feedbacks.count, 1),
@@ -313,23 +319,30 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// One atomic load: while no other thread queued work and the system is
   /// not stopping, the item goes to `pendingLocal`, ahead of anything other
   /// threads queue later; otherwise behind what they queued first.
+  ///
+  /// A bounded buffer takes every item through the inbox: its limit counts
+  /// the loop's own sends as it counts other threads' (G14), which an
+  /// unbounded `pendingLocal` would not. Non-events go there too, so that
+  /// they keep their place among the events (G2).
   @inlinable @inline(__always)
   func enqueueFromLoop(_ item: consuming InboxItem<State, Event>) {
-    if fl_word_load(word) & (Control.queued | Control.stopped) == 0 {
+    if !isBounded, fl_word_load(word) & (Control.queued | Control.stopped) == 0 {
       pendingLocal.append(item)
     } else {
       enqueueFromLoopBehindOthers(item)
     }
   }
 
-  /// The owning thread's send when other threads queued work first, or the
-  /// system is stopping or torn down.
+  /// The owning thread's send when other threads queued work first, the
+  /// buffer is bounded, or the system is stopping or torn down.
   @usableFromInline
   func enqueueFromLoopBehindOthers(_ item: InboxItem<State, Event>) {
-    if tornDown {
-      // Sent during or after the teardown (an `onStop` handler, the
-      // monitor's `.stopped`): nobody drains any more, so it is accounted
-      // for here (G14), and a new observer is told at once (G9).
+    if tornDown || isStopping {
+      // Sent after `stop()` (from the rest of the pass, an `onStop`
+      // handler, the monitor's `.stopped`): refused at once, as another
+      // thread's send is, so that a bounded buffer's limit does not report
+      // it `bufferFull` instead (G14), and a new observer is told at once
+      // (G9).
       reportRefusedAtStop(item)
       return
     }
@@ -539,26 +552,27 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     // It is let go before the next reduction, which finds the storage
     // unshared.
     //
-    // A handler may stop the system (`stop()` in a query): the pass ends
-    // there, so that no later feedback starts an effect and no observer
-    // sees a state after `stop()` returned (G9). One load of the word per
-    // handler, a plain load on x86 and ARM.
+    // The reducer, the monitor's `.reduced` report or a handler may stop
+    // the system (`stop()` in a query): the pass ends before the next
+    // handler, so that no later feedback starts an effect and no observer
+    // sees a state after `stop()` returned (G9). One load of the word
+    // before each handler, a plain load on x86 and ARM.
     let current = state
     var stateLink = firstStateLink
     while let link = stateLink {
+      if isStopping { return }
       stateLink = link._withUnsafeGuaranteedRef {
         $0.call(current)
         return $0.next
       }
-      if isStopping { return }
     }
     var eventLink = firstEventLink
     while let link = eventLink {
+      if isStopping { return }
       eventLink = link._withUnsafeGuaranteedRef {
         $0.call(event, current)
         return $0.next
       }
-      if isStopping { return }
     }
     notifyObservers(current)
   }
@@ -573,11 +587,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   func notifyObservers(_ state: State) {
     var observer = firstObserver
     while let link = observer {
+      if isStopping { return }
       observer = link._withUnsafeGuaranteedRef {
         $0.receive(state)
         return $0.next
       }
-      if isStopping { return }
     }
   }
 
@@ -958,7 +972,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     fl_live_tasks_increment()
     withLock { runningTasks += 1 }
     let body: @Sendable () async -> Void = { [self] in
-      await operation()
+      // A task that first runs after `stop()` (started by the pass before,
+      // cancelled by the teardown before its executor ran it) ends without
+      // running its body: nothing of a stopped system runs (G9). A task
+      // that began earlier ends when its body sees its cancellation.
+      if !isStopped { await operation() }
       withLock { runningTasks -= 1 }
       fl_live_tasks_decrement()
     }
