@@ -1,5 +1,5 @@
 /*
- * The ownership protocol of a system's loop (Sources/FeedbackLoop/SystemCore.swift,
+ * The ownership protocol of a system's loop (Sources/FeedbackLoop/Loop/SystemCore.swift,
  * Sources/CFeedbackLoopShims/shims.c), for every interleaving of two senders
  * (either may become the owner), a reader of the state on another thread, and
  * a stop() from another thread. Scripts/model-check runs it with spin.
