@@ -38,6 +38,18 @@ import CFeedbackLoopShims
 /// read costs one lock pair and two atomic operations. Models/ownership.pml
 /// checks the protocol with spin (Scripts/model-check).
 extension SystemCore {
+  /// The current state. The owning thread reads it directly; another thread
+  /// copies it while the loop is idle, or gets a copy the owner publishes at
+  /// its next step (below, G15).
+  @inlinable
+  var currentState: State {
+    if isDrainingThread {
+      precondition(!isReducing, "FeedbackLoop: a reducer read the system's state; reducers receive it as a parameter")
+      return state
+    }
+    return readFromOtherThread()
+  }
+
   /// Spins, then yields, this many times before the fallback: a few tens of
   /// microseconds, far longer than an owner's step that runs no slow code.
   @inlinable static var spinsBeforeFallback: Int { 2_048 }
