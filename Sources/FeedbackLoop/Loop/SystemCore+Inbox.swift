@@ -54,7 +54,7 @@ extension SystemCore {
   /// they keep their place among the events (G2).
   @inlinable @inline(__always)
   func enqueueFromLoop(_ item: consuming InboxItem<State, Event>) {
-    if !isBounded, fl_word_load(word) & (Control.queued | Control.stopped) == 0 {
+    if case .ownQueue = OwnershipStateMachine.ownerSend(observed: fl_word_load(word), bounded: isBounded) {
       pendingLocal.append(item)
     } else {
       enqueueFromLoopBehindOthers(item)

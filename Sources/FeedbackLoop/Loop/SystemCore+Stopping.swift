@@ -111,12 +111,13 @@ extension SystemCore {
   func releaseAfterStopping() {
     while true {
       let current = fl_word_load(word)
-      if current & Control.reader != 0 {
+      switch OwnershipStateMachine.letGoStopped(observed: current) {
+      case .publishFirst:
         publish()
-        continue
+      case .clearOwned(let desired, let destroysState):
+        if destroysState { destroyState() }
+        if fl_word_exchange_if(word, current, desired) { return }
       }
-      if current & Control.released != 0 { destroyState() }
-      if fl_word_exchange_if(word, current, current & ~Control.owned) { return }
     }
   }
 
@@ -131,17 +132,18 @@ extension SystemCore {
   /// feedbacks and observers are gone with the teardown.
   @usableFromInline
   func systemReleased() {
-    while true {
+    taking: while true {
       let current = fl_word_load(word)
-      if current & Control.owned != 0 {
+      switch OwnershipStateMachine.release(observed: current) {
+      case .tellOwner(let desired):
         // Another thread, or this one inside its own loop (a system released
         // from its observer), tears down at its next step and destroys the
         // state when it lets the loop go (`releaseAfterStopping`).
-        if fl_word_exchange_if(word, current, current | Control.released) { return }
-      } else if current & Control.reader != 0 {
+        if fl_word_exchange_if(word, current, desired) { return }
+      case .waitForReader:
         fl_yield()
-      } else if fl_word_exchange_if(word, current, current | Control.released | Control.owned) {
-        break
+      case .takeAndTearDown(let desired):
+        if fl_word_exchange_if(word, current, desired) { break taking }
       }
     }
     // The loop is this thread's: tear down if no one has yet (a main-actor

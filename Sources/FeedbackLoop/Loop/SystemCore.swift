@@ -267,24 +267,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     return try body()
   }
 
-  /// The bits of the control word.
-  @usableFromInline
-  enum Control {
-    /// A thread owns the loop: it drains, reads the state, or tears down.
-    @inlinable static var owned: UInt64 { 1 }
-    /// The shared inbox holds work. Set and cleared under `lock`.
-    @inlinable static var queued: UInt64 { 2 }
-    /// The system stopped, or is stopping: for good.
-    @inlinable static var stopped: UInt64 { 4 }
-    /// A reader on another thread, under `lock`: with `owned`, it waits for
-    /// the owner to publish a copy of the state; without, it copies the
-    /// state of the idle loop, which nobody may take meanwhile
-    /// (SystemCore+Reads.swift).
-    @inlinable static var reader: UInt64 { 8 }
-    /// The ``System`` was released (set after `stopped`): the owner that
-    /// lets the stopped loop go destroys the state (``systemReleased()``).
-    @inlinable static var released: UInt64 { 16 }
-  }
+  /// The bits of the control word (OwnershipStateMachine.swift).
+  @usableFromInline typealias Control = OwnershipStateMachine.Bits
 
   /// Takes the loop unless another thread owns it; returns whether it did.
   /// Waits while a reader copies the state of the idle loop (`reader`
@@ -292,16 +276,14 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// `lock`, which that reader holds.
   @inlinable
   func acquire() -> Bool {
-    var current = fl_word_load(word)
-    while current & Control.owned == 0 {
-      if current & Control.reader != 0 {
-        fl_yield()
-      } else if fl_word_exchange_if(word, current, current | Control.owned) {
-        return true
+    while true {
+      let current = fl_word_load(word)
+      switch OwnershipStateMachine.acquire(observed: current) {
+      case .ownedElsewhere: return false
+      case .waitForReader: fl_yield()
+      case .take(let desired): if fl_word_exchange_if(word, current, desired) { return true }
       }
-      current = fl_word_load(word)
     }
-    return false
   }
 
   /// Whether the caller may drain: any caller for a system of its own
@@ -320,8 +302,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// atomic operation takes the loop); otherwise queues it.
   @inlinable
   func submit(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
-    if mayDrain(callerIsMainActor: callerIsMainActor), fl_word_load(word) == 0,
-      fl_word_exchange_if(word, 0, Control.owned)
+    let observed = fl_word_load(word)
+    if let desired = OwnershipStateMachine.takeIdleLoop(
+      observed: observed, mayDrain: mayDrain(callerIsMainActor: callerIsMainActor)),
+      fl_word_exchange_if(word, observed, desired)
     {
       let previousDrainer = fl_current_drainer()
       fl_set_current_drainer(identity)
@@ -353,12 +337,13 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     // Read after `queued` was set: an owner seen here sees `queued` when it
     // tries to let the loop go, and takes the item.
     let current = fl_word_set(word, 0)
-    if current & Control.owned != 0 {
+    switch OwnershipStateMachine.afterQueuing(
+      observed: current, mayDrain: mayDrain(callerIsMainActor: callerIsMainActor))
+    {
+    case .ownerTakesIt:
       unlock()
       if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
-      return
-    }
-    if mayDrain(callerIsMainActor: callerIsMainActor) {
+    case .takeLoop:
       guard acquire() else {
         // Another thread took the loop meanwhile (`stop()`,
         // `processQueuedEvents()`): it sees `queued`, and takes the item.
@@ -375,13 +360,13 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       fl_set_current_drainer(identity)
       if let first { process(first) }
       drain(restoring: previousDrainer)
-      return
+    case .hopToMainActor:
+      let schedule = !mainDrainScheduled && !inbox.isEmpty
+      if schedule { mainDrainScheduled = true }
+      unlock()
+      if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+      if schedule { scheduleMainDrain() }
     }
-    let schedule = !mainDrainScheduled && !inbox.isEmpty
-    if schedule { mainDrainScheduled = true }
-    unlock()
-    if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
-    if schedule { scheduleMainDrain() }
   }
 
   @usableFromInline
@@ -399,7 +384,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// system) or anywhere (for its own).
   @usableFromInline
   func processQueuedEvents() {
-    guard fl_word_load(word) & (Control.queued | Control.owned) == Control.queued, acquire() else { return }
+    guard OwnershipStateMachine.shouldDrainQueuedWork(observed: fl_word_load(word)), acquire() else { return }
     let previousDrainer = fl_current_drainer()
     fl_set_current_drainer(identity)
     drain(restoring: previousDrainer)
@@ -408,7 +393,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// Whether `stop()` was called, from any thread: read between two
   /// handlers of a pass.
   @inlinable @inline(__always)
-  var isStopping: Bool { fl_word_load(word) & Control.stopped != 0 }
+  var isStopping: Bool { OwnershipStateMachine.isStopped(fl_word_load(word)) }
 
   /// The drain loop: handles what this thread and others queued until
   /// nothing is left, then lets the loop go. The caller owns the loop and
@@ -418,18 +403,19 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @inlinable
   func drain(restoring previousDrainer: UnsafeRawPointer?) {
     while true {
-      if fl_word_load(word) == Control.owned {
+      let current = fl_word_load(word)
+      if case .ownQueueOrLetGo = OwnershipStateMachine.step(observed: current) {
         if let local = pendingLocal.popFirst() {
           process(local)
           continue
         }
-        if fl_word_exchange_if(word, Control.owned, 0) {
+        if fl_word_exchange_if(word, current, 0) {
           fl_set_current_drainer(previousDrainer)
           return
         }
         continue
       }
-      switch takeFromOtherThreads(restoring: previousDrainer) {
+      switch takeFromOtherThreads(observed: current, restoring: previousDrainer) {
       case .item(let item): process(item)
       case .lookAgain: continue
       case .letGo: return
@@ -449,18 +435,20 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// system stops, or other threads queued work. Returns `.letGo` once the
   /// loop is let go (the thread marker given back).
   @inlinable
-  func takeFromOtherThreads(restoring previousDrainer: UnsafeRawPointer?) -> Interruption {
-    let current = fl_word_load(word)
-    if current & Control.stopped != 0 {
-      finishStopping(restoring: previousDrainer)
-      return .letGo
+  func takeFromOtherThreads(observed: UInt64, restoring previousDrainer: UnsafeRawPointer?) -> Interruption {
+    guard case .interrupted(let publishFirst, let inbox) = OwnershipStateMachine.step(observed: observed) else {
+      if case .finishStopping = OwnershipStateMachine.step(observed: observed) {
+        finishStopping(restoring: previousDrainer)
+        return .letGo
+      }
+      return .lookAgain
     }
     // A reader on another thread waits for this step (G15).
-    if current & Control.reader != 0 { publish() }
+    if publishFirst { publish() }
     // What this thread queued in `pendingLocal` was sent before anything
     // in the inbox: it goes first (G2; see "The order of events" above).
     if let local = pendingLocal.popFirst() { return .item(local) }
-    guard current & Control.queued != 0 else { return .lookAgain }
+    guard inbox else { return .lookAgain }
     lock()
     let next = popLocked()
     unlock()
@@ -468,5 +456,5 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   }
 
   @usableFromInline
-  var isStopped: Bool { fl_word_load(word) & Control.stopped != 0 }
+  var isStopped: Bool { OwnershipStateMachine.isStopped(fl_word_load(word)) }
 }
