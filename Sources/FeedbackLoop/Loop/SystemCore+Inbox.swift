@@ -2,11 +2,12 @@ import CFeedbackLoopShims
 import DequeModule
 import Logging
 
-/// The queue of work between the senders and the owner of the loop, and
-/// the event buffer's policy (G2, G14).
+/// Sending: where each sender's work waits for the owner of the loop (G2,
+/// G14).
 ///
-/// Owns nothing of its own: it works on `inbox` and `queuedEvents`, which
-/// any thread may touch under `lock` (and `queued` in the control word,
+/// Owns nothing of its own: it works on `inbox` (an ``EventInbox``, which
+/// holds the buffer policy), which any thread may touch under `lock` (and
+/// `queued` in the control word,
 /// set and cleared under it), and on `pendingLocal`, which only the thread
 /// that owns the loop touches. Every sender, on any thread, comes through
 /// here; the owner takes the work out again in SystemCore.swift's drain.
@@ -90,53 +91,14 @@ extension SystemCore {
     if case .addObserver(let observer) = item { observer.stopped() }
   }
 
-  /// Appends to the shared queue under the buffer policy and sets `queued`;
-  /// returns the event dropped to respect the policy, if any. Caller holds
-  /// `lock`.
-  ///
-  /// Only events count against the bound. An effect's final event that is
-  /// dropped still ends its effect: it leaves an `effectEnded` in its place.
+  /// Appends to the shared queue under the buffer policy (EventInbox.swift)
+  /// and sets `queued`; returns the event dropped to respect the policy, if
+  /// any. Caller holds `lock`.
   @inlinable
   func enqueueLocked(_ item: InboxItem<State, Event>) -> Event? {
-    let dropped = appendLocked(item)
+    let dropped = inbox.append(item)
     if !inbox.isEmpty { _ = fl_word_set(word, Control.queued) }
     return dropped
-  }
-
-  @inlinable
-  func appendLocked(_ item: InboxItem<State, Event>) -> Event? {
-    guard item.isEvent else {
-      inbox.append(item)
-      return nil
-    }
-    switch environment.eventBuffer {
-    case .unbounded:
-      break
-    case .dropNewest(let limit):
-      if queuedEvents >= limit {
-        if case .finalEvent(_, let token) = item { inbox.append(.effectEnded(token, .finished)) }
-        return item.event
-      }
-    case .dropOldest(let limit):
-      if limit == 0 {
-        // Keeps none: the event just sent is the one dropped.
-        if case .finalEvent(_, let token) = item { inbox.append(.effectEnded(token, .finished)) }
-        return item.event
-      }
-      if queuedEvents >= limit, let oldest = inbox.firstIndex(where: \.isEvent) {
-        let removed = inbox[oldest]
-        if case .finalEvent(_, let token) = removed {
-          inbox[oldest] = .effectEnded(token, .finished)
-        } else {
-          inbox.remove(at: oldest)
-        }
-        inbox.append(item)
-        return removed.event
-      }
-    }
-    queuedEvents += 1
-    inbox.append(item)
-    return nil
   }
 
   /// Takes the first queued item; clears `queued` when none is left. Caller
@@ -144,7 +106,6 @@ extension SystemCore {
   @inlinable
   func popLocked() -> InboxItem<State, Event>? {
     let item = inbox.popFirst()
-    if let item, item.isEvent { queuedEvents -= 1 }
     if inbox.isEmpty { _ = fl_word_clear(word, Control.queued) }
     return item
   }

@@ -89,9 +89,7 @@ extension SystemCore {
   func finishStopping(restoring previousDrainer: UnsafeRawPointer?) {
     lock()
     _ = fl_word_set(word, Control.stopped)
-    let leftovers = inbox
-    inbox.removeAll()
-    queuedEvents = 0
+    let leftovers = inbox.takeAll()
     _ = fl_word_clear(word, Control.queued)
     unlock()
     var discarded = Deque(pendingLocal.takeAll())

@@ -69,7 +69,7 @@ import Logging
 /// `state`, the feedback runtimes, observers, `pendingLocal` and `isReducing`
 /// belong to the owner: only the thread that set `owned` touches them, and
 /// the word's acquire and release order those accesses. `lock` guards
-/// `inbox`, `queuedEvents`, `mainDrainScheduled`, `nextObserverID` and
+/// `inbox`, `mainDrainScheduled`, `nextObserverID` and
 /// `runningTasks`; `queued` is set and cleared under it, so that it is set
 /// exactly while the inbox holds work.
 ///
@@ -85,13 +85,16 @@ import Logging
 ///
 /// ## Where the parts are
 ///
-/// This file holds what the class stores, the control word's bits and the
-/// ownership protocol: taking the loop (`submit`, `acquire`), the drain and
-/// its step boundaries, and letting the loop go. The other parts are
-/// extensions, each in a file of its own that says what it touches and
-/// who may call it:
+/// This file holds what the class stores and carries out the ownership
+/// protocol: taking the loop (`submit`, `acquire`), the drain and its step
+/// boundaries. What each party does is decided in
+/// OwnershipStateMachine.swift, from one reading of the control word, with
+/// no memory touched; this file does the atomic operations. The other
+/// parts are extensions or values, each in a file of its own that says
+/// what it owns and who may touch it:
 ///
-/// - SystemCore+Inbox.swift: the queue of work and the buffer policy;
+/// - SystemCore+Inbox.swift: the senders' way in;
+/// - EventInbox.swift: the shared queue and the buffer policy, a value;
 /// - SystemCore+FanOut.swift: one step, the reducer, the fan-out to
 ///   feedbacks and observers, the monitor's `.reduced`;
 /// - SystemCore+Effects.swift: effect and input tasks, the watermarks;
@@ -162,9 +165,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   // Guarded by `lock`. Their accesses are exclusive by construction (the
   // lock, or the single owner), so Swift's dynamic exclusivity checks, a
   // fifth of the time of an event, are turned off for them.
-  @exclusivity(unchecked) @usableFromInline var inbox = Deque<InboxItem<State, Event>>()
-
-  @exclusivity(unchecked) @usableFromInline var queuedEvents = 0
+  /// The shared queue and its buffer policy (EventInbox.swift).
+  @exclusivity(unchecked) @usableFromInline var inbox: EventInbox<State, Event>
 
   @exclusivity(unchecked) @usableFromInline var nextObserverID: UInt64 = 0
 
@@ -221,6 +223,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     self.monitor = monitor
     self.isMonitored = monitor != nil
     self.isBounded = environment.eventBuffer != .unbounded
+    self.inbox = EventInbox(policy: environment.eventBuffer)
     let controlSize = MemoryLayout<fl_loop_control>.stride
     let memory = UnsafeMutableRawPointer.allocate(
       byteCount: controlSize + MemoryLayout<UInt64>.stride * max(feedbacks.count, 1),
