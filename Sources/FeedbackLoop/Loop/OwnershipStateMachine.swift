@@ -133,13 +133,37 @@ enum OwnershipStateMachine {
   static func step(observed: UInt64) -> Step {
     if observed == Bits.owned { return .ownQueueOrLetGo }
     if observed & Bits.stopped != 0 { return .finishStopping }
-    return .interrupted(publish: observed & Bits.reader != 0, inbox: observed & Bits.queued != 0)
+    return .interrupted(publish: readerWaits(observed), inbox: observed & Bits.queued != 0)
   }
 
   /// Whether a pass must end before its next handler: `stop()` was called,
   /// from any thread or any callback (G9).
   @inlinable @inline(__always)
   static func isStopped(_ observed: UInt64) -> Bool { observed & Bits.stopped != 0 }
+
+  // MARK: - Reading from another thread (G15)
+
+  /// What a reader on another thread does once it set `reader` under the
+  /// lock (`observed` is the word before it set the bit).
+  @usableFromInline
+  enum Read: Equatable {
+    /// No thread owns the loop, and none can take it while `reader` is set:
+    /// copy the state, then clear the bit.
+    case copyIdleState
+    /// A thread owns the loop: wait for it to publish a copy at its next
+    /// step (or fall back to the reduction guard after a short spin).
+    case waitForPublication
+  }
+
+  @inlinable @inline(__always)
+  static func read(observed: UInt64) -> Read {
+    observed & Bits.owned == 0 ? .copyIdleState : .waitForPublication
+  }
+
+  /// Whether the owner publishes a copy of the state for a waiting reader:
+  /// after each reducer, and at each step boundary.
+  @inlinable @inline(__always)
+  static func readerWaits(_ observed: UInt64) -> Bool { observed & Bits.reader != 0 }
 
   // MARK: - Letting a stopped loop go
 
@@ -155,7 +179,7 @@ enum OwnershipStateMachine {
 
   @inlinable
   static func letGoStopped(observed: UInt64) -> LetGoStopped {
-    if observed & Bits.reader != 0 { return .publishFirst }
+    if readerWaits(observed) { return .publishFirst }
     return .clearOwned(observed & ~Bits.owned, destroyState: observed & Bits.released != 0)
   }
 

@@ -61,7 +61,7 @@ extension SystemCore {
   func readFromOtherThread() -> State {
     lock()
     let before = fl_word_set(word, Control.reader)
-    if before & Control.owned == 0 {
+    if case .copyIdleState = OwnershipStateMachine.read(observed: before) {
       let copy = state
       _ = fl_word_clear(word, Control.reader)
       unlock()
@@ -112,7 +112,7 @@ extension SystemCore {
   /// The owner's one load after a reducer: publishes if a reader asked.
   @inlinable @inline(__always)
   func publishIfAsked() {
-    if fl_word_load(word) & Control.reader != 0 { publish() }
+    if OwnershipStateMachine.readerWaits(fl_word_load(word)) { publish() }
   }
 
   /// Copies the state for the readers that wait, and clears `reader`. The
@@ -121,7 +121,7 @@ extension SystemCore {
   @inlinable
   func publish() {
     lock()
-    if fl_word_load(word) & Control.reader != 0 {
+    if OwnershipStateMachine.readerWaits(fl_word_load(word)) {
       // A released system's state is gone, and nobody can read it.
       if waitingReaders > 0, !stateDestroyed { published = state }
       fl_publications_increment(control)

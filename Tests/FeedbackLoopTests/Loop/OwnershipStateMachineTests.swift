@@ -81,6 +81,15 @@ struct OwnershipStateMachineTests {
     }
   }
 
+  @Test("G15 a reader copies an idle loop's state at once, and waits for an owner's publication otherwise")
+  func read() {
+    for word in Self.words {
+      let expected: Machine.Read = word & Bits.owned == 0 ? .copyIdleState : .waitForPublication
+      #expect(Machine.read(observed: word) == expected, "\(word)")
+      #expect(Machine.readerWaits(word) == (word & Bits.reader != 0))
+    }
+  }
+
   @Test("G9 G15 letting a stopped loop go: a waiting reader is answered first; the state goes with a released system")
   func letGoStopped() {
     let stopped = Bits.owned | Bits.stopped
