@@ -53,7 +53,12 @@ import Testing
       var status: String
       var systems: [String]
       var moments: [Seen]
-      var rejections: [String]
+      var messages: [String]
+    }
+
+    struct Rejected: Decodable {
+      var messages: [String]
+      var moments: Int
     }
 
     var phase: String
@@ -62,6 +67,7 @@ import Testing
     var timeline: [String]?
     var sources: [String]?
     var diffAt: Selection?
+    var diffNested: [String]?
     var diagram: Diagram?
     var effectsAtJump: [String]?
     var travel: Travel?
@@ -69,6 +75,7 @@ import Testing
     var applied: Seen?
     var playedEvents: [Seen]?
     var playedStates: [Seen]?
+    var rejected: Rejected?
     var fixtures: String?
     var fixtureDownload: String?
     var saved: Saved?
@@ -191,6 +198,12 @@ import Testing
     #expect(diffAt.moment == "#4")
     #expect(diffAt.added == ["+ nextPage: 3", #"+ results[2]: "swift-2-0""#, #"+ results[3]: "swift-2-1""#])
     #expect(diffAt.removed == ["− nextPage: 2", "− loadingPage: 2"])
+    // Inside arrays: a changed element is diffed field by field, an appended one is one line.
+    #expect(
+      report.diffNested == [
+        #"− items[1].name: "y""#, #"+ items[1].name: "z""#, #"+ items[2]: {"id":3,"name":"w"}"#,
+        #"+ tags[2]: "c""#, "+ extra: true",
+      ])
     // Moment 3, loading page 2: its request is in flight there.
     #expect(report.effectsAtJump?.contains { $0.hasPrefix("request #") } == true)
 
@@ -239,6 +252,17 @@ import Testing
     harness.clock.advance(by: .seconds(1))
     #expect(system.state.results == ["rust-1-0", "rust-1-1"])
 
+    // Bad input from the page: not JSON stays in the page; an event and a state
+    // the app cannot decode are rejected by the app, with the reason shown,
+    // and change nothing.
+    let rejected = try #require(report.rejected)
+    #expect(rejected.moments == 0)
+    #expect(rejected.messages.contains { $0.hasPrefix("the event is not JSON") })
+    #expect(rejected.messages.contains { $0.hasPrefix("search: the event does not decode") })
+    #expect(rejected.messages.contains { $0.hasPrefix("search: the state does not decode") })
+    #expect(client.rejectedCommands.count == 2)
+    #expect(states.count == 17)
+
     // 5. Fixtures from moments 2 and 4, each a given / when / then that the
     // app's reducer satisfies.
     let fixtures = try #require(report.fixtures)
@@ -275,8 +299,7 @@ import Testing
     #expect(opened.status.contains("not connected"))
     #expect(opened.moments.map(\.state) == Array(states[0...16]))
     #expect(opened.moments.map(\.moment) == (0...16).map { "#\($0)" })
-    #expect(opened.rejections.isEmpty)
-    #expect(client.rejectedCommands.isEmpty)
+    #expect(opened.messages == rejected.messages)
 
     await scenario.close()
   }

@@ -569,6 +569,11 @@ const selftest = (() => {
       report.timeline = texts("#timeline li.moment .event");
       report.sources = texts("#timeline li.moment .source");
       report.diffAt = { moment: $("moment-title").textContent, added: texts("#diff .added"), removed: texts("#diff .removed") };
+      // And the diff of two values with nested elements, in this browser.
+      report.diffNested = diff(
+        { items: [{ id: 1, name: "x" }, { id: 2, name: "y" }], tags: ["a", "b"] },
+        { items: [{ id: 1, name: "x" }, { id: 2, name: "z" }, { id: 3, name: "w" }], tags: ["a", "b", "c"], extra: true },
+      ).map(([, text]) => text);
       const nodes = texts("#diagram svg g.node text");
       report.diagram = { nodes, edges: document.querySelectorAll("#diagram svg g.edge").length, labels: texts("#diagram svg g.edge text") };
       select(number("jump", 0));
@@ -635,6 +640,23 @@ const selftest = (() => {
     playingStates() {
       if (after().length < expected) return false;
       report.playedStates = after().map(seen);
+      // Bad input typed into the page: text that is not JSON stays in the
+      // page; an event and a state the app cannot decode come back rejected.
+      base = live().length;
+      $("event-editor").value = "not json";
+      $("send-event").click();
+      $("event-editor").value = '{"noSuchEvent":{}}';
+      $("send-event").click();
+      $("state-editor").value = '{"query":3}';
+      $("state-editor").dispatchEvent(new Event("input"));
+      $("apply-state").click();
+      return "rejecting";
+    },
+    rejecting() {
+      const messages = texts("#rejections li");
+      if (!messages.some((m) => m.includes("event does not decode")) || !messages.some((m) => m.includes("state does not decode")))
+        return false;
+      report.rejected = { messages, moments: live().length - base };
       for (const pick of (query.get("pick") || "").split(",").filter(Boolean))
         document.querySelector('#timeline li[data-moment="' + pick + '"] .pick').click();
       const names = JSON.parse(query.get("names") || "{}");
@@ -657,7 +679,7 @@ const selftest = (() => {
         if (report.phase !== "exporting") return;
         report.opened = {
           system: current, status: $("status").textContent, systems: [...systems.keys()],
-          moments: live().map(seen), rejections: texts("#rejections li"),
+          moments: live().map(seen), messages: texts("#rejections li"),
         };
         current = liveSystem;
         $("system").value = liveSystem;
