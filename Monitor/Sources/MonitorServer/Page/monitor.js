@@ -183,7 +183,7 @@ function drawDiagram(text) {
   const graph = parseDiagram(text);
   if (!graph) return null;
   // Columns: breadth-first distance from the initial state; the states it
-  // cannot reach go in a last column.
+  // cannot reach go under it, in the first column (no arrow reaches them).
   const rank = new Map([[graph.initial, 0]]);
   const queue = [graph.initial];
   while (queue.length) {
@@ -191,11 +191,12 @@ function drawDiagram(text) {
     for (const edge of graph.edges)
       if (edge.from === state && !rank.has(edge.to)) { rank.set(edge.to, rank.get(state) + 1); queue.push(edge.to); }
   }
-  const lastRank = Math.max(...rank.values()) + 1;
-  for (const state of graph.states) if (!rank.has(state)) rank.set(state, lastRank);
+  for (const state of graph.states) if (!rank.has(state)) rank.set(state, 0);
   const columns = [];
   for (const state of graph.states) (columns[rank.get(state)] ||= []).push(state);
-  const charWidth = 7, nodeHeight = 28, columnGap = 90, rowGap = 46, margin = 24;
+  const charWidth = 7, nodeHeight = 28, rowGap = 46, margin = 24;
+  // Wide enough between columns for the longest event's label.
+  const columnGap = Math.max(60, ...graph.edges.map((edge) => edge.label.length * 6.6 + 24));
   const width = (name) => Math.max(60, name.length * charWidth + 20);
   const position = new Map();
   let x = margin + 24;
