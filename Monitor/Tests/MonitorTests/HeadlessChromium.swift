@@ -14,7 +14,8 @@ import NIOPosix
 /// loaded machine (4 of 20 in an earlier session) hung for good: every
 /// process of Chromium asleep, the page's WebSocket connected, and the
 /// monitor's first messages unread in the browser's receive queue
-/// (`ss -tnp`). Without it, 40 of 40 launches finished (`MONITOR_LAUNCHES`).
+/// (`ss -tnp`). Without it, 60 of 60 launches finished (`MONITOR_LAUNCHES`,
+/// load 12 to 21).
 enum HeadlessChromium {
   struct Failure: Error, CustomStringConvertible {
     var description: String
