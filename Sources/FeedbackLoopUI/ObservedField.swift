@@ -12,8 +12,9 @@ final class ObservedField<State, Event> {
   @usableFromInline let keyPath: AnyKeyPath
   /// Registers a read of the member with Observation.
   @usableFromInline let access: (Store<State, Event>) -> Void
-  /// Runs a mutation between the member's will-set and did-set notifications.
-  @usableFromInline let withMutation: (Store<State, Event>, () -> Void) -> Void
+  /// Tells the member's observers that it changed (its will-set and
+  /// did-set notifications), once the store holds the new state.
+  @usableFromInline let notify: (Store<State, Event>) -> Void
   /// Whether the member was read through the store since its last
   /// notification: Observation registers observers only in reads, and each
   /// hears of one change, so an unread member has nobody to notify.
@@ -25,6 +26,6 @@ final class ObservedField<State, Event> {
     self.keyPath = keyPath
     let storeKeyPath = (\Store<State, Event>.state).appending(path: keyPath)
     access = { store in store.access(keyPath: storeKeyPath) }
-    withMutation = { store, mutation in store.withMutation(keyPath: storeKeyPath, mutation) }
+    notify = { store in store.notifyChange(of: storeKeyPath) }
   }
 }

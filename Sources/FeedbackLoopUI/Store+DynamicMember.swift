@@ -16,7 +16,7 @@ extension Store {
     let field = field(keyPath)
     field.isRead = true
     field.access(self)
-    return current[keyPath: keyPath]
+    return slots.current.pointee[keyPath: keyPath]
   }
 
   /// Reads a member of the state that is not `Equatable` through the store:
