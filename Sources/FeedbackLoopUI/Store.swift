@@ -85,10 +85,10 @@ public final class Store<State, Event> {
   private var nextListenerID = 0
   /// The members of the state read through the store (`store.count`), by
   /// key path, each notified only when it changes.
-  @usableFromInline @exclusivity(unchecked) var fields: [AnyKeyPath: ObservedField<State, Event>] = [:]
+  @usableFromInline @exclusivity(unchecked) var fields: [AnyKeyPath: ObservedField] = [:]
   /// The same members, in the order they were first read: each new state
   /// walks this array, not the dictionary.
-  @usableFromInline @exclusivity(unchecked) var fieldList: [ObservedField<State, Event>] = []
+  @usableFromInline @exclusivity(unchecked) var fieldList: [ObservedField] = []
   /// The comparisons made for each state (one per type of stored member,
   /// one per computed member), and the members the state being taken
   /// changed.
@@ -337,7 +337,7 @@ public final class Store<State, Event> {
       let field = fieldList[word &<< 6 | bits.trailingZeroBitCount]
       if field.isRead {
         field.isRead = false
-        field.notify(self)
+        field.notify()
       }
     }
   }
