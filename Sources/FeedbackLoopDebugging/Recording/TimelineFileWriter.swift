@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Appends moments to a JSON Lines file, one moment a line, on a thread of
 /// its own: the loop only puts a moment in a bounded buffer.
@@ -30,11 +31,11 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
   public let url: URL
   /// How many moments may wait for the writer.
   public let bufferCapacity: Int
-  @usableFromInline let shared: Locked<Shared>
+  @usableFromInline let shared: Mutex<Shared>
   @usableFromInline let wakeUp = NSCondition()
   private let done = NSCondition()
 
-  @usableFromInline struct Shared {
+  @usableFromInline struct Shared: Sendable {
     @usableFromInline var buffer: [Moment<State, Event>] = []
     @usableFromInline var pendingDrops: UInt64 = 0
     @usableFromInline var dropped: UInt64 = 0
@@ -67,9 +68,9 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
     let handle = try FileHandle(forWritingTo: url)
     var buffer: [Moment<State, Event>] = []
     buffer.reserveCapacity(bufferCapacity)
-    shared = Locked(Shared(buffer: buffer, paused: paused))
-    let thread = Thread { [shared, wakeUp, done] in
-      Self.run(handle: handle, shared: shared, wakeUp: wakeUp, done: done)
+    shared = Mutex(Shared(buffer: buffer, paused: paused))
+    let thread = Thread { [self] in
+      Self.run(handle: handle, shared: shared, wakeUp: wakeUp, done: done, bufferCapacity: bufferCapacity)
     }
     thread.name = "FeedbackLoopDebugging.TimelineFileWriter"
     thread.start()
@@ -123,22 +124,26 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
     return shared.withLock { Summary(written: $0.written, dropped: $0.dropped, unencodable: $0.unencodable) }
   }
 
-  private static func run(handle: FileHandle, shared: Locked<Shared>, wakeUp: NSCondition, done: NSCondition) {
+  private static func run(
+    handle: FileHandle, shared: borrowing Mutex<Shared>, wakeUp: NSCondition, done: NSCondition, bufferCapacity: Int
+  ) {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    // Two buffers that trade places: the loop appends to one while this
+    // thread writes the other, and neither is ever reallocated (a new
+    // buffer per batch made the loop fault in fresh pages as it appended).
     var batch: [Moment<State, Event>] = []
+    batch.reserveCapacity(bufferCapacity)
     while true {
       wakeUp.lock()
       var drops: UInt64 = 0
       var finishing = false
       while true {
-        (batch, drops, finishing) = shared.withLock { shared in
-          if shared.paused { return ([], 0, false) }
-          var taken: [Moment<State, Event>] = []
-          swap(&taken, &shared.buffer)
-          shared.buffer.reserveCapacity(taken.capacity)
+        (drops, finishing) = shared.withLock { shared in
+          if shared.paused { return (0, false) }
+          swap(&batch, &shared.buffer)
           defer { shared.pendingDrops = 0 }
-          return (taken, shared.pendingDrops, shared.finishing)
+          return (shared.pendingDrops, shared.finishing)
         }
         if !batch.isEmpty || drops > 0 || finishing { break }
         wakeUp.wait()
@@ -164,11 +169,13 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
         data.append(0x0A)
       }
       if !data.isEmpty { handle.write(data) }
+      let wasEmpty = batch.isEmpty
+      batch.removeAll(keepingCapacity: true)
       shared.withLock {
         $0.written += written
         $0.unencodable += unencodable
       }
-      if finishing && batch.isEmpty && drops == 0 {
+      if finishing && wasEmpty && drops == 0 {
         try? handle.close()
         done.lock()
         shared.withLock { $0.finished = true }
