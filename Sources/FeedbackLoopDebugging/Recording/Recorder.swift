@@ -42,7 +42,8 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
 
   @inlinable init(
     capacity: Int, system: String, clock: (any Clock<Duration>)?,
-    write: @escaping @Sendable (Moment<State, Event>) -> Void, writerDrops: @escaping @Sendable () -> UInt64
+    write: @escaping @Sendable (_ moment: () -> Moment<State, Event>) -> Void,
+    writerDrops: @escaping @Sendable () -> UInt64
   ) {
     precondition(capacity >= 0, "a recorder's capacity cannot be negative")
     storage = RecorderStorage(capacity: capacity, write: write, writerDrops: writerDrops)
@@ -100,7 +101,7 @@ extension Recorder where State: Codable, Event: Codable {
     system: String = InspectionStream<State, Event>.makeSystemID(), clock: (any Clock<Duration>)? = nil
   ) {
     self.init(
-      capacity: capacity, system: system, clock: clock, write: { file.append($0) },
+      capacity: capacity, system: system, clock: clock, write: { file.append(making: $0) },
       writerDrops: { file.droppedCount })
   }
 }

@@ -13,7 +13,11 @@ import Synchronization
 @usableFromInline
 final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let capacity: Int
-  @usableFromInline let write: (@Sendable (Moment<State, Event>) -> Void)?
+  /// Hands a closed moment to the file writer, if any: it builds the moment
+  /// with the closure only if its buffer has room (else it counts a drop),
+  /// called under this storage's lock so that the moment is built from the
+  /// ring where it stands.
+  @usableFromInline let write: (@Sendable (_ moment: () -> Moment<State, Event>) -> Void)?
   @usableFromInline let writerDrops: (@Sendable () -> UInt64)?
   @usableFromInline let shared: Mutex<Shared>
 
@@ -56,12 +60,13 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
     @inlinable mutating func record(_ kind: EffectChange.Kind, _ id: EffectID, error: String? = nil) {
       guard hasOpenMoment else { return }
       let change = EffectChange(kind: kind, effect: reference(id), error: error)
-      ring.withNewest { $0.effects.append(change) }
+      ring.appendEffect(change)
     }
 
-    @inlinable mutating func source(_ source: EventSource) -> MomentSource {
+    /// The source of an event, `nil` when it came from outside.
+    @inlinable mutating func detailedSource(_ source: EventSource) -> MomentSource? {
       switch source {
-      case .external: .external
+      case .external: nil
       case .feedback(let id): .feedback(reference(id))
       case .effect(let id): .effect(reference(id))
       }
@@ -69,7 +74,8 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
   }
 
   @usableFromInline init(
-    capacity: Int, write: (@Sendable (Moment<State, Event>) -> Void)?, writerDrops: (@Sendable () -> UInt64)?
+    capacity: Int, write: (@Sendable (_ moment: () -> Moment<State, Event>) -> Void)?,
+    writerDrops: (@Sendable () -> UInt64)?
   ) {
     self.capacity = capacity
     self.write = write
@@ -90,24 +96,41 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
   /// returns whether it did (if not, the stream records it under its own
   /// lock with ``record(_:time:)``, and delivers it).
   @inlinable func recordAlone(_ activity: SystemActivity<State, Event>, time: Duration?) -> Bool {
-    let (recorded, closed) = shared.withLock { shared -> (Bool, Moment<State, Event>?) in
-      guard !shared.streamHasConsumers else { return (false, nil) }
-      shared.activities += 1
-      return (true, apply(activity, time: time, to: &shared))
+    // The common case (W1's) apart, the event and state taken out before the
+    // lock: captured whole by the lock's closure, or switched over beside
+    // the other cases, the activity was copied and destroyed through the
+    // enum's value witnesses on every event.
+    guard case .reduced(let event, _, let state, .external) = activity else {
+      return recordAloneInGeneral(activity, time: time)
     }
-    if let closed, let write { write(closed) }
-    return recorded
+    return shared.withLock { shared in
+      guard !shared.streamHasConsumers else { return false }
+      shared.activities += 1
+      open(sequence: shared.nextSequence, time: time, event: event, detailedSource: nil, state: state, in: &shared)
+      return true
+    }
+  }
+
+  /// ``recordAlone(_:time:)`` for any activity.
+  @inlinable @inline(never) func recordAloneInGeneral(_ activity: SystemActivity<State, Event>, time: Duration?)
+    -> Bool
+  {
+    shared.withLock { shared in
+      guard !shared.streamHasConsumers else { return false }
+      shared.activities += 1
+      apply(activity, time: time, to: &shared)
+      return true
+    }
   }
 
   /// Records `activity`; returns its number in the recorder's stream.
   @inlinable func record(_ activity: SystemActivity<State, Event>, time: Duration?) -> UInt64 {
-    let (number, closed) = shared.withLock { shared -> (UInt64, Moment<State, Event>?) in
+    shared.withLock { shared in
       let number = shared.activities
       shared.activities += 1
-      return (number, apply(activity, time: time, to: &shared))
+      apply(activity, time: time, to: &shared)
+      return number
     }
-    if let closed, let write { write(closed) }
-    return number
   }
 
   /// The recorder's stream has consumers besides the recorder from now on.
@@ -115,25 +138,14 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
     shared.withLock { $0.streamHasConsumers = true }
   }
 
-  /// Records one activity; returns the moment it closed when there is a
-  /// file to write it to (a copy only then).
-  @inlinable func apply(
-    _ activity: SystemActivity<State, Event>, time: Duration?, to shared: inout Shared
-  ) -> Moment<State, Event>? {
-    // The common cases first, binding only what they need: a `switch`
-    // copied the whole activity through its value witness first.
-    if case .reduced(let event, _, let state, .external) = activity {
-      return open(
-        sequence: shared.nextSequence, time: time, event: event, source: .external, state: state, in: &shared)
-    }
-    if case .reduced(let event, _, let state, let source) = activity {
-      let source = shared.source(source)
-      return open(sequence: shared.nextSequence, time: time, event: event, source: source, state: state, in: &shared)
-    }
+  /// Records one activity.
+  @inlinable func apply(_ activity: SystemActivity<State, Event>, time: Duration?, to shared: inout Shared) {
     switch activity {
     case .started(let initial):
-      return open(sequence: shared.nextSequence, time: time, event: nil, source: nil, state: initial, in: &shared)
-    case .reduced: return nil
+      open(sequence: shared.nextSequence, time: time, event: nil, detailedSource: nil, state: initial, in: &shared)
+    case .reduced(let event, _, let state, let source):
+      let source = shared.detailedSource(source)
+      open(sequence: shared.nextSequence, time: time, event: event, detailedSource: source, state: state, in: &shared)
     case .effectQueued(let id): shared.record(.queued, id)
     case .effectStarted(let id): shared.record(.started, id)
     case .effectCancelled(let id): shared.record(.cancelled, id)
@@ -144,36 +156,35 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
       // only: the file has that moment already).
       if !shared.ring.isEmpty {
         let discarded = DiscardedEvent(event: event, reason: reason)
-        shared.ring.withNewest { $0.discarded.append(discarded) }
+        shared.ring.appendDiscarded(discarded)
       }
     case .stopped:
-      guard shared.hasOpenMoment else { return nil }
+      guard shared.hasOpenMoment else { return }
       shared.hasOpenMoment = false
       // Closed, the moment takes the place of the oldest one kept.
       if shared.ring.isFull, capacity > 0 { shared.evicted += 1 }
-      return shared.ring.withNewest { newest in
-        newest.stopped = true
-        return write == nil ? nil : newest
-      }
+      shared.ring.markNewestStopped()
+      if let write { write { shared.ring.newest } }
     @unknown default:
       break
     }
-    return nil
   }
 
-  /// Opens a moment in the ring (closing the open one where it stands, and
-  /// overwriting the oldest once the ring is full).
+  /// Opens a moment in the ring, closing the open one where it stands (and
+  /// handing it to the file writer), and overwriting the oldest once the
+  /// ring is full.
   @inlinable func open(
-    sequence: UInt64, time: Duration?, event: Event?, source: MomentSource?, state: State, in shared: inout Shared
-  ) -> Moment<State, Event>? {
-    var closed: Moment<State, Event>? = nil
-    if write != nil, shared.hasOpenMoment { closed = shared.ring.newest }
+    sequence: UInt64, time: Duration?, event: Event?, detailedSource: MomentSource?, state: State,
+    in shared: inout Shared
+  ) {
+    if let write, shared.hasOpenMoment { write { shared.ring.newest } }
+    let overwrote = shared.ring.open(
+      sequence: sequence, time: time, event: event, detailedSource: detailedSource, state: state)
     // With no ring (capacity 0) nothing is kept, so nothing is evicted.
-    if shared.ring.open(sequence: sequence, time: time, event: event, source: source, state: state), capacity > 0 {
+    if overwrote, capacity > 0 {
       shared.evicted += 1
     }
     shared.hasOpenMoment = true
     shared.nextSequence += 1
-    return closed
   }
 }
