@@ -30,24 +30,26 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
   ///   - capacity: how many moments the ring holds; the oldest go first.
   ///     `0` keeps none (with a file writer, the file has them all).
   ///   - system: the system's id in the inspection stream.
+  ///   - parent: the id of the system that runs this one as a child, if any
+  ///     (``childRecorder(id:capacity:clock:)`` fills it in).
   ///   - clock: the system's clock, to stamp moments with its time; `nil` for none.
   @inlinable public init(
-    capacity: Int = 1_000, system: String = InspectionStream<State, Event>.makeSystemID(),
+    capacity: Int = 1_000, system: String = InspectionStream<State, Event>.makeSystemID(), parent: String? = nil,
     clock: (any Clock<Duration>)? = nil
   ) {
     precondition(capacity >= 0, "a recorder's capacity cannot be negative")
     storage = RecorderStorage(capacity: capacity, write: nil, writerDrops: nil)
-    stream = InspectionStream(system: system, parent: nil, clock: clock, recorder: storage)
+    stream = InspectionStream(system: system, parent: parent, clock: clock, recorder: storage)
   }
 
   @inlinable init(
-    capacity: Int, system: String, clock: (any Clock<Duration>)?,
+    capacity: Int, system: String, parent: String?, clock: (any Clock<Duration>)?,
     write: @escaping @Sendable (_ moment: () -> Moment<State, Event>) -> Void,
     writerDrops: @escaping @Sendable () -> UInt64
   ) {
     precondition(capacity >= 0, "a recorder's capacity cannot be negative")
     storage = RecorderStorage(capacity: capacity, write: write, writerDrops: writerDrops)
-    stream = InspectionStream(system: system, parent: nil, clock: clock, recorder: storage)
+    stream = InspectionStream(system: system, parent: parent, clock: clock, recorder: storage)
   }
 
   /// The monitor to give the system (combine it with others with
@@ -98,10 +100,11 @@ extension Recorder where State: Codable, Event: Codable {
   /// ```
   @inlinable public convenience init(
     capacity: Int = 1_000, file: TimelineFileWriter<State, Event>,
-    system: String = InspectionStream<State, Event>.makeSystemID(), clock: (any Clock<Duration>)? = nil
+    system: String = InspectionStream<State, Event>.makeSystemID(), parent: String? = nil,
+    clock: (any Clock<Duration>)? = nil
   ) {
     self.init(
-      capacity: capacity, system: system, clock: clock, write: { file.append(making: $0) },
+      capacity: capacity, system: system, parent: parent, clock: clock, write: { file.append(making: $0) },
       writerDrops: { file.droppedCount })
   }
 }
