@@ -120,6 +120,9 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
 
   /// Writes what is buffered, closes the file and returns what was written
   /// and dropped. Later appends are counted as dropped.
+  ///
+  /// This ends the writer's thread, which holds the writer until then: a
+  /// writer never finished lives, waiting, until the process ends.
   @discardableResult
   public func finish() -> Summary {
     shared.withLock { $0.finishing = true }
