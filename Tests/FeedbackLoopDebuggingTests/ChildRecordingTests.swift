@@ -1,6 +1,6 @@
 import FeedbackLoop
 import FeedbackLoopTesting
-import Synchronization
+import Foundation
 import Testing
 
 @testable import FeedbackLoopDebugging
@@ -103,9 +103,11 @@ import Testing
     system.stop()
   }
 
-  final class Recorders: Sendable {
-    private let lock = Mutex<[Recorder<Int, Counter.Event>]>([])
-    func add(_ recorder: Recorder<Int, Counter.Event>) { lock.withLock { $0.append(recorder) } }
-    var all: [Recorder<Int, Counter.Event>] { lock.withLock { $0 } }
+  final class Recorders: @unchecked Sendable {
+    // Sendable: `recorders` is only touched under `lock`.
+    private let lock = NSLock()
+    private var recorders: [Recorder<Int, Counter.Event>] = []
+    func add(_ recorder: Recorder<Int, Counter.Event>) { lock.withLock { recorders.append(recorder) } }
+    var all: [Recorder<Int, Counter.Event>] { lock.withLock { recorders } }
   }
 }

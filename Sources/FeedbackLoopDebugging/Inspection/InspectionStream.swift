@@ -1,6 +1,5 @@
 import FeedbackLoop
 import Foundation
-import Synchronization
 
 /// Turns a system's monitor hook into a stream of ``Inspection`` values for
 /// any number of consumers: the recorder, the monitor's client, a log.
@@ -32,7 +31,7 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
   /// The recorder whose stream this is, called directly rather than as a
   /// consumer (it numbers the activities too; see ``receive(_:)``).
   @usableFromInline let recorder: RecorderStorage<State, Event>?
-  @usableFromInline let shared = Mutex(Shared())
+  @usableFromInline let shared = Locked(Shared())
 
   @usableFromInline struct Shared: Sendable {
     @usableFromInline var sequence: UInt64 = 0

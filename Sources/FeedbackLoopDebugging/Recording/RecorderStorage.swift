@@ -1,10 +1,11 @@
 import FeedbackLoop
-import Synchronization
 
 /// The recorder's state, apart from the recorder so that its stream can
 /// hold it without a cycle.
 ///
-/// One lock guards it. The loop's reports come one at a time (the monitor
+/// One lock guards it (`Locked`, a pthread mutex: ThreadSanitizer does not
+/// see `Synchronization.Mutex` on Linux with Swift 6.3, and reports every
+/// access it guards as a race). The loop's reports come one at a time (the monitor
 /// contract), so the lock is uncontended on the loop's side; it is there
 /// for the others: refusals reported on senders' threads, `moments` read
 /// from any thread, and a stream consumer catching up. It is the only lock
@@ -19,7 +20,7 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
   /// ring where it stands.
   @usableFromInline let write: (@Sendable (_ moment: () -> Moment<State, Event>) -> Void)?
   @usableFromInline let writerDrops: (@Sendable () -> UInt64)?
-  @usableFromInline let shared: Mutex<Shared>
+  @usableFromInline let shared: Locked<Shared>
 
   @usableFromInline struct Shared: Sendable {
     /// The closed moments, oldest first, then the open one when
@@ -80,7 +81,7 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
     self.capacity = capacity
     self.write = write
     self.writerDrops = writerDrops
-    shared = Mutex(Shared(capacity: capacity))
+    shared = Locked(Shared(capacity: capacity))
   }
 
   var evicted: UInt64 { shared.withLock { $0.evicted } }

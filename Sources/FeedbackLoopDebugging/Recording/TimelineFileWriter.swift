@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Appends moments to a JSON Lines file, one moment a line, on a thread of
 /// its own: the loop only puts a moment in a bounded buffer.
@@ -31,7 +30,7 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
   public let url: URL
   /// How many moments may wait for the writer.
   public let bufferCapacity: Int
-  @usableFromInline let shared: Mutex<Shared>
+  @usableFromInline let shared: Locked<Shared>
   @usableFromInline let wakeUp = NSCondition()
   private let done = NSCondition()
 
@@ -68,8 +67,8 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
     let handle = try FileHandle(forWritingTo: url)
     var buffer: [Moment<State, Event>] = []
     buffer.reserveCapacity(bufferCapacity)
-    shared = Mutex(Shared(buffer: buffer, paused: paused))
-    let thread = Thread { [self] in
+    shared = Locked(Shared(buffer: buffer, paused: paused))
+    let thread = Thread { [shared, wakeUp, done, bufferCapacity] in
       Self.run(handle: handle, shared: shared, wakeUp: wakeUp, done: done, bufferCapacity: bufferCapacity)
     }
     thread.name = "FeedbackLoopDebugging.TimelineFileWriter"
@@ -121,8 +120,8 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
   /// Writes what is buffered, closes the file and returns what was written
   /// and dropped. Later appends are counted as dropped.
   ///
-  /// This ends the writer's thread, which holds the writer until then: a
-  /// writer never finished lives, waiting, until the process ends.
+  /// This ends the writer's thread: a writer never finished leaves its
+  /// thread waiting until the process ends.
   @discardableResult
   public func finish() -> Summary {
     shared.withLock { $0.finishing = true }
@@ -136,7 +135,7 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
   }
 
   private static func run(
-    handle: FileHandle, shared: borrowing Mutex<Shared>, wakeUp: NSCondition, done: NSCondition, bufferCapacity: Int
+    handle: FileHandle, shared: Locked<Shared>, wakeUp: NSCondition, done: NSCondition, bufferCapacity: Int
   ) {
     yieldToTheApplication()
     let encoder = JSONEncoder()
