@@ -477,7 +477,7 @@ extension Statechart where Event: Equatable {
   /// var state = chart.initialState(context: Player())
   /// chart.reduce(&state, .event(.loaded))
   /// ```
-  @inlinable
+  @inlinable @inline(__always)
   public func reduce(_ state: inout StatechartState<Context>, _ event: ChartEvent<Event>) {
     if case .event(let event) = event.kind, hot.keysAreValues && hot.usesKeyMask {
       // One comparison per declared event at most, and the tables.
@@ -490,6 +490,13 @@ extension Statechart where Event: Equatable {
       if key == hot.keyCount || takeAlone(&state, event: event, key: key) { return }
       return reduceBySelecting(&state, event: event, keys: 1 << UInt64(key))
     }
+    reduceByMatchingKeys(&state, event)
+  }
+
+  /// What the `Equatable` `reduce` does when the chart has a closure key
+  /// or more than 64 keys, or for a delay's expiry.
+  @inlinable @inline(never)
+  func reduceByMatchingKeys(_ state: inout StatechartState<Context>, _ event: ChartEvent<Event>) {
     guard case .event(let event) = event.kind, hot.usesKeyMask else {
       if case .timeout(let index, let entry) = event.kind {
         reduceTimeout(&state, transition: index, entry: entry)
