@@ -80,6 +80,11 @@ final class ChartTables<Context: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let selection: [ChartSelection]
   /// Per key, the atomic and final states with a candidate on it.
   @usableFromInline let statesHandling: [UInt64]
+  /// Per key, the selection every state of `statesHandling` makes when
+  /// they all make the same one (a transition of their common ancestor,
+  /// say), so that any one of them active tells it; `transition` is -1
+  /// when they differ.
+  @usableFromInline let uniformSelection: [ChartSelection]
 
   /// The boxes the unmanaged references above point to, kept alive here.
   private let owners: [any AnyObject & Sendable]
@@ -246,12 +251,30 @@ final class ChartTables<Context: Sendable, Event: Sendable>: Sendable {
           exitMask: exitMask, entrySet: enters, isPlain: isPlain, hasAction: transition.code.hasAction))
     }
     self.rows = rows
-    selection = firstCandidate.map { candidate in
+    let none = ChartTransitionRow(exitMask: 0, entrySet: 0, isPlain: false, hasAction: false)
+    let selection = firstCandidate.map { candidate in
       candidate < 0
-        ? ChartSelection(
-          transition: candidate, row: ChartTransitionRow(exitMask: 0, entrySet: 0, isPlain: false, hasAction: false))
+        ? ChartSelection(transition: candidate, row: none)
         : ChartSelection(transition: candidate, row: rows[Int(candidate)])
     }
+    self.selection = selection
+    var uniformSelection: [ChartSelection] = []
+    for key in statesHandling.indices {
+      var states = statesHandling[key]
+      var made: ChartSelection?
+      while states != 0 {
+        let state = states.trailingZeroBitCount
+        states &= states &- 1
+        let selected = selection[state * keyValue.count + key]
+        if let earlier = made, earlier.transition != selected.transition {
+          made = ChartSelection(transition: -1, row: none)
+          break
+        }
+        made = selected
+      }
+      uniformSelection.append(made ?? ChartSelection(transition: -1, row: none))
+    }
+    self.uniformSelection = uniformSelection
     self.owners = owners
   }
 }

@@ -71,14 +71,17 @@ extension Statechart {
     let hot = self.hot
     var atoms = state.configuration & hot.statesHandling[key]
     if atoms == 0 { return true }
-    let first = hot.selection[atoms.trailingZeroBitCount &* hot.keyCount &+ key]
-    if first.transition < 0 { return false }
-    atoms &= atoms &- 1
-    while atoms != 0 {
-      let atom = atoms.trailingZeroBitCount
+    var first = hot.uniformSelection[key]
+    if first.transition == -1 {
+      first = hot.selection[atoms.trailingZeroBitCount &* hot.keyCount &+ key]
       atoms &= atoms &- 1
-      if hot.selection[atom &* hot.keyCount &+ key].transition != first.transition { return false }
+      while atoms != 0 {
+        let atom = atoms.trailingZeroBitCount
+        atoms &= atoms &- 1
+        if hot.selection[atom &* hot.keyCount &+ key].transition != first.transition { return false }
+      }
     }
+    if first.transition < 0 { return false }
     let index = Int(first.transition)
     let row = first.row
     if row.isPlain {
@@ -162,7 +165,7 @@ extension Statechart {
   /// SCXML's selectTransitions for a user's event, over the compiled
   /// candidates: for each active atomic state in document order, its first
   /// candidate whose key the event matches and whose guard holds; then
-  /// ``removeConflicts(_:in:buffer:)``.
+  /// ``removeConflicts(_:configuration:buffer:)``.
   @inlinable
   func selectEventTransitions(
     _ event: Event,
@@ -205,7 +208,7 @@ extension Statechart {
   /// SCXML's selectTransitions then removeConflictingTransitions, for a
   /// done event: for each active atomic state in document order, the first
   /// enabled transition of that state, else of its parent, and so on up;
-  /// then ``removeConflicts(_:in:buffer:)``. Writes the selected indices at
+  /// then ``removeConflicts(_:configuration:buffer:)``. Writes the selected indices at
   /// the start of `buffer` (capacity 128) and returns their count.
   @inlinable
   func selectTransitions(
