@@ -31,8 +31,12 @@ public final class ManualTaskExecutor: TaskExecutor, @unchecked Sendable {
   private let lock = Mutex()
   private var jobs = Deque<UnownedJob>()
 
-  /// A new executor with no work.
-  public init() {}
+  /// A new executor with no work. In a test that carries the
+  /// ``RunsLeftoverJobsTrait`` (`.runsLeftoverJobs`), what the test leaves on
+  /// this executor runs when the test ends.
+  public init() {
+    LeftoverJobs.current?.register(self)
+  }
 
   /// Keeps `job` until ``runUntilIdle()`` runs it. Called by the Swift
   /// runtime for each task that prefers this executor, when it starts and
@@ -75,11 +79,18 @@ public final class ManualTaskExecutor: TaskExecutor, @unchecked Sendable {
   /// ```
   @discardableResult
   public func runUntilIdle(limit: Int) -> Bool {
+    _ = runJobs(limit: limit)
+    return pendingJobs == 0
+  }
+
+  /// Runs jobs until none is left or `limit` jobs have run; returns how
+  /// many ran.
+  func runJobs(limit: Int) -> Int {
     var count = 0
     while count < limit, let job = lock.withLock({ jobs.popFirst() }) {
       job.runSynchronously(on: asUnownedTaskExecutor())
       count += 1
     }
-    return pendingJobs == 0
+    return count
   }
 }

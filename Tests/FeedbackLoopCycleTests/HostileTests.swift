@@ -6,7 +6,7 @@ import Testing
 
 /// The router under attack: events from many threads at once, events after
 /// stop, and sends from inside a render.
-@Suite struct HostileTests {
+@Suite(.runsLeftoverJobs) struct HostileTests {
   @Test("G2 events of two drivers sent from many threads at once are each reduced once")
   func manyThreads() {
     let left = RecordingDriver<Int, Int>()

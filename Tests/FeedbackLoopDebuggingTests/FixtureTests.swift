@@ -5,7 +5,7 @@ import Testing
 
 @testable import FeedbackLoopDebugging
 
-@Suite struct FixtureTests {
+@Suite(.runsLeftoverJobs) struct FixtureTests {
   let harness = Harness()
 
   func recorded() -> [Moment<PagedSearch.State, PagedSearch.Event>] {

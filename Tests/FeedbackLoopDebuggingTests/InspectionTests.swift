@@ -5,7 +5,7 @@ import Testing
 
 @testable import FeedbackLoopDebugging
 
-@Suite struct InspectionTests {
+@Suite(.runsLeftoverJobs) struct InspectionTests {
   let harness = Harness()
 
   final class Lines: @unchecked Sendable {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import FeedbackLoopDebugging
 
-@Suite struct ReplayTests {
+@Suite(.runsLeftoverJobs) struct ReplayTests {
   let harness = Harness()
 
   @Test("G13 a recorded session replays to identical states")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import FeedbackLoopDebugging
 
-@Suite struct TimeTravelTests {
+@Suite(.runsLeftoverJobs) struct TimeTravelTests {
   let harness = Harness()
 
   func started(_ moment: Moment<PagedSearch.State, PagedSearch.Event>?) -> [EffectReference] {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import FeedbackLoopDebugging
 
-@Suite struct TimelineFileTests {
+@Suite(.runsLeftoverJobs) struct TimelineFileTests {
   let harness = Harness()
 
   func temporaryFile(_ name: String) -> URL {

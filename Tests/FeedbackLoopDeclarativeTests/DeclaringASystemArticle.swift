@@ -1,5 +1,6 @@
 import FeedbackLoop
 import FeedbackLoopDeclarative
+import FeedbackLoopTesting
 import Testing
 
 // The code of Step 1 of the Declaring a System article (Sources/
@@ -82,7 +83,7 @@ extension DeclaringASystem.Action {
   var loadedItems: [String]? { if case .loaded(let items) = self { items } else { nil } }
 }
 
-@Suite struct DeclaringASystemArticleTests {
+@Suite(.runsLeftoverJobs) struct DeclaringASystemArticleTests {
   typealias Light = DeclaringASystem.Light
   typealias Press = DeclaringASystem.Press
 

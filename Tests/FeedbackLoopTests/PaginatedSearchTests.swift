@@ -116,7 +116,7 @@ enum Search {
   }
 }
 
-@Suite struct PaginatedSearchTests {
+@Suite(.runsLeftoverJobs) struct PaginatedSearchTests {
   let harness = Harness()
   let queries = Input<Search.Event>()
   // A signal, as in the seed: a yield with nobody listening is lost.

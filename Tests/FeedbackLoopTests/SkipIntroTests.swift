@@ -60,7 +60,7 @@ enum SkipIntro {
   }
 }
 
-@Suite struct SkipIntroTests {
+@Suite(.runsLeftoverJobs) struct SkipIntroTests {
   @Test("seed 001: the countdown ticks each second on the injected clock, then the player seeks and the button hides")
   func countdownSeekHide() {
     let harness = Harness()

@@ -5,7 +5,7 @@ import Logging
 import Testing
 
 /// G11, G12, G13 and G14.
-@Suite struct TimeFailureDeterminismBackpressureTests {
+@Suite(.runsLeftoverJobs) struct TimeFailureDeterminismBackpressureTests {
   enum Event: Sendable, Equatable {
     case add(Int)
     case failed(String)

@@ -1,4 +1,5 @@
 import FeedbackLoop
+import FeedbackLoopTesting
 import FeedbackLoopUI
 import Foundation
 import Observation
@@ -32,7 +33,7 @@ enum RedTeamPair {
 /// armed, a member read from another member's change callback, sends from
 /// such a callback, and scoped stores of a stopped store.
 @MainActor
-@Suite("Red team: store", .timeLimit(.minutes(1)))
+@Suite("Red team: store", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct RedTeamStoreTests {
   /// What a tracking armed from inside another member's change callback saw.
   final class Reading: @unchecked Sendable {

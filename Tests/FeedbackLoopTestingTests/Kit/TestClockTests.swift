@@ -2,7 +2,7 @@ import FeedbackLoop
 import FeedbackLoopTesting
 import Testing
 
-@Suite("The test clock moves only when told, and wakes each sleeper at its deadline")
+@Suite("The test clock moves only when told, and wakes each sleeper at its deadline", .runsLeftoverJobs)
 struct TestClockTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func sleepersWakeInDeadlineOrderEachAtItsOwnDeadline() {

@@ -65,7 +65,7 @@ enum Downloads {
   }
 }
 
-@Suite struct ChildSystemsTests {
+@Suite(.runsLeftoverJobs) struct ChildSystemsTests {
   struct Probe {
     let harness = Harness()
     let children = ChildSystems<Int, Download.State, Download.Event>()
