@@ -48,6 +48,25 @@ import Testing
     second.finish()
   }
 
+  @Test("G1 a reel read before an event keeps its frames: the storage the copies share is copied on write")
+  func reelCopyOnWrite() {
+    let counter = RecordingDriver<Int, Int>()
+    let router = Router(seed: 0, memory: 2) { _ in
+      [Wire("counter", driver: counter, model: { $0 }, events: { n, frames in .frame(frames.current + n) })]
+    }
+    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    app.send(.driver("counter", 1)) { $0 = Reel(queue: [1], previous: [0], memory: 2) }
+    let before = app.state
+    app.send(.driver("counter", 1)) { $0 = Reel(queue: [2], previous: [0, 1], memory: 2) }
+    counter.end()
+    app.receive(.driverEnded("counter")) {
+      $0 = Reel(queue: [2], previous: [0, 1], memory: 2, endedDrivers: [DriverEnd(driver: "counter")])
+    }
+    #expect(before == Reel(queue: [1], previous: [0], memory: 2))
+    #expect(before.endedDrivers.isEmpty)
+    app.finish()
+  }
+
   @Test("G9 after stop, a driver's events and its end reach nothing")
   func afterStop() {
     let keys = RecordingDriver<Int, Animated.Key>()

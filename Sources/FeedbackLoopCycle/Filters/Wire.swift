@@ -74,6 +74,10 @@ public struct Wire<Frame: Sendable>: Sendable {
   /// Wires `driver` with filters that may throw: an error of either filter
   /// becomes an event of the driver, through `catch` (G12).
   ///
+  /// Its render is a query feedback rather than the observer the other
+  /// initializer uses, because a frame filter's error is sent as an event:
+  /// a skipped render costs one more closure call here.
+  ///
   /// A frame filter's error is mapped once, then sent to the router like
   /// any event of the driver, and the render is skipped until the filter
   /// makes a model again. An event filter's error is mapped at once, in
