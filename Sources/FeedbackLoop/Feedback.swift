@@ -13,6 +13,7 @@
 /// | an effect after an event | ``onEvent(strategy:name:fileID:line:effects:)`` |
 /// | events from outside | ``input(_:name:fileID:line:)-(Input<Event>,_,_,_)`` |
 /// | the whole stream of states | ``init(name:fileID:line:events:)``, ``init(deriving:strategy:name:fileID:line:effects:)`` |
+/// | a synchronous observer of each state with a memory of its own per system (a renderer) | ``init(name:fileID:line:observingEachState:)`` |
 ///
 /// ```swift
 /// let feedbacks: [Feedback<Search.State, Search.Event>] = [

@@ -12,7 +12,8 @@
 //                            W13plain, W14); W8, a statechart's reducer,
 //                            and W8flat, the same behaviour as a flat enum reducer;
 //                            C1, C1skip-0, C1skip-3, a Cycle router of 3 drivers and
-//                            its skipped renders; C2, C2-3600, a tick of a 60- and a
+//                            its skipped renders, C1skip-30, C1cmp, C1filter, a skipped
+//                            render's baselines; C2, C2-3600, a tick of a 60- and a
 //                            3,600-frame animation;
 //                            W7, W7-100, W7-10000, a child feature lifted by id, W7single,
 //                            the child alone; W7b-1, W7b-5, W7b-10, the child lifted 1, 5 and
