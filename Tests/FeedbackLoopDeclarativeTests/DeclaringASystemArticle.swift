@@ -1,5 +1,6 @@
 import FeedbackLoop
 import FeedbackLoopDeclarative
+import FeedbackLoopScenarios
 import Testing
 
 // The code of Step 1 of the Declaring a System article (Sources/
