@@ -22,6 +22,8 @@
 //   timings W5-tasks         the same with one task per system: one run (in a process of its own)
 //   timings W0 W2 ...        the workloads named
 //   timings --once W1        one run, no warm-up: for profilers (perf, callgrind)
+//   timings --cpu-time W12 W14  the processor time of each run instead of its wall-clock
+//                            time (for a loaded machine: see Trial.timedOnProcessor)
 import Workloads
 
 #if canImport(Glibc)
@@ -33,6 +35,8 @@ import Workloads
 var arguments = Array(CommandLine.arguments.dropFirst())
 let once = arguments.contains("--once")
 arguments.removeAll { $0 == "--once" }
+let onProcessor = arguments.contains("--cpu-time")
+arguments.removeAll { $0 == "--cpu-time" }
 let measurable = Workloads.timed + Workloads.references + Workloads.store + Workloads.threads
 let requested = arguments.isEmpty ? measurable.map(\.id) : arguments
 let known = Set(measurable.map(\.id) + ["W4", "W5", "W5-tasks"])
@@ -84,7 +88,8 @@ for id in requested {
     if !once { _ = await workload.makeTrial().timed() }  // warm-up
     var perOperation: [Double] = []
     for _ in 0..<(once ? 1 : workload.runs) {
-      let elapsed = await workload.makeTrial().timed()
+      let trial = workload.makeTrial()
+      let elapsed = onProcessor ? await trial.timedOnProcessor() : await trial.timed()
       perOperation.append(nanoseconds(elapsed) / Double(workload.operations))
     }
     perOperation.sort()

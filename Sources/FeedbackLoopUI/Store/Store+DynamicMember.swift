@@ -15,8 +15,8 @@ extension Store {
   public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     let field = field(keyPath)
     field.isRead = true
-    field.access(self)
-    return current[keyPath: keyPath]
+    field.access()
+    return slots.current.pointee[keyPath: keyPath]
   }
 
   /// Reads a member of the state that is not `Equatable` through the store:
@@ -31,13 +31,13 @@ extension Store {
   }
 
   @inlinable
-  func field<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> ObservedField<State, Event> {
+  func field<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> ObservedField {
     // A key path literal of a non-generic type is one object, made once,
     // so a view's reads are found by identity, without hashing the key path
     // (a few fields at most: a view reads a handful of members).
     for field in fieldList.prefix(8) where field.keyPath === keyPath { return field }
     if let field = fields[keyPath] { return field }
-    let field = ObservedField<State, Event>(keyPath)
+    let field = ObservedField(keyPath)
     fields[keyPath] = field
     fieldList.append(field)
     compareOnEachState(keyPath, position: fieldList.count - 1)

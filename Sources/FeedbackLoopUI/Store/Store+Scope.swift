@@ -70,10 +70,16 @@ extension Store {
       processQueued: { [self] in self.processQueuedEvents() },
       owner: self)
     if hasStopped { child.systemStopped() }
+    // The child takes its part with this store's state, before anyone is
+    // told, and tells its readers after this store's (see `receive(_:)`).
     addListener(
-      receive: { [weak child] state in
+      take: { [weak child] state in
+        guard let child, let childState = toChildState(state) else { return }
+        _ = child.take(childState)
+      },
+      receive: { [weak child] _ in
         guard let child else { return false }
-        if let childState = toChildState(state) { child.receive(childState) }
+        child.tellReaders()
         return true
       },
       finish: { [weak child] in child?.systemStopped() })

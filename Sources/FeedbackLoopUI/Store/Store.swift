@@ -57,9 +57,12 @@ public final class Store<State, Event> {
   // no access can overlap another. The dynamic checks cost 11% to 13% of
   // the per-event path (BENCHMARKS.md, issue 19).
 
+  /// The state, as the store last received it, and the slot the next one
+  /// is compared in.
+  @usableFromInline let slots: StateSlots<State>
   /// The state, as the store last received it. Read through ``state``, which
   /// registers the read with Observation.
-  @usableFromInline @exclusivity(unchecked) var current: State
+  @inlinable var current: State { slots.current.pointee }
   /// Whether two states are equal, when `State` is `Equatable`: an equal
   /// state does not notify the readers of ``state``. Made with
   /// `equality(of:)` where the store is made, in inlinable code.
@@ -82,18 +85,17 @@ public final class Store<State, Event> {
   private var nextListenerID = 0
   /// The members of the state read through the store (`store.count`), by
   /// key path, each notified only when it changes.
-  @usableFromInline @exclusivity(unchecked) var fields: [AnyKeyPath: ObservedField<State, Event>] = [:]
+  @usableFromInline @exclusivity(unchecked) var fields: [AnyKeyPath: ObservedField] = [:]
   /// The same members, in the order they were first read: each new state
   /// walks this array, not the dictionary.
-  @usableFromInline @exclusivity(unchecked) var fieldList: [ObservedField<State, Event>] = []
-  /// The comparisons made for each state: one per type of stored member
-  /// (see `StoredMembers`), one per computed member.
-  @usableFromInline @exclusivity(unchecked) var comparisons: [MemberComparison<State>] = []
-  /// The stored members followed, grouped by type.
-  @usableFromInline var storedMembers: [ObjectIdentifier: StoredMembers] = [:]
-  /// The positions in `fieldList` of the fields the state being taken
-  /// changed; kept, emptied, between states, so that it allocates once.
-  @usableFromInline @exclusivity(unchecked) var changedFields: [Int] = []
+  @usableFromInline @exclusivity(unchecked) var fieldList: [ObservedField] = []
+  /// The comparisons made for each state (one per type of stored member,
+  /// one per computed member), and the members the state being taken
+  /// changed.
+  @usableFromInline let members = MemberTable()
+  /// Whether the store took a state whose readers it has not told yet
+  /// (between `take(_:)` and `tellReaders()`).
+  @usableFromInline @exclusivity(unchecked) var hasUntoldState = false
   /// `\Store.state`, made once: a key path literal of a generic type is
   /// instantiated by the runtime each time it is evaluated, and Observation
   /// needs one for every read and every change.
@@ -136,7 +138,7 @@ public final class Store<State, Event> {
     processQueued: @escaping @MainActor () -> Void,
     owner: AnyObject
   ) {
-    current = initial
+    slots = StateSlots(initial)
     stateKeyPath = \Store.state
     self.isDuplicate = isDuplicate
     self.forward = forward
@@ -242,42 +244,70 @@ public final class Store<State, Event> {
 
   // MARK: - Receiving states
 
-  /// Takes a new state: notifies the readers of what changed, then the
+  /// Takes a new state, then tells its readers of what changed, then the
   /// listeners. The core calls it, through the root store's observation, on
   /// the main actor, after every feedback has seen the state (G3), one state
   /// at a time (it never re-enters: a send made from here is queued).
   ///
-  /// What it costs per state: the equality check of the state, one
-  /// comparison per member read through the store, and a registrar call only
-  /// for what changed and was read since its last notification (see
-  /// `stateIsRead` and `ObservedField.isRead`).
+  /// In two steps, so that no reader is told of a change before every
+  /// store holds the new state (G3): `take(_:)` stores the state in this
+  /// store and in every store scoped from it; `tellReaders()` then makes
+  /// the Observation notifications and calls the listeners. A view whose
+  /// change callback reads another member, of this store or of a scoped
+  /// one, reads the new value.
+  ///
+  /// What it costs per state: one comparison per member read through the
+  /// store; the equality check of the whole state only when someone reads
+  /// ``state`` or listens (scoped stores, sequences, publishers); and a
+  /// registrar call only for what changed and was read since its last
+  /// notification (see `stateIsRead` and `ObservedField.isRead`).
   @inlinable
   func receive(_ new: State) {
-    guard !hasStopped else { return }
-    let old = current
-    let isDuplicateState = withUnsafePointer(to: old) { old in
-      withUnsafePointer(to: new) { new in
-        if let isDuplicate, isDuplicate(old, new) { return true }
-        if comparisons.isEmpty {
-          changedFields.removeAll(keepingCapacity: true)
-        } else {
-          markChangedFields(from: old, to: new)
-        }
-        return false
-      }
+    if take(new) { tellReaders() }
+  }
+
+  /// Stores a new state and lists what changed, in this store and in the
+  /// stores scoped from it; tells nobody. Returns whether anything is to be
+  /// told (`false` for a state equal to the current one, or after a stop).
+  @inlinable
+  func take(_ new: State) -> Bool {
+    guard !hasStopped else { return false }
+    // The new state is copied once, into the spare slot, and compared there.
+    let slots = slots
+    slots.spare.initialize(to: new)
+    // Nobody to tell of an equal state but readers of `state` and
+    // listeners; the members read through the store compare themselves.
+    if stateIsRead || !listeners.isEmpty, let isDuplicate, isDuplicate(slots.current, slots.spare) {
+      slots.spare.deinitialize(count: 1)
+      return false
     }
-    if isDuplicateState { return }
+    if members.groupCount > 0 { members.markChanges(from: slots.current, to: slots.spare) }
+    slots.promoteSpare()
+    hasUntoldState = true
+    if !listeners.isEmpty {
+      for listener in listeners { listener.take?(new) }
+    }
+    return true
+  }
+
+  /// Tells the readers of the state taken last what changed, then the
+  /// listeners (a scoped store tells its own readers then).
+  @inlinable
+  func tellReaders() {
+    guard hasUntoldState else { return }
+    hasUntoldState = false
+    // The listeners that took the state: a callback below may stop the
+    // store, which drops them, but a scoped store that took the state must
+    // still tell its readers.
+    let listening = listeners
     if stateIsRead {
       stateIsRead = false
-      withMutation(keyPath: stateKeyPath) {
-        notifyingChangedFields(from: 0) { current = new }
-      }
-    } else {
-      notifyingChangedFields(from: 0) { current = new }
+      notifyChange(of: stateKeyPath)
     }
-    guard !listeners.isEmpty else { return }
+    if members.wordCount > 0 { tellChangedFields() }
+    guard !listening.isEmpty else { return }
     var ended: Set<Int> = []
-    for listener in listeners where !listener.receive(new) {
+    for listener in listening where !listener.receive(current) {
       ended.insert(listener.id)
     }
     if !ended.isEmpty {
@@ -286,42 +316,30 @@ public final class Store<State, Event> {
     }
   }
 
-  /// Lists the members read through the store that differ between `old`
-  /// and `new`: a comparison each, in place.
+  /// Tells each changed field, in the order the fields were first read,
+  /// that was read since its last notification. Whether a field was read is
+  /// asked when its turn comes, so a read made from an earlier field's
+  /// callback counts (that reader read the new value, and is told once
+  /// more). A field's read flag is cleared before its notification, so
+  /// that an observer that reads it again from its callback is counted as a
+  /// new reader. The table is read again after each callback, which may
+  /// have added a field (and grown the table).
   @inlinable
-  func markChangedFields(from old: UnsafePointer<State>, to new: UnsafePointer<State>) {
-    var changed = changedFields
-    changedFields = []
-    changed.removeAll(keepingCapacity: true)
-    // Through a buffer: a loop over the array retains it and each closure.
-    comparisons.withUnsafeBufferPointer { comparisons in
-      for compare in comparisons { compare(old, new, &changed) }
-    }
-    // In the order the members were first read, whatever their types.
-    if changed.count > 1 { changed.sort() }
-    changedFields = changed
-  }
-
-  /// Runs `body` between the will-set and did-set notifications of each
-  /// changed field, from `changedFields[start]` on, that was read since its
-  /// last notification. Whether a field was read is asked when its turn
-  /// comes, so a read made from an earlier field's callback counts. A
-  /// field's read flag is cleared before its notification, so that an
-  /// observer that reads it again from its callback is counted as a new
-  /// reader.
-  @inlinable
-  func notifyingChangedFields(from start: Int, _ body: () -> Void) {
-    var position = start
-    while position < changedFields.count {
-      let field = fieldList[changedFields[position]]
+  func tellChangedFields() {
+    var word = 0
+    while word < members.wordCount {
+      let bits = members.changed[word]
+      if bits == 0 {
+        word += 1
+        continue
+      }
+      members.changed[word] = bits & (bits &- 1)
+      let field = fieldList[word &<< 6 | bits.trailingZeroBitCount]
       if field.isRead {
         field.isRead = false
-        field.withMutation(self) { notifyingChangedFields(from: position + 1, body) }
-        return
+        field.notify()
       }
-      position += 1
     }
-    body()
   }
 
   /// The system stopped: no state changes any more; the listeners finish.
@@ -339,7 +357,11 @@ public final class Store<State, Event> {
   /// Adds a listener that hears of each new state of this store, until it
   /// returns `false` or the system stops (then `finish` is called).
   /// `finishOnRelease`, if given, is called if the store goes away first.
+  ///
+  /// `take`, if given, is called with each new state before any reader of
+  /// this store is told of it, and `receive` after (see `receive(_:)`).
   func addListener(
+    take: (@MainActor (State) -> Void)? = nil,
     receive: @escaping @MainActor (State) -> Bool,
     finish: @escaping @MainActor () -> Void,
     finishOnRelease: (@Sendable () -> Void)? = nil
@@ -349,7 +371,7 @@ public final class Store<State, Event> {
       finish()
       return
     }
-    listeners.append(StoreListener(id: nextListenerID, receive: receive, finish: finish))
+    listeners.append(StoreListener(id: nextListenerID, take: take, receive: receive, finish: finish))
     if let finishOnRelease { finishers[nextListenerID] = finishOnRelease }
   }
 
@@ -359,6 +381,15 @@ public final class Store<State, Event> {
   @usableFromInline
   nonisolated func access<Member>(keyPath: KeyPath<Store, Member>) {
     registrar.access(self, keyPath: keyPath)
+  }
+
+  /// Tells the observers of `keyPath` that it changed: its will-set and
+  /// did-set notifications, made once the store holds the new state, so
+  /// that an observer called at the will-set reads the new value.
+  @usableFromInline
+  nonisolated func notifyChange<Member>(of keyPath: KeyPath<Store, Member>) {
+    registrar.willSet(self, keyPath: keyPath)
+    registrar.didSet(self, keyPath: keyPath)
   }
 
   /// Runs `mutation` between the will-set and did-set notifications of

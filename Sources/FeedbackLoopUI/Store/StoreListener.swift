@@ -4,6 +4,9 @@
 @usableFromInline
 struct StoreListener<State> {
   @usableFromInline let id: Int
+  /// Takes a new state before any reader of the store is told of it (a
+  /// scoped store stores its part); `nil` for a listener that only hears.
+  @usableFromInline let take: (@MainActor (State) -> Void)?
   /// Takes a new state; returns `false` when the listener is gone (a
   /// released scoped store, a terminated sequence), which removes it.
   @usableFromInline let receive: @MainActor (State) -> Bool
