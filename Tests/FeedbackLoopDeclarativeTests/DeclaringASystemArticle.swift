@@ -1,5 +1,6 @@
 import FeedbackLoop
 import FeedbackLoopDeclarative
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 

@@ -3,9 +3,9 @@ import FeedbackLoop
 /// The recorder's state, apart from the recorder so that its stream can
 /// hold it without a cycle.
 ///
-/// One lock guards it (`Locked`, a pthread mutex: ThreadSanitizer does not
-/// see `Synchronization.Mutex` on Linux with Swift 6.3, and reports every
-/// access it guards as a race). The loop's reports come one at a time (the monitor
+/// One lock guards it (the core's `Locked`: `Synchronization.Mutex` with a
+/// hand-over that ThreadSanitizer sees, because it does not see the mutex
+/// itself on Linux with Swift 6.3). The loop's reports come one at a time (the monitor
 /// contract), so the lock is uncontended on the loop's side; it is there
 /// for the others: refusals reported on senders' threads, `moments` read
 /// from any thread, and a stream consumer catching up. It is the only lock

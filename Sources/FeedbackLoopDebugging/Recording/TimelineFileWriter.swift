@@ -1,3 +1,4 @@
+import FeedbackLoop
 import Foundation
 
 /// Appends moments to a JSON Lines file, one moment a line, on a thread of

@@ -1,6 +1,7 @@
 import FeedbackLoop
 import FeedbackLoopChartTesting
 import FeedbackLoopDeclarative
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 

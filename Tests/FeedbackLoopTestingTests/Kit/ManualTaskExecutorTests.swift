@@ -14,12 +14,12 @@ struct ManualTaskExecutorTests {
     var executor: ManualTaskExecutor? = ManualTaskExecutor()
     weak let released = executor
     let ran = Locked(0)
-    Task(executorPreference: executor!) { ran.update { $0 += 1 } }
+    Task(executorPreference: executor!) { ran.withLock { $0 += 1 } }
     executor = nil
     #expect(released != nil)
     #expect(released?.pendingJobs == 1)
     released?.runUntilIdle()
-    #expect(ran.value == 1)
+    #expect(ran.withLock { $0 } == 1)
     #expect(released == nil)
   }
 }

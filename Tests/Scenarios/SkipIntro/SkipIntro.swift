@@ -5,23 +5,23 @@ import Synchronization
 /// Seed 001's skip-intro button: when the intro starts, a countdown from 10
 /// shows; it ticks each second; at 0 the player seeks past the intro, and
 /// the button hides once the seek has completed.
-enum SkipIntro {
-  enum State: Equatable, Sendable {
+package enum SkipIntro {
+  package enum State: Equatable, Sendable {
     case hidden
     case showing(secondsLeft: Int)
     case skipping
   }
 
-  enum Event: Equatable, Sendable {
+  package enum Event: Equatable, Sendable {
     case hasIntroStarted(Bool)
     case secondsLeftChanged(Int)
     case didSkipIntro
   }
 
-  static let skipIntroTime = 10
-  static let introEnd: Duration = .seconds(95)
+  package static let skipIntroTime = 10
+  package static let introEnd: Duration = .seconds(95)
 
-  static func reduce(_ state: State, _ event: Event) -> State {
+  package static func reduce(_ state: State, _ event: Event) -> State {
     switch event {
     case .didSkipIntro:
       .hidden
@@ -32,7 +32,7 @@ enum SkipIntro {
     }
   }
 
-  static func feedbacks(player: some Player) -> [Feedback<State, Event>] {
+  package static func feedbacks(player: some Player) -> [Feedback<State, Event>] {
     [
       // RxFeedback's react(request:): one tick per second shown.
       .react(
@@ -56,26 +56,26 @@ enum SkipIntro {
 }
 
 /// What the skip-intro feature needs of a video player.
-protocol Player: Sendable {
+package protocol Player: Sendable {
   func seek(to position: Duration) async throws
 }
 
 /// A player whose seeks take `latency` on a test clock, and which remembers
 /// where it was asked to seek.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-final class FakePlayer: Player {
-  let clock: TestClock
-  let latency: Duration
+package final class FakePlayer: Player {
+  package let clock: TestClock
+  package let latency: Duration
   private let positions = Mutex<[Duration]>([])
 
-  init(clock: TestClock, latency: Duration = .milliseconds(500)) {
+  package init(clock: TestClock, latency: Duration = .milliseconds(500)) {
     self.clock = clock
     self.latency = latency
   }
 
-  var seeks: [Duration] { positions.withLock { $0 } }
+  package var seeks: [Duration] { positions.withLock { $0 } }
 
-  func seek(to position: Duration) async throws {
+  package func seek(to position: Duration) async throws {
     positions.withLock { $0.append(position) }
     try await clock.sleep(for: latency)
   }

@@ -1,3 +1,5 @@
+import FeedbackLoop
+
 /// A communication bus between systems that do not know each other (the
 /// Feedbacks library's mediators): one system sends values to it, others receive them.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FeedbackLoop
 
 /// Holds how to cancel a subscription or an observation, so that a
 /// `@Sendable` closure (an `AsyncStream`'s termination handler, a Combine
@@ -8,30 +8,27 @@ final class CancellationBox: @unchecked Sendable {
   // `lock` only. The action is called outside the lock, at most once; the
   // actions held here are `AnyCancellable.cancel()` and
   // `StateObservation.cancel()`, both of which may be called from any thread.
-  private let lock = NSLock()
+  private let lock = Lock()
   private var cancelAction: (() -> Void)?
   private var cancelled = false
 
   /// Keeps `cancel` until ``cancel()``; calls it at once if ``cancel()``
   /// came first.
   func hold(_ cancel: @escaping () -> Void) {
-    lock.lock()
-    if cancelled {
-      lock.unlock()
-      cancel()
-      return
+    let cancelNow = lock.withLock {
+      if !cancelled { cancelAction = cancel }
+      return cancelled
     }
-    cancelAction = cancel
-    lock.unlock()
+    if cancelNow { cancel() }
   }
 
   /// Cancels what is held, and what is held later.
   func cancel() {
-    lock.lock()
-    cancelled = true
-    let action = cancelAction
-    cancelAction = nil
-    lock.unlock()
+    let action = lock.withLock {
+      cancelled = true
+      defer { cancelAction = nil }
+      return cancelAction
+    }
     action?()
   }
 }

@@ -28,7 +28,7 @@ import FeedbackLoop
 public final class ManualTaskExecutor: TaskExecutor, @unchecked Sendable {
   // Sendable: `jobs` is guarded by `lock`; jobs run on the thread that calls
   // `runUntilIdle()`, one at a time.
-  private let lock = Mutex()
+  private let lock = Lock()
   private var jobs = Deque<UnownedJob>()
 
   /// A new executor with no work. In a test that carries the

@@ -3,17 +3,22 @@ import FeedbackLoopDeclarative
 /// Seed 001's player as a statechart: loading, then loaded, made of three
 /// regions: the video (playing or paused, with history), the HUD (hidden
 /// 3 s after the last interaction) and the skip-intro countdown.
-enum PlayerChart {
-  struct Context: Sendable, Equatable {
-    var secondsLeft = 0
-    var interactions = 0
+package enum PlayerChart {
+  package struct Context: Sendable, Equatable {
+    package var secondsLeft = 0
+    package var interactions = 0
+
+    package init(secondsLeft: Int = 0, interactions: Int = 0) {
+      self.secondsLeft = secondsLeft
+      self.interactions = interactions
+    }
   }
 
-  enum Event: Sendable, Equatable {
+  package enum Event: Sendable, Equatable {
     case loaded, play, pause, tap, introStarted, skip, seekFinished, stop
   }
 
-  static let chart = try! Statechart<Context, Event>("player", initial: "loading") {
+  package static let chart = try! Statechart<Context, Event>("player", initial: "loading") {
     ChartState("loading") { Transition(on: .loaded, to: "loaded") }
     ParallelState("loaded") {
       Transition(on: .stop, to: "stopped")

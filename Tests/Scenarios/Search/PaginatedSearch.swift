@@ -6,41 +6,47 @@ import Synchronization
 /// Seed 000's paginated search (lazy loading): a new search loads its first
 /// page; near the bottom of the list the next page loads; a new search
 /// while a page loads replaces it; an error keeps the results so far.
-enum Search {
-  struct Context: Equatable, Sendable {
-    var page: Int
-    var results: [String]
-    var nextPageURL: URL?
+package enum Search {
+  package struct Context: Equatable, Sendable {
+    package var page: Int
+    package var results: [String]
+    package var nextPageURL: URL?
 
-    func merging(_ response: Response) -> Context {
+    package init(page: Int, results: [String], nextPageURL: URL?) {
+      self.page = page
+      self.results = results
+      self.nextPageURL = nextPageURL
+    }
+
+    package func merging(_ response: Response) -> Context {
       Context(page: page + 1, results: results + response.results, nextPageURL: response.nextPageURL)
     }
 
-    static func firstPage(with url: URL) -> Context { Context(page: 0, results: [], nextPageURL: url) }
-    static let initial = Context(page: 0, results: [], nextPageURL: nil)
-    var isInitial: Bool { self == .initial }
+    package static func firstPage(with url: URL) -> Context { Context(page: 0, results: [], nextPageURL: url) }
+    package static let initial = Context(page: 0, results: [], nextPageURL: nil)
+    package var isInitial: Bool { self == .initial }
   }
 
-  enum State: Equatable, Sendable {
+  package enum State: Equatable, Sendable {
     case loadingPage(Context)
     case loadedPage(Context)
     case error(SearchError, Context)
 
-    var context: Context {
+    package var context: Context {
       switch self {
       case .loadingPage(let context), .loadedPage(let context), .error(_, let context): context
       }
     }
 
     /// The page to request: the query of the request feedback.
-    var pageToLoad: URL? {
+    package var pageToLoad: URL? {
       guard case .loadingPage(let context) = self else { return nil }
       return context.nextPageURL
     }
 
     /// The page shown while the list waits for its bottom, when there is a
     /// next page to load: the query of the near-bottom feedback.
-    var pageAwaitingBottom: Int? {
+    package var pageAwaitingBottom: Int? {
       switch self {
       case .loadedPage(let context), .error(_, let context):
         context.isInitial || context.nextPageURL == nil ? nil : context.page
@@ -50,23 +56,28 @@ enum Search {
     }
   }
 
-  enum Event: Equatable, Sendable {
+  package enum Event: Equatable, Sendable {
     case newSearch(URL)
     case loadNextPage
     case success(Response)
     case failure(SearchError)
   }
 
-  struct Response: Equatable, Sendable {
-    var results: [String]
-    var nextPageURL: URL?
+  package struct Response: Equatable, Sendable {
+    package var results: [String]
+    package var nextPageURL: URL?
+
+    package init(results: [String], nextPageURL: URL?) {
+      self.results = results
+      self.nextPageURL = nextPageURL
+    }
   }
 
-  enum SearchError: Error, Equatable, Sendable {
+  package enum SearchError: Error, Equatable, Sendable {
     case offline
   }
 
-  static func reduce(_ state: State, _ event: Event) -> State {
+  package static func reduce(_ state: State, _ event: Event) -> State {
     switch event {
     case .newSearch(let url): .loadingPage(.firstPage(with: url))
     case .loadNextPage: .loadingPage(state.context)
@@ -76,7 +87,7 @@ enum Search {
   }
 
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-  static func feedbacks(store: some SearchStore, nearBottom: NearBottom) -> [Feedback<State, Event>] {
+  package static func feedbacks(store: some SearchStore, nearBottom: NearBottom) -> [Feedback<State, Event>] {
     [
       Feedback(lensing: \.pageToLoad, name: "search request") { url in
         .task {
@@ -98,32 +109,34 @@ enum Search {
 }
 
 /// Where search results come from.
-protocol SearchStore: Sendable {
+package protocol SearchStore: Sendable {
   func search(_ url: URL) async throws -> Search.Response
 }
 
 /// A store whose requests take `latency` on a test clock and answer what
 /// the test set; it remembers the requests made.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-final class FakeSearchStore: SearchStore {
-  let clock: TestClock
-  let latency: Duration
+package final class FakeSearchStore: SearchStore {
+  package let clock: TestClock
+  package let latency: Duration
   private let answers: Mutex<[URL: Result<Search.Response, Search.SearchError>]>
   private let made = Mutex<[URL]>([])
 
-  init(clock: TestClock, latency: Duration = .seconds(1), answers: [URL: Result<Search.Response, Search.SearchError>]) {
+  package init(
+    clock: TestClock, latency: Duration = .seconds(1), answers: [URL: Result<Search.Response, Search.SearchError>]
+  ) {
     self.clock = clock
     self.latency = latency
     self.answers = Mutex(answers)
   }
 
-  var requests: [URL] { made.withLock { $0 } }
+  package var requests: [URL] { made.withLock { $0 } }
 
-  func answer(_ url: URL, with result: Result<Search.Response, Search.SearchError>) {
+  package func answer(_ url: URL, with result: Result<Search.Response, Search.SearchError>) {
     answers.withLock { $0[url] = result }
   }
 
-  func search(_ url: URL) async throws -> Search.Response {
+  package func search(_ url: URL) async throws -> Search.Response {
     made.withLock { $0.append(url) }
     try await clock.sleep(for: latency)
     return try answers.withLock { $0[url] ?? .failure(.offline) }.get()
@@ -133,10 +146,12 @@ final class FakeSearchStore: SearchStore {
 /// The list view's "near the bottom" signal: every value goes to every
 /// reader iterating at the time.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-final class NearBottom: Sendable {
+package final class NearBottom: Sendable {
+  package init() {}
+
   private let readers = Mutex<(next: Int, continuations: [Int: AsyncStream<Void>.Continuation])>((0, [:]))
 
-  func values() -> AsyncStream<Void> {
+  package func values() -> AsyncStream<Void> {
     let (stream, continuation) = AsyncStream<Void>.makeStream()
     let id = readers.withLock { readers in
       readers.next += 1
@@ -150,7 +165,7 @@ final class NearBottom: Sendable {
   }
 
   /// The list reached its bottom.
-  func send() {
+  package func send() {
     for continuation in readers.withLock({ Array($0.continuations.values) }) { continuation.yield() }
   }
 }

@@ -15,7 +15,7 @@ final class ActivityLog<State: Sendable, Event: Sendable>: @unchecked Sendable {
     let isSent: Bool
   }
 
-  private let lock = Mutex()
+  private let lock = Lock()
   private var records: [Record] = []
   private var awaitingSentEvent = false
 

@@ -52,7 +52,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     let continuation: CheckedContinuation<Void, any Error>
   }
 
-  private let lock = Mutex()
+  private let lock = Lock()
   private var current = Instant(offset: .zero)
   private var sleepers: [Sleeper] = []
   private var nextID: UInt64 = 0

@@ -1,8 +1,5 @@
 import Foundation
 
-// A copy of Tests/FeedbackLoopTests/Articles/ArticleCode.swift: test targets
-// share no code without a target of their own.
-
 /// The Swift code blocks of a DocC article, and a check that each appears in
 /// a test source that compiles it.
 ///
@@ -11,12 +8,12 @@ import Foundation
 /// drops that namespace's qualifier and a leading `static `, and
 /// compares trimmed lines: indentation aside, each block must be a run of
 /// lines of the test source.
-struct ArticleCode {
-  let blocks: [[String]]
+package struct ArticleCode {
+  package let blocks: [[String]]
 
   /// Reads the article at `path`, relative to the package's root; only the
   /// section whose `### ` heading is `section`, when one is named.
-  init(article path: String, section: String? = nil, filePath: String = #filePath) throws {
+  package init(article path: String, section: String? = nil, filePath: String = #filePath) throws {
     let text = try String(contentsOf: Self.packageRoot(of: filePath).appendingPathComponent(path), encoding: .utf8)
     var blocks: [[String]] = []
     var current: [String]?
@@ -41,7 +38,9 @@ struct ArticleCode {
 
   /// The blocks that appear in none of `sources` (test files, relative to the
   /// package's root) once `namespace.` is dropped from them.
-  func blocksMissing(fromAnyOf sources: [String], namespace: String, filePath: String = #filePath) throws -> [String] {
+  package func blocksMissing(fromAnyOf sources: [String], namespace: String, filePath: String = #filePath) throws
+    -> [String]
+  {
     let files = try sources.map { source in
       let text = try String(
         contentsOf: Self.packageRoot(of: filePath).appendingPathComponent(source), encoding: .utf8)
@@ -58,14 +57,14 @@ struct ArticleCode {
     }.map { $0.joined(separator: "\n") }
   }
 
-  static func normalized(_ lines: [String]) -> [String] {
+  package static func normalized(_ lines: [String]) -> [String] {
     lines.map { line in
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       return trimmed.hasPrefix("static ") ? String(trimmed.dropFirst("static ".count)) : trimmed
     }.filter { !$0.isEmpty }
   }
 
-  static func packageRoot(of filePath: String) -> URL {
+  package static func packageRoot(of filePath: String) -> URL {
     var url = URL(fileURLWithPath: filePath)
     while url.pathComponents.count > 1 {
       url.deleteLastPathComponent()
