@@ -23,19 +23,48 @@ enum LeafStep {
   case keep
   /// Cancel its effect: its query went to `nil`, or its state went.
   case cancel
-  /// Start a new effect (an ``EffectBox`` of the feedback's own events),
-  /// for the reason given.
-  case restart(AnyObject, because: String)
+  /// Start a new effect (an ``EffectBox`` of the feedback's own events).
+  case restart(EffectTrigger)
+}
+
+/// Why an effect started, described only when a monitor asks: describing
+/// a query formats it, which costs more than the rest of a state's work.
+@usableFromInline
+class EffectTrigger {
+  @usableFromInline
+  init() {}
+
+  /// The trigger, as the monitor shows it.
+  @usableFromInline
+  var because: String { "" }
 }
 
 /// An effect of a lifted feedback's own events, carried through the lifts
 /// that do not know their type; unboxed by the path that made it.
 @usableFromInline
-final class EffectBox<Event: Sendable> {
+class EffectBox<Event: Sendable>: EffectTrigger {
   @usableFromInline let effect: Effect<Event>
 
   @inlinable
-  init(_ effect: Effect<Event>) { self.effect = effect }
+  init(_ effect: Effect<Event>) {
+    self.effect = effect
+    super.init()
+  }
+}
+
+/// The effect of a query, described by the query.
+@usableFromInline
+final class QueryEffectBox<Event: Sendable, Query: Sendable>: EffectBox<Event> {
+  @usableFromInline let query: Query
+
+  @inlinable
+  init(_ effect: Effect<Event>, query: Query) {
+    self.query = query
+    super.init(effect)
+  }
+
+  @usableFromInline
+  override var because: String { "\(query)" }
 }
 
 /// One child's memory and logic: fed a pointer to each of its states, or
@@ -69,12 +98,12 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   /// The optionals on the way, outermost first.
   @usableFromInline let presence: [PresenceCheck]
   /// The effect in a tracker's box, its events embedded into `Event`.
-  @usableFromInline let effect: @Sendable (AnyObject) -> Effect<Event>
+  @usableFromInline let effect: @Sendable (EffectTrigger) -> Effect<Event>
 
   @inlinable
   init(
     makeTracker: @escaping @Sendable () -> LeafTracker, strategy: ExecutionStrategy, offset: Int,
-    presence: [PresenceCheck], effect: @escaping @Sendable (AnyObject) -> Effect<Event>
+    presence: [PresenceCheck], effect: @escaping @Sendable (EffectTrigger) -> Effect<Event>
   ) {
     self.makeTracker = makeTracker
     self.strategy = strategy
@@ -98,7 +127,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
           guard current != last.value else { return .keep }
           last.value = current
           guard let current else { return .cancel }
-          return .restart(EffectBox(effects(current)), because: "\(current)")
+          return .restart(QueryEffectBox(effects(current), query: current))
         }
       },
       strategy: strategy, offset: 0, presence: [],
@@ -116,11 +145,9 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   /// The effect from a tracker's box, as `Event`'s, one level up: an effect
   /// that does nothing is not wrapped.
   @inlinable
-  func embedding<Parent: Sendable>(_ embed: @escaping @Sendable (Event) -> Parent)
-    -> @Sendable (AnyObject) -> Effect<
-      Parent
-    >
-  {
+  func embedding<Parent: Sendable>(
+    _ embed: @escaping @Sendable (Event) -> Parent
+  ) -> @Sendable (EffectTrigger) -> Effect<Parent> {
     let effect = self.effect
     return { box in
       let inner = effect(box)
@@ -172,8 +199,8 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
         switch step {
         case .keep: return
         case .cancel: runner._withUnsafeGuaranteedRef { $0.cancelAll() }
-        case .restart(let box, let because):
-          runner._withUnsafeGuaranteedRef { $0.trigger(effect(box), because: because) }
+        case .restart(let box):
+          runner._withUnsafeGuaranteedRef { $0.trigger(effect(box), because: box.because) }
         }
       }
       return runtime
@@ -218,7 +245,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
         switch step {
         case .keep: return
         case .cancel: table.cancel(id)
-        case .restart(let box, _):
+        case .restart(let box):
           table.cancel(id)
           let inner = effect(box)
           if case .none = inner.operation {
