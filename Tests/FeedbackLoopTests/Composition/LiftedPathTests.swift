@@ -145,6 +145,57 @@ import Testing
   }
 }
 
+extension LiftedPathTests {
+  /// A child whose feedback is a predicate: lifted by id, it goes through the
+  /// recipes rather than the composed path.
+  static func pinger(gate: Gate) -> Feature<Loader.State, Loader.Event> {
+    Feature(
+      name: "pinger", reducer: Loader.reducer,
+      feedbacks: [
+        .predicate({ $0.request != nil }, name: "ping") { state in
+          .run { send in
+            await gate.wait()
+            send(.loaded(state.request ?? 0))
+          }
+        }
+      ])
+  }
+
+  @Test(
+    "G5 G6 a predicate feedback by id, replaced wholesale: the effects of the children that went are cancelled first, in the order they appeared"
+  )
+  func test_G6_recipeByIDReplacementCancelsInAppearanceOrder() {
+    let harness = Harness()
+    let gate = Gate()
+    let activity = ActivityLog<Outer, OuterEvent>()
+    let feature = Feature.combine(
+      name: "outer", Feature(name: "outer", reducer: Self.outerOwn),
+      Self.pinger(gate: gate).lifted(children: \Outer.items, event: Self.toItem))
+    let system = System(initial: Outer(), feature: feature, environment: harness.environment, monitor: activity.monitor)
+    let order = (0..<30).map { ($0 * 11 + 2) % 30 }
+    for id in order { system.send(.add(id)) }
+    for id in order { system.send(.item(id, .load(id))) }
+    harness.settle()
+    // The monitor keeps every state, so each write copies the dictionary and
+    // its log cannot tell what changed: the predicate is asked for every
+    // child on every state (level-triggered, G5), and restarts each effect.
+    #expect(Set(activity.started.compactMap(\.trigger)) == Set(order.map(String.init)))
+    let kept = order.filter { $0 % 5 == 0 }
+    let gone = order.filter { $0 % 5 != 0 }
+    let cancelledBefore = activity.cancelled.count
+    system.send(.replaceItems(keeping: kept))
+    harness.settle()
+    let cancelled = activity.cancelled.dropFirst(cancelledBefore).compactMap(\.trigger)
+    // The kept children's predicates still hold: their effects restart after.
+    #expect(Array(cancelled.prefix(gone.count)) == gone.map(String.init))
+    #expect(Set(cancelled.dropFirst(gone.count)) == Set(kept.map(String.init)))
+    gate.open()
+    harness.settle()
+    #expect(system.state.items.count == kept.count)
+    #expect(system.runningTaskCount == 0)
+  }
+}
+
 extension LiftedPathTests.Probe {
   func send(_ events: [LiftedPathTests.OuterEvent]) {
     for event in events { system.send(event) }
