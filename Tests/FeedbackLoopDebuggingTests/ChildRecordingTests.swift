@@ -7,7 +7,7 @@ import Testing
 @testable import FeedbackLoopDebugging
 
 /// Child systems recorded with their parent's id in every message.
-@Suite struct ChildRecordingTests {
+@Suite(.runsLeftoverJobs) struct ChildRecordingTests {
   enum Counter {
     enum Event: Sendable, Equatable { case tick }
     static func reduce(_ state: inout Int, _ event: Event) { state += 1 }

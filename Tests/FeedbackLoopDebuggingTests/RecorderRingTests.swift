@@ -8,7 +8,7 @@ import Testing
 
 /// The recorder's ring, written in place, and the recorder read and fed
 /// from several threads at once.
-@Suite struct RecorderRingTests {
+@Suite(.runsLeftoverJobs) struct RecorderRingTests {
   let harness = Harness()
 
   @Test("G14 a full ring is overwritten in place: the last n moments, each with only its own effects")

@@ -5,7 +5,7 @@ import Testing
 
 /// `Feedback(observingEachState:)`: a synchronous observer made per system,
 /// what a renderer (FeedbackLoopCycle's skipped render) is built on.
-@Suite struct ObserverFeedbackTests {
+@Suite(.runsLeftoverJobs) struct ObserverFeedbackTests {
   /// What observers saw, per observer, in order.
   final class Sightings: @unchecked Sendable {
     // Sendable: `seen` and `made` are read and written only while `lock` is held.

@@ -6,7 +6,7 @@ import Testing
 
 /// Seed 000's paginated search (FeedbackLoopScenarios' `Search`) on the core's
 /// `System`, driven by the harness's test clock and executor.
-@Suite struct PaginatedSearchTests {
+@Suite(.runsLeftoverJobs) struct PaginatedSearchTests {
   static let swift1 = URL(string: "https://api.example/search?q=swift")!
   static let swift2 = URL(string: "https://api.example/search?q=swift&page=2")!
   static let kotlin1 = URL(string: "https://api.example/search?q=kotlin")!

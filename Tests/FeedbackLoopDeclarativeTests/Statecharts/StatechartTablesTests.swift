@@ -1,4 +1,5 @@
 import FeedbackLoopDeclarative
+import FeedbackLoopTesting
 import Testing
 
 /// The reducer takes most events from the compiled tables (one key, the
@@ -7,7 +8,7 @@ import Testing
 /// two to the same answers: a chart is run beside a copy of itself that
 /// has one more transition, on every event and never enabled, so that
 /// every event of the copy matches two keys and takes the full selection.
-@Suite struct StatechartTablesTests {
+@Suite(.runsLeftoverJobs) struct StatechartTablesTests {
   struct Context: Sendable, Equatable {
     var log: [String] = []
     var volume = 0

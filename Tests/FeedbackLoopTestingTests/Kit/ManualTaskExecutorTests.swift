@@ -24,7 +24,7 @@ struct ManualTaskExecutorTests {
   }
 }
 
-@Suite("The leftover-jobs trait runs what a test leaves on its executors")
+@Suite("The leftover-jobs trait runs what a test leaves on its executors", .runsLeftoverJobs)
 struct LeftoverJobsTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func leftoverJobsRunToTheEndAndReleaseTheExecutor() {

@@ -1,11 +1,12 @@
 import FeedbackLoop
+import FeedbackLoopTesting
 import Testing
 
 /// Children stopped together stop in the order they were started, on every
 /// run: a dictionary replaced wholesale (its change log cannot say which ids
 /// went) and the parent stopping must not stop them in the dictionary's
 /// order, which follows the process's random hashing seed.
-@Suite struct ChildSystemStopOrderTests {
+@Suite(.runsLeftoverJobs) struct ChildSystemStopOrderTests {
   /// A parent whose requests are added one by one or replaced wholesale.
   enum Parent {
     struct State: Sendable, Equatable {

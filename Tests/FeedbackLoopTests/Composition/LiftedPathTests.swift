@@ -8,7 +8,7 @@ import Testing
 /// properties at non-zero offsets and two optionals, and compare with the
 /// same feature lifted through a computed property, which has no offset and
 /// keeps the recipe's closures.
-@Suite struct LiftedPathTests {
+@Suite(.runsLeftoverJobs) struct LiftedPathTests {
   struct Middle: Sendable, Equatable {
     var count = 0
     var loader: Loader.State?

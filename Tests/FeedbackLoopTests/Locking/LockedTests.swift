@@ -1,11 +1,12 @@
 import FeedbackLoop
+import FeedbackLoopTesting
 import Foundation
 import Testing
 
 /// The library's one lock, `Locked`, from several threads at once: no
 /// update is lost, and (under `--sanitize=thread`) the sanitizer sees each
 /// holder hand the value to the next.
-@Suite struct LockedTests {
+@Suite(.runsLeftoverJobs) struct LockedTests {
   static let threads = 4
   static let rounds = 10_000
 

@@ -1,4 +1,5 @@
 import FeedbackLoop
+import FeedbackLoopTesting
 import FeedbackLoopUI
 import Observation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// whole state, a scoped store, a projection, a store it scopes there) reads
 /// the new state; and the hostile callbacks: one that sends, one that stops.
 @MainActor
-@Suite("Change callbacks read the new state", .timeLimit(.minutes(1)))
+@Suite("Change callbacks read the new state", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct ChangeCallbackReadTests {
   typealias Pair = RedTeamPair.Pair
 

@@ -1,4 +1,4 @@
-import Synchronization
+import FeedbackLoop
 
 #if canImport(Testing)
   import Testing
@@ -19,7 +19,7 @@ final class LeftoverJobs: Sendable {
 
   /// Weak: an executor that no task holds has nothing left to run, and the
   /// test may check that it is released.
-  private let executors = Synchronization.Mutex<[WeakExecutor]>([])
+  private let executors = Locked<[WeakExecutor]>([])
 
   struct WeakExecutor {
     weak var executor: ManualTaskExecutor?
