@@ -34,13 +34,13 @@ struct LeftoverJobsTests {
     LeftoverJobs.$current.withValue(jobs) {
       let executor = ManualTaskExecutor()
       released = executor
-      Task(executorPreference: executor) { ran.update { $0 += 1 } }
+      Task(executorPreference: executor) { ran.withLock { $0 += 1 } }
     }
     // What a test leaves: a job waiting, which keeps its executor.
     #expect(released != nil)
-    #expect(ran.value == 0)
+    #expect(ran.withLock { $0 } == 0)
     #expect(jobs.runToTheEnd() == 1)
-    #expect(ran.value == 1)
+    #expect(ran.withLock { $0 } == 1)
     #expect(released == nil)
   }
 
