@@ -89,10 +89,18 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
+    // The seed scenarios (seed 000's search, seed 001's skip-intro, the
+    // player chart), the articles' code check and the test harness, written
+    // once for the test targets. Not a product: no app sees it.
+    .target(
+      name: "FeedbackLoopScenarios",
+      dependencies: ["FeedbackLoop", "FeedbackLoopTesting", "FeedbackLoopDeclarative"],
+      path: "Tests/Scenarios"
+    ),
     .testTarget(
       name: "FeedbackLoopTests",
       dependencies: [
-        "FeedbackLoop", "FeedbackLoopTesting",
+        "FeedbackLoop", "FeedbackLoopTesting", "FeedbackLoopScenarios",
         .product(name: "HashTreeCollections", package: "swift-collections"),
       ]
     ),
@@ -105,11 +113,14 @@ let package = Package(
     ),
     .testTarget(
       name: "FeedbackLoopTestingTests",
-      dependencies: ["FeedbackLoop", "FeedbackLoopTesting"]
+      dependencies: ["FeedbackLoop", "FeedbackLoopTesting", "FeedbackLoopScenarios"]
     ),
     .testTarget(
       name: "FeedbackLoopDeclarativeTests",
-      dependencies: ["FeedbackLoop", "FeedbackLoopDeclarative", "FeedbackLoopTesting", "FeedbackLoopChartTesting"]
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopDeclarative", "FeedbackLoopTesting", "FeedbackLoopChartTesting",
+        "FeedbackLoopScenarios",
+      ]
     ),
     .testTarget(
       name: "FeedbackLoopUITests",
@@ -121,7 +132,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FeedbackLoopDebuggingTests",
-      dependencies: ["FeedbackLoop", "FeedbackLoopDebugging", "FeedbackLoopTesting"]
+      dependencies: ["FeedbackLoop", "FeedbackLoopDebugging", "FeedbackLoopTesting", "FeedbackLoopScenarios"]
     ),
   ],
   swiftLanguageModes: [.v6]

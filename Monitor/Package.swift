@@ -62,6 +62,7 @@ let package = Package(
       dependencies: [
         "MonitorServer", "FeedbackLoopMonitorClient",
         .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
       ]
     ),
   ],

@@ -1,3 +1,4 @@
+import FeedbackLoop
 import FeedbackLoopDeclarative
 
 /// Which declared transitions of a chart a test suite took: make the

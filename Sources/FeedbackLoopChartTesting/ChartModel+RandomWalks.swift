@@ -43,8 +43,13 @@ extension ChartModel {
   /// shorter sequence still fails (delta debugging), then cuts the
   /// sequence after its first failing step. Written here rather than taken
   /// from swift-property-based: its generators and shrinkers are built for
-  /// values, this shrinks a replayed sequence against a reducer, and a
-  /// dependency of this package's manifest would be resolved by every app.
+  /// values, this shrinks a replayed sequence against a reducer; and this
+  /// target belongs to a library product, so depending on it would make
+  /// every app that depends on FeedbackLoop fetch and pin it, whichever
+  /// products the app uses (SwiftPM 6.3 resolves the dependencies of every
+  /// product's targets; only a dependency of test targets alone is left
+  /// out, which is why the root manifest may name it for its own tests),
+  /// and every app whose tests use this product compile it.
   public func randomWalks(
     walks: Int = 100, length: Int = 50, seed: UInt64 = 0,
     invariant: (StatechartState<Context>) -> Bool

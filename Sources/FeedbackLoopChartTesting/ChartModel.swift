@@ -1,3 +1,4 @@
+import FeedbackLoop
 import FeedbackLoopDeclarative
 
 /// A statechart with the events a test may send: the model the tests are

@@ -6,7 +6,7 @@ import Testing
 
 /// The seed's anatomy, one part per test: frame, frame filter, driver,
 /// event, event filter, router.
-@Suite struct AnatomyTests {
+@Suite(.runsLeftoverJobs) struct AnatomyTests {
   /// A frame: the whole application at one moment.
   struct Frame: Equatable, Sendable {
     var count = 0

@@ -5,7 +5,7 @@ import Testing
 
 /// The seed's three timelines, frame by frame, on the test clock: the
 /// router plays 10 frames a second, so a tick is 100 ms.
-@Suite struct AnimationTimelineTests {
+@Suite(.runsLeftoverJobs) struct AnimationTimelineTests {
   let tick = Duration.milliseconds(100)
 
   @Test("G11 Intercepted: a new target mid-flight replaces the frames queued behind the current one")

@@ -5,7 +5,7 @@ import Testing
 
 /// Filters that throw map to events (G12); bad input is refused at the call
 /// with a message that says what was wrong.
-@Suite struct FailureTests {
+@Suite(.runsLeftoverJobs) struct FailureTests {
   enum Net: Equatable, Sendable {
     case response(Int)
     case failed(String)

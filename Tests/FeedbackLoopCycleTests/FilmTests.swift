@@ -5,7 +5,7 @@ import Testing
 
 /// Commands as values: a recording of frames verified, reversed, throttled,
 /// filtered, spliced and replayed.
-@Suite struct FilmTests {
+@Suite(.runsLeftoverJobs) struct FilmTests {
   let film = Film([0, 1, 2, 3, 4, 5])
 
   @Test("verified: the first frame that breaks an invariant, or none")

@@ -6,7 +6,7 @@ import Testing
 
 /// The router under attack: events from many threads at once, events after
 /// stop, and sends from inside a render.
-@Suite struct HostileTests {
+@Suite(.runsLeftoverJobs) struct HostileTests {
   @Test("G2 events of two drivers sent from many threads at once are each reduced once")
   func manyThreads() {
     let left = RecordingDriver<Int, Int>()
@@ -25,6 +25,45 @@ import Testing
     app.skipReceivedEvents()
     #expect(app.state.frame == 800)
     #expect(left.renders.count == 801)  // the seed, then every frame: each changed the left model
+    app.finish()
+  }
+
+  @Test("G9 one router's feedbacks in two systems at once: each skips against the models it rendered itself")
+  func twoSystemsOneRouter() {
+    let screen = RecordingDriver<Int, Int>()
+    let router = Router(seed: 0) { _ in
+      [Wire("screen", driver: screen, model: { $0 / 2 }, events: { n, frames in .frame(frames.current + n) })]
+    }
+    // The render feedbacks only: a driver's events are iterated by one
+    // system (Driver.events); its renders are what each system keeps apart.
+    let feedbacks = router.feedbacks.filter { $0.name.hasPrefix("render") }
+    let first = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: feedbacks)
+    let second = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: feedbacks)
+    #expect(screen.renders == [0, 0])  // each system renders its seed
+    first.send(.driver("screen", 2)) { $0 = Reel(queue: [2], previous: [0]) }
+    first.send(.driver("screen", 1)) { $0 = Reel(queue: [3], previous: [2]) }  // model 1 again: skipped
+    second.send(.driver("screen", 3)) { $0 = Reel(queue: [3], previous: [0]) }  // model 1, new to this system
+    #expect(screen.renders == [0, 0, 1, 1])
+    first.finish()
+    second.finish()
+  }
+
+  @Test("G1 a reel read before an event keeps its frames: the storage the copies share is copied on write")
+  func reelCopyOnWrite() {
+    let counter = RecordingDriver<Int, Int>()
+    let router = Router(seed: 0, memory: 2) { _ in
+      [Wire("counter", driver: counter, model: { $0 }, events: { n, frames in .frame(frames.current + n) })]
+    }
+    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    app.send(.driver("counter", 1)) { $0 = Reel(queue: [1], previous: [0], memory: 2) }
+    let before = app.state
+    app.send(.driver("counter", 1)) { $0 = Reel(queue: [2], previous: [0, 1], memory: 2) }
+    counter.end()
+    app.receive(.driverEnded("counter")) {
+      $0 = Reel(queue: [2], previous: [0, 1], memory: 2, endedDrivers: [DriverEnd(driver: "counter")])
+    }
+    #expect(before == Reel(queue: [1], previous: [0], memory: 2))
+    #expect(before.endedDrivers.isEmpty)
     app.finish()
   }
 

@@ -1,11 +1,12 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Foundation
 import Testing
 
 @testable import FeedbackLoopDebugging
 
-@Suite struct FixtureTests {
+@Suite(.runsLeftoverJobs) struct FixtureTests {
   let harness = Harness()
 
   func recorded() -> [Moment<PagedSearch.State, PagedSearch.Event>] {

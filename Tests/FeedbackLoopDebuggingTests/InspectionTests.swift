@@ -1,11 +1,12 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Foundation
 import Testing
 
 @testable import FeedbackLoopDebugging
 
-@Suite struct InspectionTests {
+@Suite(.runsLeftoverJobs) struct InspectionTests {
   let harness = Harness()
 
   final class Lines: @unchecked Sendable {

@@ -1,11 +1,12 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Foundation
 import Testing
 
 @testable import FeedbackLoopDebugging
 
-@Suite struct RecorderTests {
+@Suite(.runsLeftoverJobs) struct RecorderTests {
   let harness = Harness()
 
   @Test("a moment per reduction: sequence, clock time, event, source, state, effects with their feedback")

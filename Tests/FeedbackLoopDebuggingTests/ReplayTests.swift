@@ -1,10 +1,11 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
 @testable import FeedbackLoopDebugging
 
-@Suite struct ReplayTests {
+@Suite(.runsLeftoverJobs) struct ReplayTests {
   let harness = Harness()
 
   @Test("G13 a recorded session replays to identical states")

@@ -1,10 +1,11 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
 @testable import FeedbackLoopDebugging
 
-@Suite struct TimeTravelTests {
+@Suite(.runsLeftoverJobs) struct TimeTravelTests {
   let harness = Harness()
 
   func started(_ moment: Moment<PagedSearch.State, PagedSearch.Event>?) -> [EffectReference] {

@@ -1,11 +1,12 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Foundation
 import Testing
 
 @testable import FeedbackLoopDebugging
 
-@Suite struct TimelineFileTests {
+@Suite(.runsLeftoverJobs) struct TimelineFileTests {
   let harness = Harness()
 
   func temporaryFile(_ name: String) -> URL {

@@ -1,5 +1,7 @@
 import FeedbackLoop
 import FeedbackLoopDeclarative
+import FeedbackLoopScenarios
+import FeedbackLoopTesting
 import Testing
 
 // The code of Step 1 of the Declaring a System article (Sources/
@@ -82,7 +84,7 @@ extension DeclaringASystem.Action {
   var loadedItems: [String]? { if case .loaded(let items) = self { items } else { nil } }
 }
 
-@Suite struct DeclaringASystemArticleTests {
+@Suite(.runsLeftoverJobs) struct DeclaringASystemArticleTests {
   typealias Light = DeclaringASystem.Light
   typealias Press = DeclaringASystem.Press
 

@@ -1,8 +1,9 @@
 import FeedbackLoop
 import FeedbackLoopDeclarative
+import FeedbackLoopTesting
 import Testing
 
-@Suite struct DiagramTests {
+@Suite(.runsLeftoverJobs) struct DiagramTests {
   @Test func theLoadingExampleAsMermaid() {
     let diagram = Loader.system { _, _ in [] }.diagram
     #expect(

@@ -30,7 +30,7 @@ final class Flag: @unchecked Sendable {
   }
 }
 
-@Suite struct FeedbackModifierTests {
+@Suite(.runsLeftoverJobs) struct FeedbackModifierTests {
   @Test func disableStopsAFeedbackWhileTheConditionHolds() {
     let paused = Flag()
     paused.value = true

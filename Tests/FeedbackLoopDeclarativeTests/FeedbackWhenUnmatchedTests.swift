@@ -5,7 +5,7 @@ import Testing
 
 /// G5 in the declarative layer: what a state a declared feedback's pattern
 /// does not match does to the effect it is running.
-@Suite struct FeedbackWhenUnmatchedTests {
+@Suite(.runsLeftoverJobs) struct FeedbackWhenUnmatchedTests {
   enum HUD: Equatable, Sendable { case hidden, visible }
   enum Tap: Equatable, Sendable { case tap, hide }
 

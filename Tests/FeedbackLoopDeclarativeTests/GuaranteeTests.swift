@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Testing
 
 /// A declared system is a core system: the design's guarantees hold for it.
-@Suite struct GuaranteeTests {
+@Suite(.runsLeftoverJobs) struct GuaranteeTests {
   @Test("G1 the initial state reaches every feedback and observer before any event is reduced")
   func initialStateFirst() {
     let seen = Recorder<String>()

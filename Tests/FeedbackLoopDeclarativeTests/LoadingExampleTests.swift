@@ -3,7 +3,7 @@ import FeedbackLoopDeclarative
 import FeedbackLoopTesting
 import Testing
 
-@Suite struct LoadingExampleTests {
+@Suite(.runsLeftoverJobs) struct LoadingExampleTests {
   // MARK: The seed's protocol style
 
   @Test func aPageLoadsAfterItsDelayOnTheTestClock() {

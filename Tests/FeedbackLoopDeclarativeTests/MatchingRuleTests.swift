@@ -1,11 +1,12 @@
 import FeedbackLoop
 import FeedbackLoopDeclarative
+import FeedbackLoopTesting
 import Testing
 
 /// Which transition runs when several match: exact state and event first,
 /// then `AnyEvent`, then `AnyState`, then both wildcards; the first declared
 /// within a rank.
-@Suite struct MatchingRuleTests {
+@Suite(.runsLeftoverJobs) struct MatchingRuleTests {
   struct Idle: State, Equatable {}
   struct Busy: State, Equatable { let by: String }
   struct Start: Event {}

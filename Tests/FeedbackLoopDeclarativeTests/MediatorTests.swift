@@ -1,8 +1,9 @@
 import FeedbackLoop
 import FeedbackLoopDeclarative
+import FeedbackLoopTesting
 import Testing
 
-@Suite struct MediatorTests {
+@Suite(.runsLeftoverJobs) struct MediatorTests {
   struct LoadingState: State, Equatable {}
   struct LoadedState: State, Equatable { let data: String }
   struct DataIsLoaded: Event { let data: String }

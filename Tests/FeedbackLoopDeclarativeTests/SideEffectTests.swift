@@ -1,8 +1,9 @@
 import FeedbackLoop
 import FeedbackLoopDeclarative
+import FeedbackLoopTesting
 import Testing
 
-@Suite struct SideEffectTests {
+@Suite(.runsLeftoverJobs) struct SideEffectTests {
   struct Service: Sendable { let value: Int }
 
   enum Effects {

@@ -1,8 +1,9 @@
 import FeedbackLoop
 import FeedbackLoopDeclarative
+import FeedbackLoopTesting
 import Testing
 
-@Suite struct TransitionModifierTests {
+@Suite(.runsLeftoverJobs) struct TransitionModifierTests {
   enum Mode: Equatable, Sendable { case idle, running, fallback }
   enum Command: Equatable, Sendable { case go }
 

@@ -3,7 +3,7 @@ import FeedbackLoopDeclarative
 import FeedbackLoopTesting
 import Testing
 
-@Suite struct UnmatchedEventTests {
+@Suite(.runsLeftoverJobs) struct UnmatchedEventTests {
   enum Door: Equatable, Sendable { case open, closed }
   enum Push: Equatable, Sendable { case open, close, knock }
 

@@ -44,7 +44,7 @@ enum Volume {
   }
 }
 
-@Suite struct VolumeRegulatorTests {
+@Suite(.runsLeftoverJobs) struct VolumeRegulatorTests {
   @Test func theVolumeRisesToTheTarget() {
     let system = System(Volume.system(initial: 10, target: 15))
     #expect(system.state as? Volume.VolumeState == Volume.VolumeState(value: 15))

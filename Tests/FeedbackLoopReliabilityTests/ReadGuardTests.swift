@@ -108,5 +108,78 @@ extension Reliability {
         "G15 \(readers) readers × \(readsPerReader) reads while 1 thread sent \(sends) events: \(torn.current) torn; "
           + "\(elapsed) (form \(fl_reduction_guard_form()))")
     }
+
+    @Test(
+      "G15 a reader on the main actor reads a peer of a main-actor system while a thread keeps the peer busy: both progress, every read whole",
+      .timeLimit(.minutes(10)))
+    @MainActor
+    func mainActorReaderOfABusyPeer() async {
+      let sends = Scale.pick(20_000, sanitized: 5_000)
+      let reads = Scale.pick(20_000, sanitized: 5_000)
+      // The peer: a system of its own isolation, fed from another thread and
+      // from the main-actor system's observer, which runs on the main actor.
+      let peer = System<Tally, Int>(
+        initial: Tally(),
+        reduceInPlace: { state, _ in
+          // Numbers come from two senders, so the state counts for itself.
+          state.total += 1
+          state.items.append(state.total)
+        })
+      let screen = System<Int, Int>(initial: 0, reduce: { _, number in number }, isolation: .mainActor)
+      let relay = screen.observe { number in if number > 0 { peer.send(number) } }
+      let start = Gate()
+      async let sender: Void = onThreads(1, startingAt: start) { _ in
+        for number in 1...sends { peer.send(number) }
+      }
+      start.open()
+      var torn = 0
+      for read in 0..<reads {
+        if !peer.state.isWhole { torn += 1 }
+        // Every hundredth read, the main actor itself sends to the peer
+        // through the main-actor system, so the peer's loop is entered from
+        // the main actor too, between reads.
+        if read % 100 == 0 { screen.send(read + 1) }
+      }
+      await sender
+      let relayed = reads / 100
+      #expect(torn == 0, "\(torn) reads on the main actor saw the peer in the middle of a reduction")
+      #expect(peer.state.total == sends + relayed)
+      #expect(peer.state.isWhole)
+      relay.cancel()
+      screen.stop()
+      peer.stop()
+    }
+
+    @Test(
+      "G15 readers on other threads read a main-actor system while the main actor reduces: both progress, every read whole",
+      .timeLimit(.minutes(10)))
+    @MainActor
+    func otherThreadsReadAMainActorSystem() async {
+      let sends = Scale.pick(20_000, sanitized: 5_000)
+      let readsPerReader = Scale.pick(20_000, sanitized: 5_000)
+      let system = System<Tally, Int>(
+        initial: Tally(),
+        reduceInPlace: { state, number in
+          state.total += 1
+          state.items.append(number)
+        },
+        isolation: .mainActor)
+      let torn = Locked(0)
+      let start = Gate()
+      async let reading: Void = onThreads(ProcessInfo.processInfo.activeProcessorCount, startingAt: start) { _ in
+        var mine = 0
+        for _ in 0..<readsPerReader where !system.state.isWhole { mine += 1 }
+        torn.withLock { $0 += mine }
+      }
+      start.open()
+      // Sent on the main actor: each send reduces before it returns, while
+      // the readers read.
+      for number in 1...sends { system.send(number) }
+      await reading
+      #expect(torn.current == 0, "\(torn.current) reads saw the main-actor system in the middle of a reduction")
+      #expect(system.state.total == sends)
+      #expect(system.state.isWhole)
+      system.stop()
+    }
   }
 }

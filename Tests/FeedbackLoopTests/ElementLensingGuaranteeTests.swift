@@ -1,4 +1,5 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// query, found from the array's log, so that only the feedbacks of the
 /// elements that changed compare their element. The elements count their
 /// comparisons, which is how the tests see which feedbacks were asked.
-@Suite struct ElementLensingGuaranteeTests {
+@Suite(.runsLeftoverJobs) struct ElementLensingGuaranteeTests {
   /// Counts the comparisons of the elements that share it.
   final class Comparisons: @unchecked Sendable {
     // Sendable: `count` is guarded by `lock`.

@@ -1,11 +1,12 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Logging
 import Testing
 
 /// The feedback forms not covered by the guarantee tests: the general
 /// stream form, deriving, event-triggered, and the effect combinators.
-@Suite struct FeedbackKindTests {
+@Suite(.runsLeftoverJobs) struct FeedbackKindTests {
   enum Event: Sendable, Equatable {
     case add(Int)
     case note(String)
@@ -162,7 +163,7 @@ import Testing
   }
 }
 
-@Suite struct EffectExecutorPreferenceTests {
+@Suite(.runsLeftoverJobs) struct EffectExecutorPreferenceTests {
   enum Event: Sendable, Equatable { case ran }
 
   @Test("an effect's executor preference overrides the environment's")
@@ -182,7 +183,7 @@ import Testing
   }
 }
 
-@Suite struct ObservationEndTests {
+@Suite(.runsLeftoverJobs) struct ObservationEndTests {
   @Test("an observation's onStop is called when the system stops")
   func onStop() {
     let system = System(initial: 0, reduce: { (count: Int, amount: Int) in count + amount })

@@ -1,9 +1,10 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
 /// G6 and G7: keyed effects and execution strategies.
-@Suite struct KeyedAndStrategyGuaranteeTests {
+@Suite(.runsLeftoverJobs) struct KeyedAndStrategyGuaranteeTests {
   struct State: Sendable, Equatable {
     var requests: Set<String> = []
     var priorities: [String: Int] = [:]
@@ -138,7 +139,7 @@ import Testing
   }
 }
 
-@Suite struct QueueStrategyDetailTests {
+@Suite(.runsLeftoverJobs) struct QueueStrategyDetailTests {
   enum Event: Sendable, Equatable { case fire, log(String) }
 
   struct State: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// log. As for `TrackedSet`, each scenario runs without a monitor (the log is
 /// read) and with one (which keeps a copy of every state, so the feedback
 /// compares whole dictionaries); the effects record what they are handed.
-@Suite struct KeyedTrackedDictionaryGuaranteeTests {
+@Suite(.runsLeftoverJobs) struct KeyedTrackedDictionaryGuaranteeTests {
   struct State: Sendable, Equatable {
     var priorities: TrackedDictionary<String, Int> = [:]
     var log: [String] = []

@@ -1,4 +1,5 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 /// copy of the set alive: the feedback then compares whole sets. Starts are
 /// recorded by the effects closure, cancellations by the effects' own
 /// cancellation handlers, so that the log path is checked with no monitor.
-@Suite struct KeyedTrackedSetGuaranteeTests {
+@Suite(.runsLeftoverJobs) struct KeyedTrackedSetGuaranteeTests {
   struct State: Sendable, Equatable {
     var requests: TrackedSet<String> = []
     var log: [String] = []

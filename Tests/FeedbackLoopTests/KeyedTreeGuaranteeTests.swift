@@ -1,4 +1,5 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import HashTreeCollections
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// `TreeDictionary`): the same guarantees as over `Set` and `Dictionary`,
 /// found by structural diffs, so they are checked on large collections too,
 /// where most of the tree is shared between two states.
-@Suite struct KeyedTreeGuaranteeTests {
+@Suite(.runsLeftoverJobs) struct KeyedTreeGuaranteeTests {
   struct State: Sendable, Equatable {
     var requests: TreeSet<String> = []
     var priorities: TreeDictionary<String, Int> = [:]

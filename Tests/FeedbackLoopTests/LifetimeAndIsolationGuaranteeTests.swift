@@ -1,10 +1,11 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Foundation
 import Testing
 
 /// G8, G9 and G10: inputs, lifetime, isolation.
-@Suite struct LifetimeAndIsolationGuaranteeTests {
+@Suite(.runsLeftoverJobs) struct LifetimeAndIsolationGuaranteeTests {
   enum Event: Sendable, Equatable { case add(Int) }
 
   static func sum(_ state: Int, _ event: Event) -> Int {

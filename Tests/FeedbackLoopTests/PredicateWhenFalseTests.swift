@@ -1,10 +1,11 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
 /// G5: what a state for which a predicate feedback's predicate is false does
 /// to its running effect, said at the call site.
-@Suite struct PredicateWhenFalseTests {
+@Suite(.runsLeftoverJobs) struct PredicateWhenFalseTests {
   /// The HUD of the RxFeedback article's player: a tap toggles it, and it
   /// hides itself 3 s after it shows.
   enum Event: Sendable, Equatable { case tap, hide }

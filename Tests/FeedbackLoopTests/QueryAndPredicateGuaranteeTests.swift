@@ -1,9 +1,10 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
 /// G4 and G5: when query and predicate feedbacks start, keep and cancel effects.
-@Suite struct QueryAndPredicateGuaranteeTests {
+@Suite(.runsLeftoverJobs) struct QueryAndPredicateGuaranteeTests {
   struct State: Sendable, Equatable {
     var query: String?
     var log: [String] = []

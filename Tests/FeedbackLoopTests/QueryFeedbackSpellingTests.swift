@@ -1,4 +1,5 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// `skippingRepeated` and `react(request:)`, kept for users of the old
 /// libraries) are one feedback: the same lifecycle, differing only in the
 /// default name monitors show.
-@Suite struct QueryFeedbackSpellingTests {
+@Suite(.runsLeftoverJobs) struct QueryFeedbackSpellingTests {
   typealias State = QueryAndPredicateGuaranteeTests.State
   typealias Event = QueryAndPredicateGuaranteeTests.Event
 

@@ -1,10 +1,11 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
 /// The README's example, verbatim but for the injected test clock, so that
 /// it keeps compiling and doing what the README says.
-@Suite struct ReadmeExampleTests {
+@Suite(.runsLeftoverJobs) struct ReadmeExampleTests {
   enum Event: Sendable { case tap, hide }
 
   @Test("the README's HUD example shows at once and hides 3 s later")

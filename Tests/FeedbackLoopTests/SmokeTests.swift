@@ -2,7 +2,7 @@ import FeedbackLoop
 import FeedbackLoopTesting
 import Testing
 
-@Suite struct SmokeTests {
+@Suite(.runsLeftoverJobs) struct SmokeTests {
   enum Event: Sendable, Equatable { case increment, decrement, set(Int) }
 
   static func reduce(_ state: Int, _ event: Event) -> Int {

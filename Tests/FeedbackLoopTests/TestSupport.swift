@@ -79,21 +79,6 @@ final class Gate: @unchecked Sendable {
   }
 }
 
-/// A test clock and a manual executor, wired into an environment: effects run
-/// only when the test runs the executor or advances the clock.
-struct Harness {
-  let executor = ManualTaskExecutor()
-  let clock: TestClock
-  let environment: SystemEnvironment
-
-  init(eventBuffer: EventBufferPolicy = .unbounded) {
-    clock = TestClock(executor: executor)
-    environment = SystemEnvironment(clock: clock, effectExecutor: executor, eventBuffer: eventBuffer)
-  }
-
-  func settle() { executor.runUntilIdle() }
-}
-
 /// Records every activity a monitor sees.
 final class ActivityLog<State: Sendable, Event: Sendable>: @unchecked Sendable {
   // Sendable: all state is in `log`, which is thread-safe.

@@ -1,11 +1,12 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Foundation
 import Logging
 import Testing
 
 /// G11, G12, G13 and G14.
-@Suite struct TimeFailureDeterminismBackpressureTests {
+@Suite(.runsLeftoverJobs) struct TimeFailureDeterminismBackpressureTests {
   enum Event: Sendable, Equatable {
     case add(Int)
     case failed(String)

@@ -1,3 +1,4 @@
+import FeedbackLoopTesting
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// `TrackedArray` as an array (`Array`'s semantics) and as a log of the
 /// positions changed, which the element feedbacks read.
-@Suite struct TrackedArrayTests {
+@Suite(.runsLeftoverJobs) struct TrackedArrayTests {
   @Test("A TrackedArray behaves as an Array: subscripts, append, removeLast, insert, remove, swapAt, sort")
   func arraySemantics() {
     var array: TrackedArray = [3, 1, 2]

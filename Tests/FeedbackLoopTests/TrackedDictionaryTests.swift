@@ -1,3 +1,4 @@
+import FeedbackLoopTesting
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// `TrackedDictionary` as a dictionary (`Dictionary`'s semantics) and as a
 /// log of the keys written, which the keyed feedback by id reads.
-@Suite struct TrackedDictionaryTests {
+@Suite(.runsLeftoverJobs) struct TrackedDictionaryTests {
   @Test("A TrackedDictionary behaves as a Dictionary: subscripts, updateValue, removeValue, keys, values, equality")
   func dictionarySemantics() {
     var dictionary: TrackedDictionary = ["a": 1, "b": 2]

@@ -1,3 +1,4 @@
+import FeedbackLoopTesting
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// what a reader learns after each kind of change, and that a system's
 /// reducer changes it in place, which is what makes the keyed feedback over
 /// it O(1) per change.
-@Suite struct TrackedSetTests {
+@Suite(.runsLeftoverJobs) struct TrackedSetTests {
   @Test("A TrackedSet behaves as a Set: insert, remove, update, the set operations, equality and hashing")
   func setSemantics() {
     var set: TrackedSet<Int> = [1, 2, 3]

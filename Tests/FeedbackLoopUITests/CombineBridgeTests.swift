@@ -11,7 +11,7 @@ import Testing
 
 #if canImport(Combine) || canImport(OpenCombine)
   /// The Combine bridges, run with OpenCombine where Combine does not exist.
-  @Suite("Combine bridges: publisher inputs, publisher effects, states as publishers")
+  @Suite("Combine bridges: publisher inputs, publisher effects, states as publishers", .runsLeftoverJobs)
   struct CombineBridgeTests {
     enum Event: Equatable, Sendable {
       case add(Int)

@@ -1,4 +1,5 @@
 import FeedbackLoop
+import FeedbackLoopTesting
 import FeedbackLoopUI
 import Observation
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// What a SwiftUI view re-renders for: Observation notifies a reader only
 /// for what it read.
 @MainActor
-@Suite("Observation: only what a view reads notifies it")
+@Suite("Observation: only what a view reads notifies it", .runsLeftoverJobs)
 struct ObservationTrackingTests {
   struct Profile: Equatable, Sendable {
     var name = "Ada"

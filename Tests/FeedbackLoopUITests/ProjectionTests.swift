@@ -1,9 +1,10 @@
 import FeedbackLoop
+import FeedbackLoopTesting
 import FeedbackLoopUI
 import Testing
 
 @MainActor
-@Suite("View-state projections: a pure function of the state, updated only when it changes")
+@Suite("View-state projections: a pure function of the state, updated only when it changes", .runsLeftoverJobs)
 struct ProjectionTests {
   struct Header: Equatable, Sendable {
     var title: String

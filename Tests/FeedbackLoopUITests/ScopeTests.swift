@@ -1,9 +1,10 @@
 import FeedbackLoop
+import FeedbackLoopTesting
 import FeedbackLoopUI
 import Testing
 
 @MainActor
-@Suite("Scoping: a child store for a part of the state and a subset of the events")
+@Suite("Scoping: a child store for a part of the state and a subset of the events", .runsLeftoverJobs)
 struct ScopeTests {
   enum Settings {
     struct State: Equatable, Sendable {

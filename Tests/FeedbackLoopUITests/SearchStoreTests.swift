@@ -6,7 +6,7 @@ import Testing
 /// The paginated search of the store article, run in a store as its views
 /// run it, on a test clock: the logic behind the SwiftUI views.
 @MainActor
-@Suite("The article's paginated search, in a store", .timeLimit(.minutes(1)))
+@Suite("The article's paginated search, in a store", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct SearchStoreTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   struct Harness {

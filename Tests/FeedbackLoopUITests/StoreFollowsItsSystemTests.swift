@@ -1,11 +1,12 @@
 import FeedbackLoop
+import FeedbackLoopTesting
 import FeedbackLoopUI
 import Testing
 
 /// A store follows its system's stop however the system is stopped, not only
 /// through `Store.stop()` (issue 21).
 @MainActor
-@Suite("Store: follows its system's stop", .timeLimit(.minutes(1)))
+@Suite("Store: follows its system's stop", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct StoreFollowsItsSystemTests {
   @Test(
     "G9 a system stopped by its holder on the main actor: the store says so at once, its sequences and scoped stores finish"

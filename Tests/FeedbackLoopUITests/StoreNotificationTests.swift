@@ -1,4 +1,5 @@
 import FeedbackLoop
+import FeedbackLoopTesting
 import FeedbackLoopUI
 import Observation
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// read since its last notification: these tests hold the notifications
 /// that path must still make, and the ones it must not.
 @MainActor
-@Suite("Store: a notification for each change a reader waits for, none other")
+@Suite("Store: a notification for each change a reader waits for, none other", .runsLeftoverJobs)
 struct StoreNotificationTests {
   struct Panel: Equatable, Sendable {
     var title = "Inbox"
@@ -92,7 +93,9 @@ struct StoreNotificationTests {
   @Test("a reader that tracks again from its own callback hears of the next change")
   func rearmFromTheCallback() {
     let store = makeStore()
-    let reader = RearmingReader { _ = store.unread }
+    // Weak: the store's registrar keeps the reader's callback, which keeps
+    // the reader; a strong capture would make a cycle through the store.
+    let reader = RearmingReader { [weak store] in _ = store?.unread }
     store.send(.receive)
     store.send(.receive)
     store.send(.flag)

@@ -4,7 +4,7 @@ import FeedbackLoopUI
 import Testing
 
 @MainActor
-@Suite("Store: a main-actor system held for a view", .timeLimit(.minutes(1)))
+@Suite("Store: a main-actor system held for a view", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct StoreTests {
   @Test("G10 send on the main actor has reduced, and the store holds the new state, before it returns")
   func test_G10_sendIsSynchronous() {
@@ -158,7 +158,7 @@ extension SystemActivity {
 }
 
 @MainActor
-@Suite("Store(_:): a system built elsewhere")
+@Suite("Store(_:): a system built elsewhere", .runsLeftoverJobs)
 struct StoreOfSystemTests {
   @Test("a main-actor system built elsewhere is held and followed by a store")
   func holdsAMainActorSystem() {

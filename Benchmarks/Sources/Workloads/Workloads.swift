@@ -26,6 +26,8 @@ public enum Workloads {
     KeyedChurnByID.workload(ids: 1_000), KeyedChurnByID.workload(ids: 100), KeyedChurnByID.plainWorkload,
     Statechart3Deep.workload, Statechart3Deep.flatWorkload,
     CycleRouter.workload, CycleRouter.skipWorkload(passiveDrivers: 0), CycleRouter.skipWorkload(passiveDrivers: 3),
+    CycleRouter.skipWorkload(passiveDrivers: 30), CycleSkipBaselines.comparison,
+    CycleSkipBaselines.filterAndComparison,
     CycleAnimation.workload, CycleAnimation.longWorkload,
     Composition.workload(children: 1_000), Composition.workload(children: 100),
     Composition.workload(children: 10_000), Composition.single,

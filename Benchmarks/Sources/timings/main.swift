@@ -12,7 +12,8 @@
 //                            W13plain, W14); W8, a statechart's reducer,
 //                            and W8flat, the same behaviour as a flat enum reducer;
 //                            C1, C1skip-0, C1skip-3, a Cycle router of 3 drivers and
-//                            its skipped renders; C2, C2-3600, a tick of a 60- and a
+//                            its skipped renders, C1skip-30, C1cmp, C1filter, a skipped
+//                            render's baselines; C2, C2-3600, a tick of a 60- and a
 //                            3,600-frame animation;
 //                            W7, W7-100, W7-10000, a child feature lifted by id, W7single,
 //                            the child alone; W7b-1, W7b-5, W7b-10, the child lifted 1, 5 and
@@ -22,6 +23,8 @@
 //   timings W5-tasks         the same with one task per system: one run (in a process of its own)
 //   timings W0 W2 ...        the workloads named
 //   timings --once W1        one run, no warm-up: for profilers (perf, callgrind)
+//   timings --cpu-time W12 W14  the processor time of each run instead of its wall-clock
+//                            time (for a loaded machine: see Trial.timedOnProcessor)
 import Workloads
 
 #if canImport(Glibc)
@@ -33,6 +36,8 @@ import Workloads
 var arguments = Array(CommandLine.arguments.dropFirst())
 let once = arguments.contains("--once")
 arguments.removeAll { $0 == "--once" }
+let onProcessor = arguments.contains("--cpu-time")
+arguments.removeAll { $0 == "--cpu-time" }
 let measurable = Workloads.timed + Workloads.references + Workloads.store + Workloads.threads
 let requested = arguments.isEmpty ? measurable.map(\.id) : arguments
 let known = Set(measurable.map(\.id) + ["W4", "W5", "W5-tasks"])
@@ -84,7 +89,8 @@ for id in requested {
     if !once { _ = await workload.makeTrial().timed() }  // warm-up
     var perOperation: [Double] = []
     for _ in 0..<(once ? 1 : workload.runs) {
-      let elapsed = await workload.makeTrial().timed()
+      let trial = workload.makeTrial()
+      let elapsed = onProcessor ? await trial.timedOnProcessor() : await trial.timed()
       perOperation.append(nanoseconds(elapsed) / Double(workload.operations))
     }
     perOperation.sort()

@@ -187,13 +187,31 @@ struct FixtureRequest: Sendable, Codable {
   var eventType: String
   var reducer: String
   var inPlace: Bool
-  var fixtures: [Fixture<JSONValue, JSONValue>]
+  var fixtures: [Fixture<JSONValue, FixtureEvent>]
 
   var writer: FixtureTestWriter {
     FixtureTestWriter(
       suite: suite, module: module, stateType: stateType, eventType: eventType, reducer: reducer,
       reducerStyle: inPlace ? .inPlace : .returning)
   }
+}
+
+/// An event as the page sends it, JSON, named in a generated test's title as
+/// its JSON (`moment 3: {"loadNextPage":{}}`) rather than as the cases of
+/// ``JSONValue``.
+struct FixtureEvent: Sendable, Codable, CustomStringConvertible {
+  var json: JSONValue
+
+  init(from decoder: any Decoder) throws {
+    json = try decoder.singleValueContainer().decode(JSONValue.self)
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(json)
+  }
+
+  var description: String { (try? json.monitorLine()) ?? "\(json)" }
 }
 
 extension String {

@@ -1,8 +1,17 @@
 // Small C helpers the Swift core needs on every platform it supports, from
 // the C library alone: a plain lock, a thread-local marker of the thread that
 // is draining a system, a system's atomic control word, an atomic pointer
-// cell and an atomic counter. Synchronization's Mutex and Atomic would serve on Linux, but
-// need macOS 15 / iOS 18 on Apple platforms, below this package's minimum.
+// cell and an atomic counter.
+//
+// The lock here is not the library's `Locked` (Sources/FeedbackLoop/Locking),
+// which every other target uses: it lives in one allocation with what it
+// guards (a system's control word, reduction guard and counters; an input's
+// pointer cell), and the functions below take it together with atomic
+// operations on those fields (`fl_word_set_between_reductions`), on the
+// per-event path. Synchronization's `Mutex` is a non-copyable Swift value that
+// C cannot reach: using it would split each control into two allocations, one
+// more pointer to follow per event, and the layout Models/ownership.pml
+// checks would no longer be the one that runs.
 #ifndef C_FEEDBACK_LOOP_SHIMS_H
 #define C_FEEDBACK_LOOP_SHIMS_H
 

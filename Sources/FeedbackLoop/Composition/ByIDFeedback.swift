@@ -46,13 +46,27 @@ struct ByIDRecipe<
         EffectSink(start: { key, effect in table.start(key, effect: effect) }, cancel: { key in table.cancel(key) }))
       let onChild = handlers.onChild
       let cursor = Memory(ChangeCursor())
-      let known = Memory(Set<ID>())
+      // The children seen, each with when it appeared: children that go
+      // together go in that order, the same on every run (a `Set`'s order
+      // follows the process's hashing seed).
+      let known = Memory([ID: UInt64]())
+      let appeared = Memory<UInt64>(0)
+      func see(_ id: ID, _ child: Child?) {
+        if child == nil {
+          known.value[id] = nil
+        } else if known.value[id] == nil {
+          appeared.value += 1
+          known.value[id] = appeared.value
+        }
+        onChild(id, child)
+      }
+      func inAppearanceOrder(_ ids: [ID: UInt64]) -> [ID] { ids.sorted { $0.value < $1.value }.map(\.key) }
       runtime.onEachState { parent in
         guard let current = children(parent) else {
           // The children's container itself went (an optional parent):
           // every child went with it.
-          for id in known.value { onChild(id, nil) }
-          known.value = []
+          for id in inAppearanceOrder(known.value) { onChild(id, nil) }
+          known.value = [:]
           cursor.value = ChangeCursor()
           return
         }
@@ -62,21 +76,14 @@ struct ByIDRecipe<
         case .changed(let touched):
           if touched.count == 1 {
             let id = touched[touched.startIndex]
-            let child = current[id]
-            if child == nil { known.value.remove(id) } else { known.value.insert(id) }
-            onChild(id, child)
+            see(id, current[id])
           } else {
             var seen = Set<ID>()
-            for id in touched where seen.insert(id).inserted {
-              let child = current[id]
-              if child == nil { known.value.remove(id) } else { known.value.insert(id) }
-              onChild(id, child)
-            }
+            for id in touched where seen.insert(id).inserted { see(id, current[id]) }
           }
         case .unknown:
-          for id in known.value where current[id] == nil { onChild(id, nil) }
-          known.value = Set(current.keys)
-          for (id, child) in current { onChild(id, child) }
+          for id in inAppearanceOrder(known.value.filter { current[$0.key] == nil }) { see(id, nil) }
+          for (id, child) in current { see(id, child) }
         }
         cursor.value = current.changeCursor
       }

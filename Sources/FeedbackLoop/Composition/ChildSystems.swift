@@ -70,7 +70,11 @@ extension Feedback {
   /// turned by `outcome` into a parent event, or none.
   ///
   /// A child never outlives the parent: stopping or releasing the parent
-  /// stops every child (G9). The outcomes of a child whose id was removed,
+  /// stops every child (G9). Children that stop together (the parent
+  /// stopping, or `requests` returning a dictionary that replaced the last
+  /// one wholesale, whose change log cannot say which ids went) stop in the
+  /// order they were started, oldest first, on every run. New ids found on
+  /// such a replacement start in the dictionary's iteration order. The outcomes of a child whose id was removed,
   /// not yet reduced, are dropped (G4). An event routed to an id with no
   /// child is reported to the parent's monitor as discarded,
   /// ``DiscardReason/noSuchChild(_:)``, and logged.
@@ -138,7 +142,13 @@ final class ChildSystemsRuntime<
   let updated: @Sendable (Value) -> ChildEvent?
   let outcome: @Sendable (ID, ChildState) -> Event?
   @exclusivity(unchecked) var cursor = ChangeCursor()
-  @exclusivity(unchecked) var values: [ID: Value] = [:]
+  /// The value each running child was made or last updated with, and the
+  /// number of its start: children stopped together (a dictionary replaced
+  /// wholesale, the parent stopping) stop in the order they started, the
+  /// same on every run, not in the dictionary's order, which depends on the
+  /// process's hashing seed.
+  @exclusivity(unchecked) var values: [ID: (value: Value, started: UInt64)] = [:]
+  @exclusivity(unchecked) var starts: UInt64 = 0
 
   init(
     id: FeedbackID, core: SystemCore<State, Event>, children: ChildSystems<ID, ChildState, ChildEvent>,
@@ -176,10 +186,15 @@ final class ChildSystemsRuntime<
     case .changed(let touched):
       for id in touched { reconcile(id, now: current[id]) }
     case .unknown:
-      for id in Array(values.keys) where current[id] == nil { reconcile(id, now: nil) }
+      for id in idsInStartOrder(where: { current[$0] == nil }) { reconcile(id, now: nil) }
       for (id, value) in current { reconcile(id, now: value) }
     }
     cursor = current.changeCursor
+  }
+
+  /// The running children's ids that satisfy `isIncluded`, oldest start first.
+  func idsInStartOrder(where isIncluded: (ID) -> Bool) -> [ID] {
+    values.filter { isIncluded($0.key) }.sorted { $0.value.started < $1.value.started }.map(\.key)
   }
 
   func reconcile(_ id: ID, now: Value?) {
@@ -191,11 +206,12 @@ final class ChildSystemsRuntime<
       children.remove(id)?.stop()
       table.cancel(id)
     case (nil, let value?):
-      values[id] = value
+      starts += 1
+      values[id] = (value, starts)
       start(id, value)
     case (let previous?, let value?):
-      guard previous != value else { return }
-      values[id] = value
+      guard previous.value != value else { return }
+      values[id] = (value, previous.started)
       if let event = updated(value) { children[id]?.send(event) }
     }
   }
@@ -217,6 +233,7 @@ final class ChildSystemsRuntime<
   }
 
   override func stop() {
+    for id in idsInStartOrder(where: { _ in true }) { children.remove(id)?.stop() }
     for child in children.removeAll() { child.stop() }
     values = [:]
     super.stop()

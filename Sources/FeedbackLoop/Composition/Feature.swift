@@ -137,6 +137,7 @@ extension System {
   /// ```swift
   /// let system = System(initial: App.State(), feature: App.feature(api: api), feedbacks: [.input(buttons)])
   /// ```
+  @inlinable
   public convenience init(
     initial: consuming State,
     feature: Feature<State, Event>,
@@ -158,6 +159,11 @@ extension System {
   /// ```swift
   /// let system = System(initial: App.State(), reducer: appReducer, feedbacks: appFeedbacks)
   /// ```
+  ///
+  /// Inlinable, so that the closure that reports discards per event is
+  /// specialized in the caller's module: built in the library it looked up
+  /// generic metadata on every event (W7 in BENCHMARKS.md).
+  @inlinable
   public convenience init(
     initial: consuming State,
     reducer: Reducer<State, Event>,
@@ -168,14 +174,33 @@ extension System {
     caller: isolated (any Actor)? = #isolation
   ) {
     let body = reducer.body
-    let logger = environment.logger
+    let report = DiscardReport(environment: environment, monitor: monitor)
     self.init(
       initial: initial,
       reduceInPlace: { state, event in
         guard let reason = body(&state, event) else { return }
-        logger.warning("event discarded: \(event): \(reason)")
-        monitor?.receive(.eventDiscarded(event, reason: .noSuchChild(reason)))
+        report.discarded(event, because: reason)
       },
       feedbacks: feedbacks, isolation: isolation, environment: environment, monitor: monitor, caller: caller)
+  }
+}
+
+/// Where a system started with a ``Reducer`` reports the events its lifted
+/// reducers could not deliver: the rare path, kept out of the inlined one.
+@usableFromInline
+struct DiscardReport<State: Sendable, Event: Sendable>: Sendable {
+  let environment: SystemEnvironment
+  let monitor: SystemMonitor<State, Event>?
+
+  @usableFromInline
+  init(environment: SystemEnvironment, monitor: SystemMonitor<State, Event>?) {
+    self.environment = environment
+    self.monitor = monitor
+  }
+
+  @usableFromInline
+  func discarded(_ event: Event, because reason: String) {
+    environment.logger.warning("event discarded: \(event): \(reason)")
+    monitor?.receive(.eventDiscarded(event, reason: .noSuchChild(reason)))
   }
 }

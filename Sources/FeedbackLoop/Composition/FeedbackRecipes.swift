@@ -5,16 +5,30 @@
 
 /// A query feedback (G4). Lifted, its query is `nil` while the child does
 /// not exist, so the child's going cancels its effect like any `nil` query.
+@usableFromInline
 struct QueryRecipe<State: Sendable, Event: Sendable, Query: Equatable & Sendable>: FeedbackRecipe {
-  let name: String
+  @usableFromInline let name: String
   let strategy: ExecutionStrategy
   let query: @Sendable (State) -> Query?
   let effects: @Sendable (Query) -> Effect<Event>
 
+  @usableFromInline
+  init(
+    name: String, strategy: ExecutionStrategy, query: @escaping @Sendable (State) -> Query?,
+    effects: @escaping @Sendable (Query) -> Effect<Event>
+  ) {
+    self.name = name
+    self.strategy = strategy
+    self.query = query
+    self.effects = effects
+  }
+
+  @usableFromInline
   func feedback() -> Feedback<State, Event> {
     Feedback(lensing: query, strategy: strategy, name: name, effects: effects)
   }
 
+  @usableFromInline
   func lifted<Parent: Sendable, ParentEvent: Sendable>(
     _ scope: ChildScope<Parent, ParentEvent, State, Event>
   ) -> any FeedbackRecipe<Parent, ParentEvent> {
@@ -25,6 +39,7 @@ struct QueryRecipe<State: Sendable, Event: Sendable, Query: Equatable & Sendable
       effects: { effects($0).map(embed) })
   }
 
+  @usableFromInline
   func liftedByID<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
     _ scope: ChildrenScope<Parent, ParentEvent, ID, State, Event>
   ) -> (any FeedbackRecipe<Parent, ParentEvent>)? {

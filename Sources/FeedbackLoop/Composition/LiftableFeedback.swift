@@ -21,13 +21,42 @@
 /// }
 /// ```
 public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
+  /// How to make the feedback, and lift it, for every kind.
   @usableFromInline let recipe: any FeedbackRecipe<State, Event>
+  /// The feedback made where its types are concrete (specialized in the
+  /// user's module), for the kinds that have a ``LeafPath``; `nil`: the
+  /// recipe makes it, generically.
+  @usableFromInline let built: Feedback<State, Event>?
+  /// The feedback's lifts composed into one path, for the kinds that have
+  /// one (the query feedback) and lifts with an offset.
+  @usableFromInline let path: LeafPath<State, Event>?
 
   @usableFromInline
-  init(_ recipe: any FeedbackRecipe<State, Event>) { self.recipe = recipe }
+  init(
+    _ recipe: any FeedbackRecipe<State, Event>, built: Feedback<State, Event>? = nil,
+    path: LeafPath<State, Event>? = nil
+  ) {
+    self.recipe = recipe
+    self.built = built
+    self.path = path
+  }
+
+  /// The recipe lifted, and the path too where it composes: the fast form
+  /// when both exist.
+  @inlinable
+  static func lifted(_ recipe: any FeedbackRecipe<State, Event>, path: LeafPath<State, Event>?) -> LiftableFeedback {
+    guard let path else { return LiftableFeedback(recipe) }
+    return LiftableFeedback(recipe, built: path.feedback(name: recipe.name), path: path)
+  }
+
+  /// The text of a feedback's label, for the `@inlinable` constructors.
+  @usableFromInline
+  static func label(_ name: String?, kind: StaticString, fileID: StaticString, line: UInt) -> String {
+    FeedbackLabel(explicit: name, kind: kind, fileID: fileID, line: line).text
+  }
 
   /// The feedback, for a system of the feature's own state.
-  public var feedback: Feedback<State, Event> { recipe.feedback() }
+  public var feedback: Feedback<State, Event> { built ?? recipe.feedback() }
 
   /// The feedback's name, as monitors and the testing kit show it: a lifted
   /// feedback's name starts with the path of the feature it came from
@@ -43,6 +72,7 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   ///   .task { try await .results(api.search(query)) } catch: { .failed($0) }
   /// }
   /// ```
+  @inlinable
   public static func lensing<Query: Equatable & Sendable>(
     _ query: @escaping @Sendable (State) -> Query?,
     strategy: ExecutionStrategy = .cancelPrevious,
@@ -51,10 +81,11 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     line: UInt = #line,
     effects: @escaping @Sendable (Query) -> Effect<Event>
   ) -> LiftableFeedback {
-    LiftableFeedback(
-      QueryRecipe(
-        name: FeedbackLabel(explicit: name, kind: "lensing", fileID: fileID, line: line).text,
-        strategy: strategy, query: query, effects: effects))
+    let label = label(name, kind: "lensing", fileID: fileID, line: line)
+    return LiftableFeedback(
+      QueryRecipe(name: label, strategy: strategy, query: query, effects: effects),
+      built: Feedback(lensing: query, strategy: strategy, name: label, effects: effects),
+      path: .query(query, strategy: strategy, effects: effects))
   }
 
   /// A level-triggered predicate feedback (G5): every state for which
@@ -139,9 +170,10 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     event: EventPath<ParentEvent, Event>,
     name prefix: String
   ) -> LiftableFeedback<Parent, ParentEvent> {
-    LiftableFeedback<Parent, ParentEvent>(
+    LiftableFeedback<Parent, ParentEvent>.lifted(
       recipe.lifted(
-        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: event.embed, extract: event.extract)))
+        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: event.embed, extract: event.extract)),
+      path: self.path?.lifted(state: path, embed: event.embed))
   }
 
   /// This feedback, lifted into a parent whose state holds the child's as
@@ -152,10 +184,10 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     event: EventPath<ParentEvent, Event>,
     name prefix: String
   ) -> LiftableFeedback<Parent, ParentEvent> {
-    LiftableFeedback<Parent, ParentEvent>(
+    LiftableFeedback<Parent, ParentEvent>.lifted(
       recipe.lifted(
-        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: event.embed, extract: event.extract))
-    )
+        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: event.embed, extract: event.extract)),
+      path: self.path?.lifted(optional: path, embed: event.embed))
   }
 
   /// This feedback, lifted into a parent whose state holds children by id:
@@ -176,9 +208,14 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     event: ChildEventPath<ParentEvent, ID, Event>,
     name prefix: String
   ) -> LiftableFeedback<Parent, ParentEvent>? {
-    recipe.liftedByID(
-      ChildrenScope(prefix: prefix, children: { $0[keyPath: path] }, embed: event.embed, extract: event.extract)
-    ).map(LiftableFeedback<Parent, ParentEvent>.init)
+    let children = storedProjection(path)
+    guard
+      let lifted = recipe.liftedByID(
+        ChildrenScope(prefix: prefix, children: { children($0) }, embed: event.embed, extract: event.extract))
+    else { return nil }
+    guard let leaf = self.path else { return LiftableFeedback<Parent, ParentEvent>(lifted) }
+    return LiftableFeedback<Parent, ParentEvent>(
+      lifted, built: leaf.byIDFeedback(name: lifted.name, children: children, embed: event.embed))
   }
 }
 

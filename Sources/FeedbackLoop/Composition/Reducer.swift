@@ -128,9 +128,10 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
     event: EventPath<ParentEvent, Event>
   ) -> Reducer<Parent, ParentEvent> {
     let (body, extract) = (self.body, event.extract)
+    let offset = MemoryLayout<Parent>.offset(of: path)
     return Reducer<Parent, ParentEvent> { parent, parentEvent in
       guard let childEvent = extract(parentEvent) else { return nil }
-      return body(&parent[keyPath: path], childEvent)
+      return withStoredProperty(&parent, path, offset: offset) { body(&$0, childEvent) }
     }
   }
 
@@ -174,14 +175,17 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
     event: ChildEventPath<ParentEvent, ID, Event>
   ) -> Reducer<Parent, ParentEvent> {
     let (body, extract) = (self.body, event.extract)
+    let offset = MemoryLayout<Parent>.offset(of: path)
     return Reducer<Parent, ParentEvent> { parent, parentEvent in
       guard let (id, childEvent) = extract(parentEvent) else { return nil }
-      guard var child = parent[keyPath: path][id] else {
-        return "no child \(id) in \(path): \(childEvent) has no child to reach"
+      return withStoredProperty(&parent, path, offset: offset) { children in
+        guard var child = children[id] else {
+          return "no child \(id) in \(path): \(childEvent) has no child to reach"
+        }
+        let discard = body(&child, childEvent)
+        children[id] = child
+        return discard
       }
-      let discard = body(&child, childEvent)
-      parent[keyPath: path][id] = child
-      return discard
     }
   }
 
@@ -200,5 +204,19 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
       }
       return body(&parent[keyPath: path][id]!, childEvent)
     }
+  }
+}
+
+/// Runs `body` on the property at `path` of `root`, in place: through its
+/// byte offset where the key path has one (a stored property of a struct),
+/// which costs nothing; through the key path otherwise, which goes through
+/// the runtime's generic projection on every event.
+@inlinable
+func withStoredProperty<Root, Value, Result>(
+  _ root: inout Root, _ path: WritableKeyPath<Root, Value>, offset: Int?, _ body: (inout Value) -> Result
+) -> Result {
+  guard let offset else { return body(&root[keyPath: path]) }
+  return withUnsafeMutablePointer(to: &root) { pointer in
+    body(&UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee)
   }
 }

@@ -94,20 +94,22 @@ extension Reel {
     case .unchanged:
       return
     case .frame(let frame):
-      remember(_queue.removeFirst())
-      _queue.removeAll(keepingCapacity: true)
-      _queue.append(frame)
+      show(frame)
     case .intercept(let frames):
-      _queue.removeLast(_queue.count - 1)
-      _queue.append(contentsOf: frames)
+      makeStorageUnique()
+      _storage.queued.removeAll(keepingCapacity: true)
+      _storage.queued.append(contentsOf: frames)
     case .append(let frames):
       precondition(
-        _queue.count - 1 + frames.count <= FrameUpdate<Frame>.maximumQueuedFrames,
-        "FeedbackLoopCycle: appending \(frames.count) frames to the \(_queue.count - 1) queued makes an animation longer than FrameUpdate.maximumQueuedFrames (\(FrameUpdate<Frame>.maximumQueuedFrames))"
+        _storage.queued.count + frames.count <= FrameUpdate<Frame>.maximumQueuedFrames,
+        "FeedbackLoopCycle: appending \(frames.count) frames to the \(_storage.queued.count) queued makes an animation longer than FrameUpdate.maximumQueuedFrames (\(FrameUpdate<Frame>.maximumQueuedFrames))"
       )
-      _queue.append(contentsOf: frames)
+      makeStorageUnique()
+      _storage.queued.append(contentsOf: frames)
     case .removeAnimation:
-      _queue.removeLast(_queue.count - 1)
+      guard !_storage.queued.isEmpty else { return }
+      makeStorageUnique()
+      _storage.queued.removeAll(keepingCapacity: true)
     }
   }
 }

@@ -5,9 +5,12 @@ import FeedbackLoop
 ///
 /// The frame filter runs on every frame; when the model it makes equals the
 /// one the driver rendered last, the render is skipped (Cycle.swift's second
-/// frame filter): that costs one comparison of models, no allocation. The
-/// event filter runs in the router's reducer, with the frames it may read
-/// (``Frames``).
+/// frame filter). A skipped render is the frame filter's call on the frame,
+/// read where the state stores it, and one comparison with the model
+/// rendered last, kept per system: no allocation, no copy of the frame, no
+/// closure of the library's between the loop and the frame filter (the
+/// render is a core `Feedback(observingEachState:)`). The event filter runs
+/// in the router's reducer, with the frames it may read (``Frames``).
 ///
 /// ```swift
 /// Wire("screen", driver: screen,
@@ -26,7 +29,9 @@ public struct Wire<Frame: Sendable>: Sendable {
   // filters run specialized in the application's module.
   @usableFromInline let makeRender: @Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>
   @usableFromInline let makeEvents: @Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>
-  @usableFromInline let filter: @Sendable (any Sendable, Frames<Frame>) -> FrameUpdate<Frame>
+  /// The event filter, applied to the reel in place: the reducer calls it
+  /// with no result to copy back.
+  @usableFromInline let apply: @Sendable (any Sendable, inout Reel<Frame>) -> Void
 
   /// Wires `driver`, whose renders are skipped when its model is unchanged.
   ///
@@ -45,19 +50,33 @@ public struct Wire<Frame: Sendable>: Sendable {
   ) where D.Model: Equatable {
     self.name = name
     makeRender = { _ in
-      Feedback(lensing: { reel in frameFilter(reel.frame) }, name: "render \(name)") { model in
-        driver.render(model)
-        return .none
-      }
+      Feedback(
+        name: "render \(name)",
+        observingEachState: {
+          let shown = ShownModel<D.Model>()
+          return { reel in
+            let model = frameFilter(reel._frame)
+            if let last = shown.model, last == model { return }
+            shown.model = model
+            driver.render(model)
+          }
+        })
     }
     makeEvents = { wire in
       .input(DriverEventSequence(base: driver.events, name: name, wire: wire), name: "events of \(name)")
     }
-    filter = { event, frames in eventFilter(Self.cast(event, to: D.Event.self, driver: name), frames) }
+    apply = { event, reel in
+      let update = eventFilter(Self.cast(event, to: D.Event.self, driver: name), Frames(reel: reel))
+      reel.apply(update)
+    }
   }
 
   /// Wires `driver` with filters that may throw: an error of either filter
   /// becomes an event of the driver, through `catch` (G12).
+  ///
+  /// Its render is a query feedback rather than the observer the other
+  /// initializer uses, because a frame filter's error is sent as an event:
+  /// a skipped render costs one more closure call here.
   ///
   /// A frame filter's error is mapped once, then sent to the router like
   /// any event of the driver, and the render is skipped until the filter
@@ -84,7 +103,7 @@ public struct Wire<Frame: Sendable>: Sendable {
       Feedback(
         lensing: { reel -> RenderQuery<D.Model> in
           do {
-            return .model(try frameFilter(reel.frame))
+            return .model(try frameFilter(reel._frame))
           } catch {
             return .failed(FailedRender(event: mapError(error)))
           }
@@ -103,18 +122,25 @@ public struct Wire<Frame: Sendable>: Sendable {
     makeEvents = { wire in
       .input(DriverEventSequence(base: driver.events, name: name, wire: wire), name: "events of \(name)")
     }
-    filter = { event, frames in
+    apply = { event, reel in
       let event = Self.cast(event, to: D.Event.self, driver: name)
+      let update: FrameUpdate<Frame>
       do {
-        return try eventFilter(event, frames)
+        update = try eventFilter(event, Frames(reel: reel))
       } catch {
-        return (try? eventFilter(mapError(error), frames)) ?? .unchanged
+        update = (try? eventFilter(mapError(error), Frames(reel: reel))) ?? .unchanged
       }
+      reel.apply(update)
     }
   }
 
+  /// The driver's event out of the router's box. An event of exactly the
+  /// driver's type (always, for the events its own sequence reports) is
+  /// read in place, with no copy of the box and no dynamic cast; any other
+  /// (a subclass, an existential event type) takes `as?`.
   @inlinable
   static func cast<Event>(_ event: any Sendable, to type: Event.Type, driver: String) -> Event {
+    if Swift.type(of: event) == Event.self { return reinterpret(event, as: Event.self) }
     guard let event = event as? Event else {
       preconditionFailure(
         "FeedbackLoopCycle: the driver \(driver) reports events of type \(Event.self); it was sent \(Swift.type(of: event))"
@@ -122,6 +148,15 @@ public struct Wire<Frame: Sendable>: Sendable {
     }
     return event
   }
+}
+
+/// `value`, whose dynamic type the caller checked is `Target`, as a
+/// `Target`. Called with the existential opened: the value is borrowed
+/// where the box holds it.
+@usableFromInline
+func reinterpret<Value, Target>(_ value: Value, as target: Target.Type) -> Target {
+  precondition(Value.self == Target.self, "FeedbackLoopCycle: \(Value.self) read as \(Target.self)")
+  return withUnsafePointer(to: value) { $0.withMemoryRebound(to: Target.self, capacity: 1) { $0.pointee } }
 }
 
 /// A frame filter's result, as the render feedback compares it: a model, or
@@ -139,4 +174,14 @@ struct FailedRender: Equatable, Sendable {
   @usableFromInline let event: any Sendable
   @inlinable init(event: any Sendable) { self.event = event }
   @inlinable static func == (lhs: FailedRender, rhs: FailedRender) -> Bool { true }
+}
+
+/// The model a driver rendered last, in one system: what a skipped render
+/// compares with. Only the loop's thread touches it, one call at a time, so
+/// its access is not checked dynamically.
+@usableFromInline
+final class ShownModel<Model> {
+  @exclusivity(unchecked) @usableFromInline var model: Model?
+
+  @inlinable init() {}
 }

@@ -1,5 +1,4 @@
 import FeedbackLoop
-import Foundation
 
 /// Records every frame a router shows, through the monitor hook.
 ///
@@ -15,7 +14,8 @@ import Foundation
 /// recorder.film.reversed()
 /// ```
 public final class FilmRecorder<Frame: Sendable & Equatable>: Sendable {
-  private let recorded = Recording<Frame>()
+  // A monitor may be called from two threads at once.
+  private let recorded = Locked<[Frame]>([])
 
   /// A recorder with nothing recorded.
   public init() {}
@@ -25,9 +25,9 @@ public final class FilmRecorder<Frame: Sendable & Equatable>: Sendable {
     SystemMonitor { [recorded] activity in
       switch activity {
       case .started(let initial):
-        recorded.append(initial.frame)
+        recorded.withLock { $0.append(initial.frame) }
       case .reduced(_, let from, let to, _) where from.frame != to.frame:
-        recorded.append(to.frame)
+        recorded.withLock { $0.append(to.frame) }
       default:
         break
       }
@@ -35,20 +35,5 @@ public final class FilmRecorder<Frame: Sendable & Equatable>: Sendable {
   }
 
   /// The frames recorded so far.
-  public var film: Film<Frame> { Film(recorded.frames) }
-}
-
-/// The recorded frames behind a lock: a monitor may be called from two
-/// threads at once.
-final class Recording<Frame: Sendable>: @unchecked Sendable {
-  // @unchecked: `storage` is read and written only while `lock` is held
-  // (a recorder is a debugging tool, never on the hot path: NSLock will do).
-  private let lock = NSLock()
-  private var storage: [Frame] = []
-
-  func append(_ frame: Frame) {
-    lock.withLock { storage.append(frame) }
-  }
-
-  var frames: [Frame] { lock.withLock { storage } }
+  public var film: Film<Frame> { Film(recorded.withLock { $0 }) }
 }

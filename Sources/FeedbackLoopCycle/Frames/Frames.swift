@@ -20,12 +20,12 @@ public struct Frames<Frame: Sendable>: Sendable {
   @inlinable init(reel: Reel<Frame>) { self.reel = reel }
 
   /// The current frame.
-  @inlinable public var current: Frame { reel.frame }
+  @inlinable public var current: Frame { reel._frame }
   /// The frames shown before the current one, the oldest first.
   @inlinable public var previous: Deque<Frame> { reel.previous }
   /// The frames an animation queued after the current one, in order.
-  @inlinable public var queued: Deque<Frame>.SubSequence { reel.queue.dropFirst() }
+  @inlinable public var queued: Deque<Frame> { reel._storage.queued }
   /// The frame the reel will show when its animation ends: the last queued
   /// frame, or the current one.
-  @inlinable public var last: Frame { reel._queue[reel._queue.index(before: reel._queue.endIndex)] }
+  @inlinable public var last: Frame { reel._storage.queued.last ?? reel._frame }
 }

@@ -9,28 +9,23 @@ import DequeModule
 /// that the reducer alone changes, so that the core's guarantees, the
 /// testing kit and the monitor hook see them like any state.
 ///
+/// The current frame is stored inline, so that a frame filter reads it with
+/// no copy and no indirection; the rest (the queue, the previous frames, the
+/// ended drivers) lives in one copy-on-write storage, so that the copy of the
+/// state the loop hands its feedbacks after each event costs one retain.
+///
 /// ```swift
 /// let reel = Reel(seed: 0)
 /// reel.frame     // 0
 /// reel.queue     // [0]: the current frame first
 /// ```
 public struct Reel<Frame: Sendable>: Sendable {
-  /// The current frame first, then the frames an animation queued behind it.
-  /// Never empty.
-  @inlinable public var queue: Deque<Frame> { _queue }
   // Stored under other names so that the reducer's inlinable code, which
   // runs specialized in the application's module, may change them.
-  @usableFromInline var _queue: Deque<Frame>
-  /// The frames shown before the current one, the oldest first; at most
-  /// ``memory`` of them.
-  @inlinable public var previous: Deque<Frame> { _previous }
-  @usableFromInline var _previous: Deque<Frame>
+  @usableFromInline var _frame: Frame
+  @usableFromInline var _storage: ReelStorage<Frame>
   /// How many previous frames the reel keeps for the event filters.
   public let memory: Int
-  /// The drivers whose event sequences ended (or threw, with the error's
-  /// description), by name, in the order they ended.
-  @inlinable public var endedDrivers: [DriverEnd] { _endedDrivers }
-  @usableFromInline var _endedDrivers: [DriverEnd]
 
   /// A reel showing `seed`, keeping the last `memory` frames.
   ///
@@ -40,11 +35,9 @@ public struct Reel<Frame: Sendable>: Sendable {
   @inlinable
   public init(seed: Frame, memory: Int = 1) {
     precondition(memory >= 0, "FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
-    _queue = Deque(minimumCapacity: 1)
-    _queue.append(seed)
-    _previous = Deque(minimumCapacity: memory)
+    _frame = seed
+    _storage = ReelStorage(queued: Deque(), previous: Deque(minimumCapacity: memory), endedDrivers: [])
     self.memory = memory
-    _endedDrivers = []
   }
 
   /// A reel with `queue` (the current frame first) and `previous` frames,
@@ -54,43 +47,125 @@ public struct Reel<Frame: Sendable>: Sendable {
   /// Reel(queue: [1, 2, 3], previous: [0], memory: 1)
   /// ```
   public init(queue: [Frame], previous: [Frame] = [], memory: Int = 1, endedDrivers: [DriverEnd] = []) {
-    precondition(
-      !queue.isEmpty, "FeedbackLoopCycle: a reel's queue holds at least the current frame; got an empty queue")
+    guard let first = queue.first else {
+      preconditionFailure("FeedbackLoopCycle: a reel's queue holds at least the current frame; got an empty queue")
+    }
     precondition(memory >= 0, "FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
-    _queue = Deque(queue)
-    _previous = Deque(previous.suffix(memory))
+    _frame = first
+    _storage = ReelStorage(
+      queued: Deque(queue.dropFirst()), previous: Deque(previous.suffix(memory)), endedDrivers: endedDrivers)
     self.memory = memory
-    _endedDrivers = endedDrivers
   }
 
   /// The current frame: Cycle.swift's Frame.
-  @inlinable public var frame: Frame { _queue[_queue.startIndex] }
+  @inlinable public var frame: Frame { _frame }
+
+  /// The frames an animation queued after the current one, in the order
+  /// they will play.
+  @inlinable public var queued: Deque<Frame> { _storage.queued }
+
+  /// The current frame first, then the frames an animation queued behind
+  /// it. Never empty. Built on each call; ``frame`` and ``queued`` read the
+  /// same without a copy.
+  public var queue: Deque<Frame> {
+    var queue = Deque<Frame>(minimumCapacity: 1 + _storage.queued.count)
+    queue.append(_frame)
+    queue.append(contentsOf: _storage.queued)
+    return queue
+  }
+
+  /// The frames shown before the current one, the oldest first; at most
+  /// ``memory`` of them.
+  @inlinable public var previous: Deque<Frame> { _storage.previous }
+
+  /// The drivers whose event sequences ended (or threw, with the error's
+  /// description), by name, in the order they ended.
+  @inlinable public var endedDrivers: [DriverEnd] { _storage.endedDrivers }
 
   /// Whether an animation is playing: more than one frame is queued, and
   /// the animation clock ticks.
-  @inlinable public var isAnimating: Bool { _queue.count > 1 }
+  @inlinable public var isAnimating: Bool { !_storage.queued.isEmpty }
+
+  /// Makes the storage this reel's own before a change (copy on write).
+  @inlinable
+  mutating func makeStorageUnique() {
+    if !isKnownUniquelyReferenced(&_storage) { _storage = _storage.copy() }
+  }
 
   /// Makes the next queued frame the current one; the old one joins the
   /// previous frames. O(1), no allocation once the deques have grown.
   @inlinable
   mutating func advance() {
-    guard _queue.count > 1 else { return }
-    remember(_queue.removeFirst())
+    guard !_storage.queued.isEmpty else { return }
+    makeStorageUnique()
+    var next = _storage.queued.removeFirst()
+    swap(&_frame, &next)
+    remember(next)
   }
 
+  /// `frame` becomes the current frame; the old one is remembered, and an
+  /// animation playing stops.
+  @inlinable
+  mutating func show(_ frame: Frame) {
+    makeStorageUnique()
+    var shown = frame
+    swap(&_frame, &shown)
+    remember(shown)
+    if !_storage.queued.isEmpty { _storage.queued.removeAll(keepingCapacity: true) }
+  }
+
+  /// Adds `frame` to the previous frames, forgetting the oldest beyond
+  /// ``memory``. The storage is unique.
   @inlinable
   mutating func remember(_ frame: Frame) {
     guard memory > 0 else { return }
-    if _previous.count == memory { _previous.removeFirst() }
-    _previous.append(frame)
+    if _storage.previous.count == memory { _storage.previous.removeFirst() }
+    _storage.previous.append(frame)
+  }
+
+  /// Records that a driver's event sequence ended.
+  @inlinable
+  mutating func recordEnd(_ end: DriverEnd) {
+    makeStorageUnique()
+    _storage.endedDrivers.append(end)
   }
 }
 
-extension Reel: Equatable where Frame: Equatable {}
+/// What a reel keeps besides its current frame, in one object so that a
+/// copy of the reel retains one reference.
+@usableFromInline
+final class ReelStorage<Frame: Sendable>: @unchecked Sendable {
+  // @unchecked: a storage is changed only through a reel that holds the one
+  // reference to it (`Reel.makeStorageUnique()` copies it first otherwise),
+  // so a storage two reels, or two threads, can see is never written.
+  @exclusivity(unchecked) @usableFromInline var queued: Deque<Frame>
+  @exclusivity(unchecked) @usableFromInline var previous: Deque<Frame>
+  @exclusivity(unchecked) @usableFromInline var endedDrivers: [DriverEnd]
+
+  @inlinable
+  init(queued: Deque<Frame>, previous: Deque<Frame>, endedDrivers: [DriverEnd]) {
+    self.queued = queued
+    self.previous = previous
+    self.endedDrivers = endedDrivers
+  }
+
+  @inlinable
+  func copy() -> ReelStorage {
+    ReelStorage(queued: queued, previous: previous, endedDrivers: endedDrivers)
+  }
+}
+
+extension Reel: Equatable where Frame: Equatable {
+  public static func == (lhs: Reel, rhs: Reel) -> Bool {
+    guard lhs.memory == rhs.memory, lhs._frame == rhs._frame else { return false }
+    if lhs._storage === rhs._storage { return true }
+    return lhs.queued == rhs.queued && lhs.previous == rhs.previous && lhs.endedDrivers == rhs.endedDrivers
+  }
+}
 
 extension Reel: CustomStringConvertible {
   public var description: String {
-    "frame \(frame), queued \(Array(queue.dropFirst())), previous \(Array(previous))"
+    "frame \(frame), queued \(Array(queued)), previous \(Array(previous))"
   }
 }
 

@@ -82,7 +82,10 @@ public struct Router<Frame: Sendable>: Sendable {
   /// tick to the next queued frame, a driver's end recorded.
   @inlinable
   public var reduce: @Sendable (inout Reel<Frame>, CycleEvent) -> Void {
-    let filters = wires.map(\.filter)
+    // The wires themselves, not an array of their closures: an array stores
+    // closures at their most general abstraction, and each call would go
+    // through a reabstraction thunk.
+    let wires = ContiguousArray(wires)
     let positions = Dictionary(uniqueKeysWithValues: wires.enumerated().map { ($1.name, $0) })
     return { reel, event in
       switch event {
@@ -94,12 +97,11 @@ public struct Router<Frame: Sendable>: Sendable {
             "FeedbackLoopCycle: no driver is called \(driverEvent.driver); the router's drivers are \(positions.keys.sorted())"
           )
         }
-        let update = filters[wire](driverEvent.event, Frames(reel: reel))
-        reel.apply(update)
+        wires[wire].apply(driverEvent.event, &reel)
       case .driverEnded(let name):
-        reel._endedDrivers.append(DriverEnd(driver: name))
+        reel.recordEnd(DriverEnd(driver: name))
       case .driverFailed(let name, let message):
-        reel._endedDrivers.append(DriverEnd(driver: name, failure: message))
+        reel.recordEnd(DriverEnd(driver: name, failure: message))
       }
     }
   }

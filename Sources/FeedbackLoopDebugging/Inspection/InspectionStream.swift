@@ -28,12 +28,15 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
   public let parent: String?
   @usableFromInline let elapsed: ElapsedTime?
   @usableFromInline let filter: @Sendable (Inspection<State, Event>) -> Bool
+  /// The recorder whose stream this is, called directly rather than as a
+  /// consumer (it numbers the activities too; see ``receive(_:)``).
+  @usableFromInline let recorder: RecorderStorage<State, Event>?
   @usableFromInline let shared = Locked(Shared())
 
-  @usableFromInline struct Shared {
+  @usableFromInline struct Shared: Sendable {
     @usableFromInline var sequence: UInt64 = 0
-    @usableFromInline init() {}
     @usableFromInline var consumers: [@Sendable (Inspection<State, Event>) -> Void] = []
+    @usableFromInline init() {}
   }
 
   /// A stream for one system.
@@ -54,11 +57,23 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
     self.parent = parent
     self.elapsed = clock.map(ElapsedTime.init(clock:))
     self.filter = filter
+    self.recorder = nil
+  }
+
+  /// A recorder's own stream.
+  @usableFromInline init(
+    system: String, parent: String?, clock: (any Clock<Duration>)?, recorder: RecorderStorage<State, Event>
+  ) {
+    self.system = system
+    self.parent = parent
+    self.elapsed = clock.map(ElapsedTime.init(clock:))
+    self.filter = { _ in true }
+    self.recorder = recorder
   }
 
   /// Adds a consumer; it sees every later activity that passes the filter.
   public func add(_ consumer: @escaping @Sendable (Inspection<State, Event>) -> Void) {
-    shared.withLock { $0.consumers.append(consumer) }
+    add(catchingUp: {}, consumer)
   }
 
   /// Calls `catchUp`, then adds `consumer`, with no activity delivered in
@@ -69,6 +84,11 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
     catchingUp catchUp: () -> Void, _ consumer: @escaping @Sendable (Inspection<State, Event>) -> Void
   ) {
     shared.withLock { shared in
+      // Before the catch-up reads the recorder: an activity the recorder
+      // takes after this goes through this lock, so it waits for the
+      // consumer and reaches it; one it took before is in what the
+      // catch-up reads.
+      recorder?.streamGainedConsumers()
       catchUp()
       shared.consumers.append(consumer)
     }
@@ -76,18 +96,49 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
 
   /// The monitor to give the system.
   @inlinable public var monitor: SystemMonitor<State, Event> {
-    SystemMonitor { [self] activity in receive(activity) }
+    if let recorder {
+      // The recorder captured by the closure: no reference counting per activity.
+      return SystemMonitor { [self, recorder] activity in receive(activity, recording: recorder) }
+    }
+    return SystemMonitor { [self] activity in receiveUnrecorded(activity) }
   }
 
   /// Numbers, stamps, filters and delivers one activity.
   @inlinable public func receive(_ activity: SystemActivity<State, Event>) {
+    if let recorder {
+      receive(activity, recording: recorder)
+    } else {
+      receiveUnrecorded(activity)
+    }
+  }
+
+  /// A recorder's stream with no other consumer hands the activity to the
+  /// recorder alone, under the recorder's lock only, and builds no
+  /// ``Inspection``: the loop's cost of recording (W1mem).
+  @inlinable func receive(_ activity: SystemActivity<State, Event>, recording recorder: RecorderStorage<State, Event>) {
+    let time = elapsed?.read()
+    if recorder.recordAlone(activity, time: time) { return }
+    shared.withLock { shared in
+      let sequence = recorder.record(activity, time: time)
+      deliver(activity, number: sequence, time: time, to: shared.consumers)
+    }
+  }
+
+  @inlinable func receiveUnrecorded(_ activity: SystemActivity<State, Event>) {
     let time = elapsed?.read()
     shared.withLock { shared in
-      let inspection = Inspection(
-        system: system, parent: parent, sequence: shared.sequence, time: time, activity: activity)
+      let sequence = shared.sequence
       shared.sequence += 1
-      guard filter(inspection) else { return }
-      for consumer in shared.consumers { consumer(inspection) }
+      deliver(activity, number: sequence, time: time, to: shared.consumers)
     }
+  }
+
+  @inlinable func deliver(
+    _ activity: SystemActivity<State, Event>, number: UInt64, time: Duration?,
+    to consumers: [@Sendable (Inspection<State, Event>) -> Void]
+  ) {
+    let inspection = Inspection(system: system, parent: parent, sequence: number, time: time, activity: activity)
+    guard filter(inspection) else { return }
+    for consumer in consumers { consumer(inspection) }
   }
 }

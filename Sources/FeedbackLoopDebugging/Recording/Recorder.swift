@@ -1,4 +1,3 @@
-import DequeModule
 import FeedbackLoop
 
 /// Records a system's timeline through its monitor hook: the last
@@ -31,24 +30,26 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
   ///   - capacity: how many moments the ring holds; the oldest go first.
   ///     `0` keeps none (with a file writer, the file has them all).
   ///   - system: the system's id in the inspection stream.
+  ///   - parent: the id of the system that runs this one as a child, if any
+  ///     (``childRecorder(id:capacity:clock:)`` fills it in).
   ///   - clock: the system's clock, to stamp moments with its time; `nil` for none.
   @inlinable public init(
-    capacity: Int = 1_000, system: String = InspectionStream<State, Event>.makeSystemID(),
+    capacity: Int = 1_000, system: String = InspectionStream<State, Event>.makeSystemID(), parent: String? = nil,
     clock: (any Clock<Duration>)? = nil
   ) {
     precondition(capacity >= 0, "a recorder's capacity cannot be negative")
     storage = RecorderStorage(capacity: capacity, write: nil, writerDrops: nil)
-    stream = InspectionStream(system: system, clock: clock)
-    stream.add { [storage] in storage.consume($0) }
+    stream = InspectionStream(system: system, parent: parent, clock: clock, recorder: storage)
   }
 
   @inlinable init(
-    capacity: Int, system: String, clock: (any Clock<Duration>)?,
-    write: @escaping @Sendable (Moment<State, Event>) -> Void, writerDrops: @escaping @Sendable () -> UInt64
+    capacity: Int, system: String, parent: String?, clock: (any Clock<Duration>)?,
+    write: @escaping @Sendable (_ moment: () -> Moment<State, Event>) -> Void,
+    writerDrops: @escaping @Sendable () -> UInt64
   ) {
+    precondition(capacity >= 0, "a recorder's capacity cannot be negative")
     storage = RecorderStorage(capacity: capacity, write: write, writerDrops: writerDrops)
-    stream = InspectionStream(system: system, clock: clock)
-    stream.add { [storage] in storage.consume($0) }
+    stream = InspectionStream(system: system, parent: parent, clock: clock, recorder: storage)
   }
 
   /// The monitor to give the system (combine it with others with
@@ -57,12 +58,17 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
   /// Inlinable so that the monitor's closure, and the stream's `receive`
   /// under it, are specialized for `State` and `Event` in the caller: built
   /// here, generic, every activity paid for the generic enum's metadata and
-  /// value witnesses (most of W1mem's cost; see BENCHMARKS.md).
+  /// value witnesses (most of W1mem's cost; see BENCHMARKS.md). The
+  /// recorder is its stream's own consumer, called directly: while the
+  /// stream has no other consumer, an activity takes one lock (the
+  /// recorder's) and builds no ``Inspection``.
   @inlinable public var monitor: SystemMonitor<State, Event> { stream.monitor }
 
   /// Records one inspected activity: for a recorder fed by a stream of
   /// someone else's (`stream.add(recorder.consume)`).
-  @inlinable public func consume(_ inspection: Inspection<State, Event>) { storage.consume(inspection) }
+  @inlinable public func consume(_ inspection: Inspection<State, Event>) {
+    _ = storage.record(inspection.activity, time: inspection.time)
+  }
 
   /// The moments in memory, oldest first; the last one is still open (its
   /// effects may grow) until the next event is reduced or the system stops.
@@ -94,140 +100,11 @@ extension Recorder where State: Codable, Event: Codable {
   /// ```
   @inlinable public convenience init(
     capacity: Int = 1_000, file: TimelineFileWriter<State, Event>,
-    system: String = InspectionStream<State, Event>.makeSystemID(), clock: (any Clock<Duration>)? = nil
+    system: String = InspectionStream<State, Event>.makeSystemID(), parent: String? = nil,
+    clock: (any Clock<Duration>)? = nil
   ) {
     self.init(
-      capacity: capacity, system: system, clock: clock, write: { file.append($0) },
+      capacity: capacity, system: system, parent: parent, clock: clock, write: { file.append(making: $0) },
       writerDrops: { file.droppedCount })
-  }
-}
-
-/// The recorder's state, apart from the recorder so that the stream's
-/// consumer can hold it without a cycle.
-@usableFromInline
-final class RecorderStorage<State: Sendable, Event: Sendable>: Sendable {
-  @usableFromInline let capacity: Int
-  @usableFromInline let write: (@Sendable (Moment<State, Event>) -> Void)?
-  @usableFromInline let writerDrops: (@Sendable () -> UInt64)?
-  @usableFromInline let shared = Locked(Shared())
-
-  @usableFromInline struct Shared {
-    /// The closed moments, oldest first, then the open one when
-    /// `hasOpenMoment`: the open moment lives in the ring from the start, so
-    /// closing it moves nothing and its effects grow in place (a `Moment`
-    /// copied through an optional, per event, was most of W1mem's cost).
-    @usableFromInline var ring = Deque<Moment<State, Event>>()
-    @usableFromInline var hasOpenMoment = false
-    @usableFromInline var nextSequence: UInt64 = 0
-    @usableFromInline var evicted: UInt64 = 0
-    /// Feedback references by index: a feedback's name is built from its
-    /// label each time it is read, and it never changes while the system runs.
-    @usableFromInline var feedbacks: [FeedbackReference?] = []
-
-    @usableFromInline init() {}
-
-    @inlinable mutating func reference(_ id: FeedbackID) -> FeedbackReference {
-      if id.index < feedbacks.count, let known = feedbacks[id.index] { return known }
-      let reference = FeedbackReference(id)
-      if id.index >= feedbacks.count {
-        feedbacks.append(contentsOf: repeatElement(nil, count: id.index - feedbacks.count + 1))
-      }
-      feedbacks[id.index] = reference
-      return reference
-    }
-
-    @inlinable mutating func reference(_ id: EffectID) -> EffectReference {
-      EffectReference(feedback: reference(id.feedback), number: id.number, trigger: id.trigger)
-    }
-
-    @inlinable mutating func record(_ kind: EffectChange.Kind, _ id: EffectID, error: String? = nil) {
-      guard hasOpenMoment else { return }
-      let change = EffectChange(kind: kind, effect: reference(id), error: error)
-      ring[ring.count - 1].effects.append(change)
-    }
-
-    @inlinable mutating func source(_ source: EventSource) -> MomentSource {
-      switch source {
-      case .external: .external
-      case .feedback(let id): .feedback(reference(id))
-      case .effect(let id): .effect(reference(id))
-      }
-    }
-  }
-
-  @usableFromInline init(
-    capacity: Int, write: (@Sendable (Moment<State, Event>) -> Void)?, writerDrops: (@Sendable () -> UInt64)?
-  ) {
-    self.capacity = capacity
-    self.write = write
-    self.writerDrops = writerDrops
-  }
-
-  var evicted: UInt64 { shared.withLock { $0.evicted } }
-
-  func snapshot() -> [Moment<State, Event>] {
-    shared.withLock { Array($0.ring) }
-  }
-
-  @inlinable func consume(_ inspection: Inspection<State, Event>) {
-    let closed: Moment<State, Event>? = shared.withLock { shared in
-      switch inspection.activity {
-      case .started(let initial):
-        return open(Moment(sequence: shared.nextSequence, time: inspection.time, state: initial), in: &shared)
-      case .reduced(let event, _, let state, let source):
-        let moment = Moment<State, Event>(
-          sequence: shared.nextSequence, time: inspection.time, event: event, source: shared.source(source),
-          state: state)
-        return open(moment, in: &shared)
-      case .effectQueued(let id): shared.record(.queued, id)
-      case .effectStarted(let id):
-        shared.record(.started, id)
-      case .effectCancelled(let id):
-        shared.record(.cancelled, id)
-      case .effectFinished(let id):
-        shared.record(.finished, id)
-      case .effectFailed(let id, let error):
-        shared.record(.failed, id, error: String(describing: error))
-      case .eventDiscarded(let event, let reason):
-        // The open moment's, or after the stop the last moment's (in memory
-        // only: the file has that moment already).
-        if !shared.ring.isEmpty {
-          shared.ring[shared.ring.count - 1].discarded.append(DiscardedEvent(event: event, reason: reason))
-        }
-      case .stopped:
-        guard shared.hasOpenMoment else { return nil }
-        shared.ring[shared.ring.count - 1].stopped = true
-        let last = write == nil ? nil : shared.ring.last
-        closeOpen(in: &shared)
-        return last
-      @unknown default:
-        break
-      }
-      return nil
-    }
-    if let closed, let write { write(closed) }
-  }
-
-  /// Makes `moment` the open one; returns the one it closes when there is
-  /// a file to write it to (a copy only then).
-  @inlinable func open(_ moment: Moment<State, Event>, in shared: inout Shared) -> Moment<State, Event>? {
-    let closed = shared.hasOpenMoment && write != nil ? shared.ring.last : nil
-    closeOpen(in: &shared)
-    shared.ring.append(moment)
-    shared.hasOpenMoment = true
-    shared.nextSequence += 1
-    return closed
-  }
-
-  /// Closes the open moment, where it stands in the ring, and evicts the
-  /// oldest closed moment if there are more than `capacity`.
-  @inlinable func closeOpen(in shared: inout Shared) {
-    guard shared.hasOpenMoment else { return }
-    shared.hasOpenMoment = false
-    if shared.ring.count > capacity {
-      shared.ring.removeFirst()
-      // With no ring (capacity 0) nothing is kept, so nothing is evicted.
-      if capacity > 0 { shared.evicted += 1 }
-    }
   }
 }

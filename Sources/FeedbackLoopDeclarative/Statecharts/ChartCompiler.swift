@@ -110,7 +110,7 @@ struct ChartCompiler<Context: Sendable, Event: Sendable> {
           let what =
             switch transition.trigger {
             case .after: "a delayed transition"
-            case .done, .event: transition.condition != nil ? "a guarded transition" : "a transition"
+            case .done, .event: transition.code.hasCondition ? "a guarded transition" : "a transition"
             }
           throw fail("the final state \"\(declared.id)\" has \(what): a final state is never left by its own")
         }
@@ -127,7 +127,7 @@ struct ChartCompiler<Context: Sendable, Event: Sendable> {
   ) throws(ChartDeclarationError) {
     let trigger: ChartTrigger<Event>
     switch declared.trigger {
-    case .event(let name, let matches): trigger = .event(name: name, matches: matches)
+    case .event(let name, let matches, let value): trigger = .event(name: name, matches: matches, value: value)
     case .after(let delay): trigger = .after(delay)
     case .done: trigger = .done
     }
@@ -137,7 +137,7 @@ struct ChartCompiler<Context: Sendable, Event: Sendable> {
       guard let resolved = indexByID[name] else {
         let on =
           switch declared.trigger {
-          case .event(let event, _): "on \(event)"
+          case .event(let event, _, _): "on \(event)"
           case .after(let delay): "after \(delay)"
           case .done: "on done"
           }
@@ -150,8 +150,8 @@ struct ChartCompiler<Context: Sendable, Event: Sendable> {
     let index = transitions.count
     transitions.append(
       ChartTransition(
-        source: source, trigger: trigger, guardName: declared.guardName, condition: declared.condition,
-        target: target, domain: domain, action: declared.action))
+        source: source, trigger: trigger, guardName: declared.guardName, code: declared.code, target: target,
+        domain: domain))
     nodes[source].transitions.append(index)
   }
 

@@ -28,20 +28,24 @@ struct DeclaredState<Context: Sendable, Event: Sendable>: Sendable {
   let elements: [ChartElement<Context, Event>]
 }
 
-/// What triggers a transition.
+/// What triggers a transition. An event given by value (`value`) lets the
+/// compiled chart match it by `==` in the client's specialized reducer
+/// rather than through the closure.
 enum DeclaredTrigger<Event: Sendable>: Sendable {
-  case event(name: String, matches: @Sendable (Event) -> Bool)
+  case event(name: String, matches: @Sendable (Event) -> Bool, value: Event?)
   case after(Duration)
   case done
 }
 
-/// A transition as declared, its target by name.
+/// A transition as declared, its target by name. Its code is kept as the
+/// user wrote it (no wrapper closure), so that the reducer calls it
+/// directly: an event's transition has the `event` forms, a delay's or a
+/// done event's the `plain` ones.
 struct DeclaredTransition<Context: Sendable, Event: Sendable>: Sendable {
   let trigger: DeclaredTrigger<Event>
   let guardName: String?
-  let condition: (@Sendable (Context, Event?) -> Bool)?
+  let code: ChartTransitionCode<Context, Event>
   let target: String?
-  let action: (@Sendable (inout Context, Event?) -> Void)?
 }
 
 /// Collects a state's content: child states, transitions, entry and exit
@@ -137,6 +141,7 @@ extension ChartElement {
   static func on(
     _ name: String,
     matching matches: @escaping @Sendable (Event) -> Bool,
+    value: Event? = nil,
     to target: String? = nil,
     guard guardName: String? = nil,
     _ condition: (@Sendable (Context, Event) -> Bool)? = nil,
@@ -145,11 +150,10 @@ extension ChartElement {
     ChartElement(
       kind: .transition(
         DeclaredTransition(
-          trigger: .event(name: name, matches: matches),
+          trigger: .event(name: name, matches: matches, value: value),
           guardName: guardName ?? (condition == nil ? nil : "guard"),
-          condition: condition.map { condition in { context, event in event.map { condition(context, $0) } ?? false } },
-          target: target,
-          action: action.map { action in { context, event in if let event { action(&context, event) } } })))
+          code: ChartTransitionCode(matches: matches, eventCondition: condition, eventAction: action),
+          target: target)))
   }
 
   static func after(
@@ -164,9 +168,8 @@ extension ChartElement {
         DeclaredTransition(
           trigger: .after(delay),
           guardName: guardName ?? (condition == nil ? nil : "guard"),
-          condition: condition.map { condition in { context, _ in condition(context) } },
-          target: target,
-          action: action.map { action in { context, _ in action(&context) } })))
+          code: ChartTransitionCode(plainCondition: condition, plainAction: action),
+          target: target)))
   }
 
   static func onDone(
@@ -180,9 +183,8 @@ extension ChartElement {
         DeclaredTransition(
           trigger: .done,
           guardName: guardName ?? (condition == nil ? nil : "guard"),
-          condition: condition.map { condition in { context, _ in condition(context) } },
-          target: target,
-          action: action.map { action in { context, _ in action(&context) } })))
+          code: ChartTransitionCode(plainCondition: condition, plainAction: action),
+          target: target)))
   }
 }
 
@@ -195,6 +197,7 @@ extension ChartElement where Event: Equatable {
     action: (@Sendable (inout Context, Event) -> Void)? = nil
   ) -> ChartElement {
     on(
-      stateName(of: event), matching: { $0 == event }, to: target, guard: guardName, condition, action: action)
+      stateName(of: event), matching: { $0 == event }, value: event, to: target, guard: guardName, condition,
+      action: action)
   }
 }

@@ -32,30 +32,109 @@ extension Statechart {
   /// ```
   @inlinable
   public func reduce(_ state: inout StatechartState<Context>, _ event: ChartEvent<Event>) {
-    var pendingDone: UInt64 = 0
     switch event.kind {
     case .event(let event):
-      withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * 64) { buffer in
-        let count = selectTransitions(in: state, into: buffer) { index in
-          guard let matches = hot.matches[index], matches(event) else { return false }
-          return hot.condition[index]?(state.context, event) ?? true
-        }
-        if count > 0 { microstep(buffer.prefix(count), event: event, in: &state, pendingDone: &pendingDone) }
-      }
+      reduce(&state, event: event, keys: hot.usesKeyMask ? matchedKeys(event) : 0)
     case .timeout(let index, let entry):
-      // A delay whose state was left (and maybe entered again) since it
-      // started: its feedback cancelled it, so G4 drops this event; checked
-      // here too, so that a reducer run outside a system agrees.
-      let source = hot.source[index]
-      guard state.isActive(index: source), state.entries[source] == entry,
-        hot.condition[index]?(state.context, nil) ?? true
-      else { return }
-      withUnsafeTemporaryAllocation(of: Int.self, capacity: 1) { buffer in
-        buffer[0] = index
-        microstep(buffer[...], event: nil, in: &state, pendingDone: &pendingDone)
+      reduceTimeout(&state, transition: index, entry: entry)
+    }
+  }
+
+  /// The keys `event` matches, each key's matcher asked.
+  @inlinable
+  func matchedKeys(_ event: Event) -> UInt64 {
+    let hot = self.hot
+    var keys: UInt64 = 0
+    for key in 0..<hot.keyCount where hot.keyMatcher[key]._withUnsafeGuaranteedRef({ $0.matches(event) }) {
+      keys |= 1 << UInt64(key)
+    }
+    return keys
+  }
+
+  /// A user's event's macrostep, given the keys it matches (when the
+  /// chart has at most 64).
+  @inlinable
+  func reduce(_ state: inout StatechartState<Context>, event: Event, keys: UInt64) {
+    if hot.usesKeyMask {
+      if keys == 0 { return }
+      if keys & (keys &- 1) == 0 && takeAlone(&state, event: event, key: keys.trailingZeroBitCount) { return }
+    }
+    reduceBySelecting(&state, event: event, keys: keys)
+  }
+
+  /// The common case, from the compiled tables alone: an event of one key
+  /// for which every active atomic state selects the same unguarded
+  /// transition. Returns `false`, having changed nothing, when the event
+  /// needs the full selection (a guard, or two transitions).
+  @inlinable @inline(__always)
+  func takeAlone(_ state: inout StatechartState<Context>, event: Event, key: Int) -> Bool {
+    let hot = self.hot
+    var atoms = state.configuration & hot.statesHandling[key]
+    if atoms == 0 { return true }
+    var first = hot.uniformSelection[key]
+    if first.transition == -1 {
+      first = hot.selection[atoms.trailingZeroBitCount &* hot.keyCount &+ key]
+      atoms &= atoms &- 1
+      while atoms != 0 {
+        let atom = atoms.trailingZeroBitCount
+        atoms &= atoms &- 1
+        if hot.selection[atom &* hot.keyCount &+ key].transition != first.transition { return false }
       }
     }
-    takeDoneEvents(&pendingDone, in: &state)
+    if first.transition < 0 { return false }
+    let index = Int(first.transition)
+    let row = first.row
+    if row.isPlain {
+      state.configuration = (state.configuration & ~row.exitMask) | row.entrySet
+      if row.hasAction { hot.code[index]._withUnsafeGuaranteedRef { $0.run(&state.context, event) } }
+      transitionObserver?(index)
+      return true
+    }
+    takeAloneSlowly(&state, event: event, transition: index)
+    return true
+  }
+
+  /// One transition taken alone whose exit or entry has more to do than
+  /// masks (history, actions, final states, counted entries): kept out of
+  /// ``takeAlone(_:event:key:)`` so that the common case stays small.
+  @inlinable @inline(never)
+  func takeAloneSlowly(_ state: inout StatechartState<Context>, event: Event, transition index: Int) {
+    var pendingDone: UInt64 = 0
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 1) { buffer in
+      buffer[0] = index
+      microstep(buffer[...], event: event, in: &state, pendingDone: &pendingDone)
+    }
+    if pendingDone != 0 { takeDoneEvents(&pendingDone, in: &state) }
+  }
+
+  /// A user's event's macrostep by SCXML's full selection.
+  @inlinable @inline(never)
+  func reduceBySelecting(_ state: inout StatechartState<Context>, event: Event, keys: UInt64) {
+    var pendingDone: UInt64 = 0
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * 64) { buffer in
+      let count = selectEventTransitions(event, keys: keys, in: &state, into: buffer)
+      if count > 0 { microstep(buffer.prefix(count), event: event, in: &state, pendingDone: &pendingDone) }
+    }
+    if pendingDone != 0 { takeDoneEvents(&pendingDone, in: &state) }
+  }
+
+  /// A delay's expiry.
+  @inlinable
+  func reduceTimeout(_ state: inout StatechartState<Context>, transition index: Int, entry: UInt32) {
+    // A delay whose state was left (and maybe entered again) since it
+    // started: its feedback cancelled it, so G4 drops this event; checked
+    // here too, so that a reducer run outside a system agrees.
+    let hot = self.hot
+    let source = hot.source[index]
+    guard state.isActive(index: source), state.entries[source] == entry,
+      !hot.hasCondition[index] || hot.code[index]._withUnsafeGuaranteedRef({ $0.isAllowed(state.context, nil) })
+    else { return }
+    var pendingDone: UInt64 = 0
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 1) { buffer in
+      buffer[0] = index
+      microstep(buffer[...], event: nil, in: &state, pendingDone: &pendingDone)
+    }
+    if pendingDone != 0 { takeDoneEvents(&pendingDone, in: &state) }
   }
 
   /// The most microsteps "done" events may chain in one macrostep: a chart
@@ -73,31 +152,73 @@ extension Statechart {
       pendingDone &= ~(1 << UInt64(finished))
       guard state.isActive(index: finished) else { continue }
       withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * 64) { buffer in
-        let count = selectTransitions(in: state, into: buffer) { index in
+        let count = selectTransitions(configuration: state.configuration, into: buffer) { index in
           guard hot.triggerKind[index] == 2, hot.source[index] == finished else { return false }
-          return hot.condition[index]?(state.context, nil) ?? true
+          return !hot.hasCondition[index]
+            || hot.code[index]._withUnsafeGuaranteedRef { $0.isAllowed(state.context, nil) }
         }
         if count > 0 { microstep(buffer.prefix(count), event: nil, in: &state, pendingDone: &pendingDone) }
       }
     }
   }
 
-  /// SCXML's selectTransitions then removeConflictingTransitions: for each
-  /// active atomic state in document order, the first enabled transition of
-  /// that state, else of its parent, and so on up; then, of two selected
-  /// transitions that would exit a common state, the one whose source is a
-  /// descendant of the other's wins, else the one selected first. Writes
-  /// the selected indices at the start of `buffer` (capacity 128) and
-  /// returns their count.
+  /// SCXML's selectTransitions for a user's event, over the compiled
+  /// candidates: for each active atomic state in document order, its first
+  /// candidate whose key the event matches and whose guard holds; then
+  /// ``removeConflicts(_:configuration:buffer:)``.
+  @inlinable
+  func selectEventTransitions(
+    _ event: Event,
+    keys: UInt64,
+    in state: inout StatechartState<Context>,
+    into buffer: UnsafeMutableBufferPointer<Int>
+  ) -> Int {
+    let hot = self.hot
+    var enabledCount = 0
+    var atoms = state.configuration & leafMask
+    while atoms != 0 {
+      let atom = atoms.trailingZeroBitCount
+      atoms &= atoms &- 1
+      if hot.usesKeyMask && hot.candidateKeys[atom] & keys == 0 { continue }
+      var found = -1
+      for position in hot.candidateStart[atom]..<hot.candidateStart[atom + 1] {
+        let index = hot.candidateList[position]
+        if hot.usesKeyMask {
+          guard keys & (1 << UInt64(hot.key[index])) != 0 else { continue }
+        } else {
+          guard hot.code[index]._withUnsafeGuaranteedRef({ $0.matches?(event) ?? false }) else { continue }
+        }
+        if hot.hasCondition[index]
+          && !hot.code[index]._withUnsafeGuaranteedRef({ $0.isAllowed(state.context, event) })
+        {
+          continue
+        }
+        found = index
+        break
+      }
+      if found >= 0 && !buffer[0..<enabledCount].contains(found) {
+        buffer[enabledCount] = found
+        enabledCount += 1
+      }
+    }
+    return enabledCount < 2
+      ? enabledCount : removeConflicts(enabledCount, configuration: state.configuration, buffer: buffer)
+  }
+
+  /// SCXML's selectTransitions then removeConflictingTransitions, for a
+  /// done event: for each active atomic state in document order, the first
+  /// enabled transition of that state, else of its parent, and so on up;
+  /// then ``removeConflicts(_:configuration:buffer:)``. Writes the selected indices at
+  /// the start of `buffer` (capacity 128) and returns their count.
   @inlinable
   func selectTransitions(
-    in state: StatechartState<Context>,
+    configuration: UInt64,
     into buffer: UnsafeMutableBufferPointer<Int>,
     isEnabled: (Int) -> Bool
   ) -> Int {
     let hot = self.hot
     var enabledCount = 0
-    var atoms = state.configuration & leafMask
+    var atoms = configuration & leafMask
     while atoms != 0 {
       let atom = atoms.trailingZeroBitCount
       atoms &= atoms &- 1
@@ -118,18 +239,29 @@ extension Statechart {
         enabledCount += 1
       }
     }
-    if enabledCount < 2 { return enabledCount }
+    return enabledCount < 2 ? enabledCount : removeConflicts(enabledCount, configuration: configuration, buffer: buffer)
+  }
+
+  /// SCXML's removeConflictingTransitions over the `enabledCount`
+  /// transitions at the start of `buffer`: of two that would exit a common
+  /// state, the one whose source is a descendant of the other's wins, else
+  /// the one selected first. Returns how many are left (at the start).
+  @inlinable
+  func removeConflicts(
+    _ enabledCount: Int, configuration: UInt64, buffer: UnsafeMutableBufferPointer<Int>
+  ) -> Int {
+    let hot = self.hot
     // The filtered list is built after the enabled one, in the same buffer.
     let filteredStart = 64
     var filteredCount = 0
     for position in 0..<enabledCount {
       let first = buffer[position]
-      let firstExit = exitSet(of: first, in: state)
+      let firstExit = exitSet(of: first, configuration: configuration)
       var preempted = false
       var removed: UInt64 = 0
       for other in 0..<filteredCount {
         let second = buffer[filteredStart + other]
-        guard firstExit & exitSet(of: second, in: state) != 0 else { continue }
+        guard firstExit & exitSet(of: second, configuration: configuration) != 0 else { continue }
         if isDescendant(hot.source[first], of: hot.source[second]) {
           removed |= 1 << UInt64(other)  // `first` preempts `second`.
         } else {
@@ -154,9 +286,9 @@ extension Statechart {
   /// The active states a transition leaves: every active descendant of
   /// its domain; none for a targetless transition.
   @inlinable @inline(__always)
-  func exitSet(of index: Int, in state: StatechartState<Context>) -> UInt64 {
+  func exitSet(of index: Int, configuration: UInt64) -> UInt64 {
     guard hot.target[index] >= 0 else { return 0 }
-    return state.configuration & hot.descendantMask[hot.domain[index]]
+    return configuration & hot.descendantMask[hot.domain[index]]
   }
 
   @inlinable @inline(__always)
@@ -175,7 +307,7 @@ extension Statechart {
     pendingDone: inout UInt64
   ) {
     var exit: UInt64 = 0
-    for index in selected { exit |= exitSet(of: index, in: state) }
+    for index in selected { exit |= exitSet(of: index, configuration: state.configuration) }
     // History remembers the configuration below each state left.
     let hot = self.hot
     var leaving = exit & hot.hasHistory
@@ -185,27 +317,35 @@ extension Statechart {
       let below = hot.descendantMask[left]
       state.history = (state.history & ~below) | (state.configuration & below)
     }
-    leaving = exit
-    while leaving != 0 {
-      let left = 63 - leaving.leadingZeroBitCount
-      if hot.hasExitActions & (1 << UInt64(left)) != 0 {
-        for action in hot.exitActions[left] { action(&state.context) }
+    if exit & hot.hasExitActions == 0 {
+      state.configuration &= ~exit
+    } else {
+      leaving = exit
+      while leaving != 0 {
+        let left = 63 - leaving.leadingZeroBitCount
+        for position in hot.exitStart[left]..<hot.exitStart[left + 1] {
+          hot.exitList[position]._withUnsafeGuaranteedRef { $0.body(&state.context) }
+        }
+        state.configuration &= ~(1 << UInt64(left))
+        leaving &= ~(1 << UInt64(left))
       }
-      state.configuration &= ~(1 << UInt64(left))
-      leaving &= ~(1 << UInt64(left))
     }
     for index in selected {
-      hot.action[index]?(&state.context, event)
+      if hot.hasAction[index] { hot.code[index]._withUnsafeGuaranteedRef { $0.run(&state.context, event) } }
       transitionObserver?(index)
     }
     var enter: UInt64 = 0
-    for index in selected {
-      let target = hot.target[index]
-      guard target >= 0 else { continue }
-      addDescendants(target, to: &enter, history: state.history)
-      addAncestors(of: target, below: hot.domain[index], to: &enter, history: state.history)
+    if selected.count == 1 && hot.entrySet[selected[selected.startIndex]] != 0 {
+      enter = hot.entrySet[selected[selected.startIndex]]
+    } else {
+      for index in selected {
+        let target = hot.target[index]
+        guard target >= 0 else { continue }
+        addDescendants(target, to: &enter, history: state.history)
+        addAncestors(of: target, below: hot.domain[index], to: &enter, history: state.history)
+      }
     }
-    enterStates(enter, event: event, in: &state, pendingDone: &pendingDone)
+    if enter != 0 { enterStates(enter, event: event, in: &state, pendingDone: &pendingDone) }
   }
 
   /// Enters `enter` outermost first; entering a final state raises its
@@ -216,15 +356,19 @@ extension Statechart {
     _ enter: UInt64, event: Event?, in state: inout StatechartState<Context>, pendingDone: inout UInt64
   ) {
     let hot = self.hot
+    if enter & (hot.hasEntryActions | hot.isFinal | hot.countsEntries) == 0 {
+      state.configuration |= enter
+      return
+    }
     var entering = enter
     while entering != 0 {
       let entered = entering.trailingZeroBitCount
       entering &= entering &- 1
       let bit: UInt64 = 1 << UInt64(entered)
       state.configuration |= bit
-      state.entries[entered] &+= 1
-      if hot.hasEntryActions & bit != 0 {
-        for action in hot.entryActions[entered] { action(&state.context) }
+      if hot.countsEntries & bit != 0 { state.entries[entered] &+= 1 }
+      for position in hot.entryStart[entered]..<hot.entryStart[entered + 1] {
+        hot.entryList[position]._withUnsafeGuaranteedRef { $0.body(&state.context) }
       }
       guard hot.isFinal & bit != 0 else { continue }
       let parent = hot.parent[entered]
@@ -235,7 +379,7 @@ extension Statechart {
       pendingDone |= 1 << UInt64(parent)
       let grandparent = hot.parent[parent]
       if grandparent >= 0 && hot.isParallel & (1 << UInt64(grandparent)) != 0
-        && isInFinalState(grandparent, state)
+        && isInFinalState(grandparent, configuration: state.configuration)
       {
         pendingDone |= 1 << UInt64(grandparent)
       }
@@ -244,15 +388,15 @@ extension Statechart {
 
   /// SCXML's isInFinalState.
   @inlinable
-  func isInFinalState(_ index: Int, _ state: StatechartState<Context>) -> Bool {
+  func isInFinalState(_ index: Int, configuration: UInt64) -> Bool {
     let bit: UInt64 = 1 << UInt64(index)
-    if hot.isCompound & bit != 0 { return state.configuration & hot.childMask[index] & finalMask != 0 }
+    if hot.isCompound & bit != 0 { return configuration & hot.childMask[index] & finalMask != 0 }
     guard hot.isParallel & bit != 0 else { return false }
     var regions = hot.childMask[index]
     while regions != 0 {
       let region = regions.trailingZeroBitCount
       regions &= regions &- 1
-      if !isInFinalState(region, state) { return false }
+      if !isInFinalState(region, configuration: configuration) { return false }
     }
     return true
   }
@@ -324,5 +468,64 @@ extension Statechart {
       }
       ancestor = hot.parent[ancestor]
     }
+  }
+}
+
+extension Statechart where Event: Equatable {
+  /// Reduces one event, as the unconstrained `reduce` does, telling the
+  /// declared events apart with `Event`'s own `==` in the caller's
+  /// specialized code rather than by calling a matcher per declared event.
+  ///
+  /// ```swift
+  /// var state = chart.initialState(context: Player())
+  /// chart.reduce(&state, .event(.loaded))
+  /// ```
+  @inlinable @inline(__always)
+  public func reduce(_ state: inout StatechartState<Context>, _ event: ChartEvent<Event>) {
+    if case .event(let event) = event.kind, hot.keysAreValues && hot.usesKeyMask {
+      // One comparison per declared event at most, and the tables.
+      let hot = self.hot
+      var key = 0
+      while key < hot.keyCount {
+        if hot.keyValue[key] == event { break }
+        key &+= 1
+      }
+      if key == hot.keyCount || takeAlone(&state, event: event, key: key) { return }
+      return reduceBySelecting(&state, event: event, keys: 1 << UInt64(key))
+    }
+    reduceByMatchingKeys(&state, event)
+  }
+
+  /// What the `Equatable` `reduce` does when the chart has a closure key
+  /// or more than 64 keys, or for a delay's expiry.
+  @inlinable @inline(never)
+  func reduceByMatchingKeys(_ state: inout StatechartState<Context>, _ event: ChartEvent<Event>) {
+    guard case .event(let event) = event.kind, hot.usesKeyMask else {
+      if case .timeout(let index, let entry) = event.kind {
+        reduceTimeout(&state, transition: index, entry: entry)
+      } else if case .event(let event) = event.kind {
+        reduce(&state, event: event, keys: 0)
+      }
+      return
+    }
+    reduce(&state, event: event, keys: matchedKeys(equalTo: event))
+  }
+
+  /// The keys `event` matches: value keys by `==` (at most one when every
+  /// key is a value), closure keys by their matcher.
+  @inlinable @inline(__always)
+  func matchedKeys(equalTo event: Event) -> UInt64 {
+    let hot = self.hot
+    var keys: UInt64 = 0
+    for key in 0..<hot.keyCount {
+      if let value = hot.keyValue[key] {
+        guard value == event else { continue }
+        keys |= 1 << UInt64(key)
+        if hot.keysAreValues { break }
+      } else if hot.keyMatcher[key]._withUnsafeGuaranteedRef({ $0.matches(event) }) {
+        keys |= 1 << UInt64(key)
+      }
+    }
+    return keys
   }
 }

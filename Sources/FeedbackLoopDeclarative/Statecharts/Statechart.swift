@@ -39,9 +39,9 @@ public struct Statechart<Context: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let finalMask: UInt64
   /// Told the index of every transition taken (transition coverage).
   @usableFromInline var transitionObserver: (@Sendable (Int) -> Void)?
-  /// The reducer's tables: the same facts as `nodes` and `transitions`, in
-  /// arrays of plain values, so that an event copies no node or transition
-  /// (each copy retained every array and closure it holds).
+  /// The reducer's tables: the chart compiled once into bit masks per
+  /// state and per transition, the event keys, each state's candidate
+  /// transitions and each transition's entry set (``ChartTables``).
   @usableFromInline let hot: ChartTables<Context, Event>
 
   /// Builds and checks a chart whose root enters `initial` first.
@@ -134,7 +134,7 @@ struct ChartNode<Context: Sendable, Event: Sendable>: Sendable {
 
 /// What triggers a compiled transition.
 enum ChartTrigger<Event: Sendable>: Sendable {
-  case event(name: String, matches: @Sendable (Event) -> Bool)
+  case event(name: String, matches: @Sendable (Event) -> Bool, value: Event?)
   case after(Duration)
   case done
 }
@@ -145,101 +145,22 @@ struct ChartTransition<Context: Sendable, Event: Sendable>: Sendable {
   let source: Int
   let trigger: ChartTrigger<Event>
   let guardName: String?
-  let condition: (@Sendable (Context, Event?) -> Bool)?
+  /// Its matcher, guard and action, as declared.
+  let code: ChartTransitionCode<Context, Event>
   /// -1 for a targetless transition.
   let target: Int
   /// The state whose active descendants the transition exits: the least
   /// common compound ancestor of its source and target (SCXML's domain).
   let domain: Int
-  let action: (@Sendable (inout Context, Event?) -> Void)?
 
   /// What the diagrams write on the arrow.
   var label: String {
     let trigger =
       switch self.trigger {
-      case .event(let name, _): name
+      case .event(let name, _, _): name
       case .after(let delay): "after \(delay)"
       case .done: "done"
       }
     return guardName.map { "\(trigger) [\($0)]" } ?? trigger
-  }
-}
-
-/// The reducer's view of a chart: per state and per transition, arrays of
-/// plain values, and the closures apart.
-@usableFromInline
-final class ChartTables<Context: Sendable, Event: Sendable>: Sendable {
-  @usableFromInline let parent: [Int]
-  @usableFromInline let isParallel: UInt64
-  @usableFromInline let isCompound: UInt64
-  @usableFromInline let isFinal: UInt64
-  @usableFromInline let childMask: [UInt64]
-  @usableFromInline let descendantMask: [UInt64]
-  @usableFromInline let initial: [Int]
-  @usableFromInline let historyDefault: [Int]
-  /// History states, as (index, deep) pairs by index; -1 when not history.
-  @usableFromInline let historyDepth: [Int8]
-  @usableFromInline let hasHistory: UInt64
-  @usableFromInline let hasEntryActions: UInt64
-  @usableFromInline let hasExitActions: UInt64
-  /// The transitions of state `i` are `transitionList[transitionStart[i]..<transitionStart[i + 1]]`.
-  @usableFromInline let transitionStart: [Int]
-  @usableFromInline let transitionList: [Int]
-  @usableFromInline let source: [Int]
-  @usableFromInline let target: [Int]
-  @usableFromInline let domain: [Int]
-  /// 0: an event, 1: a delay, 2: done.
-  @usableFromInline let triggerKind: [UInt8]
-  @usableFromInline let matches: [(@Sendable (Event) -> Bool)?]
-  @usableFromInline let condition: [(@Sendable (Context, Event?) -> Bool)?]
-  @usableFromInline let action: [(@Sendable (inout Context, Event?) -> Void)?]
-  @usableFromInline let entryActions: [[@Sendable (inout Context) -> Void]]
-  @usableFromInline let exitActions: [[@Sendable (inout Context) -> Void]]
-
-  init(nodes: [ChartNode<Context, Event>], transitions: [ChartTransition<Context, Event>]) {
-    parent = nodes.map(\.parent)
-    func mask(_ test: (ChartNode<Context, Event>) -> Bool) -> UInt64 {
-      var mask: UInt64 = 0
-      for (index, node) in nodes.enumerated() where test(node) { mask |= 1 << UInt64(index) }
-      return mask
-    }
-    isParallel = mask { $0.kind == .parallel }
-    isCompound = mask { $0.kind == .compound }
-    isFinal = mask { $0.kind == .final }
-    hasHistory = mask(\.hasHistory)
-    hasEntryActions = mask { !$0.entryActions.isEmpty }
-    hasExitActions = mask { !$0.exitActions.isEmpty }
-    childMask = nodes.map(\.childMask)
-    descendantMask = nodes.map(\.descendantMask)
-    initial = nodes.map(\.initial)
-    historyDefault = nodes.map(\.historyDefault)
-    historyDepth = nodes.map { node in
-      if case .history(let deep) = node.kind { deep ? 1 : 0 } else { -1 }
-    }
-    var start = [0]
-    var list: [Int] = []
-    for node in nodes {
-      list += node.transitions
-      start.append(list.count)
-    }
-    transitionStart = start
-    transitionList = list
-    source = transitions.map(\.source)
-    target = transitions.map(\.target)
-    domain = transitions.map(\.domain)
-    triggerKind = transitions.map { transition in
-      switch transition.trigger {
-      case .event: 0
-      case .after: 1
-      case .done: 2
-      }
-    }
-    matches = transitions.map { transition in
-      if case .event(_, let matches) = transition.trigger { matches } else { nil }
-    }
-    condition = transitions.map(\.condition)
-    action = transitions.map(\.action)
-    entryActions = nodes.map(\.entryActions)
-    exitActions = nodes.map(\.exitActions)
   }
 }

@@ -84,8 +84,10 @@ public struct ChartEvent<Event: Sendable>: Sendable {
   }
   @usableFromInline let kind: Kind
 
+  @usableFromInline init(kind: Kind) { self.kind = kind }
+
   /// A user's event.
-  public static func event(_ event: Event) -> ChartEvent { ChartEvent(kind: .event(event)) }
+  @inlinable public static func event(_ event: Event) -> ChartEvent { ChartEvent(kind: .event(event)) }
 
   static func timeout(transition: Int, entry: UInt32) -> ChartEvent {
     ChartEvent(kind: .timeout(transition: transition, entry: entry))

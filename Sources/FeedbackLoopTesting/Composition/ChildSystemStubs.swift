@@ -24,7 +24,7 @@ import FeedbackLoop
 /// ```
 public final class ChildSystemStubs: @unchecked Sendable {
   // @unchecked Sendable: `entries` and `verified` are guarded by `lock`.
-  private let lock = Mutex()
+  private let lock = Lock()
   private var entries: [StubKey: any StubEntry] = [:]
   private var order: [StubKey] = []
   private var verified = false
@@ -146,7 +146,7 @@ final class Entry<ChildState: Sendable, ChildEvent: Sendable>: StubEntry, @unche
   let initial: ChildState
   let respond: @Sendable (inout ChildState, ChildEvent) -> Void
   let site: CallSite
-  private let lock = Mutex()
+  private let lock = Lock()
   private var received: [ChildEvent] = []
   private var startCount = 0
 

@@ -1,3 +1,4 @@
+import FeedbackLoop
 import Logging
 
 /// A logger for tests: it keeps what a system logs instead of printing it,
@@ -49,7 +50,7 @@ public final class LogRecorder: Sendable {
 
   final class Storage: @unchecked Sendable {
     // Sendable: `records` is only read and written under `lock`.
-    let lock = Mutex()
+    let lock = Lock()
     var records: [Record] = []
   }
 

@@ -1,53 +1,62 @@
-/// The stored members of one type that a store follows, by offset in the
-/// state: the store compares them all with one call per state, in a loop
-/// specialized for their type, rather than with one call per member.
+/// A member of the state that a store compares on each new state: where it
+/// is (its offset in the state, for a stored member) and which field it is
+/// (its position in the store's `fieldList`).
 @usableFromInline
-final class StoredMembers {
-  /// Each member's offset in the state and its position in the store's
-  /// list of fields.
-  @usableFromInline var entries: [(offset: Int, position: Int)] = []
+struct ComparedMember {
+  @usableFromInline let offset: Int
+  @usableFromInline let position: Int
 
-  @usableFromInline
-  init() {}
+  @inlinable
+  init(offset: Int, position: Int) {
+    self.offset = offset
+    self.position = position
+  }
 }
 
-/// Appends to `changed` the positions of the members that differ between
-/// the states at two addresses: one comparison closure per type of stored
-/// member, and one per computed member.
+/// Compares the members of one group between the states at two addresses,
+/// and marks those that differ in the bit set (bit `position`).
+///
+/// A comparison of stored members captures nothing: the members come as an
+/// argument, so calling it retains no context.
 @usableFromInline
-typealias MemberComparison<State> = (UnsafePointer<State>, UnsafePointer<State>, inout [Int]) -> Void
+typealias MemberComparison = (
+  _ old: UnsafeRawPointer, _ new: UnsafeRawPointer, _ members: UnsafeBufferPointer<ComparedMember>,
+  _ changed: UnsafeMutablePointer<UInt64>
+) -> Void
+
+extension UnsafeMutablePointer<UInt64> {
+  /// Marks the member at `position` as changed.
+  @inlinable
+  func markChanged(_ position: Int) {
+    self[position &>> 6] |= 1 &<< UInt64(position & 63)
+  }
+}
 
 extension Store {
   /// Adds the member at `keyPath`, at `position` in `fieldList`, to the
   /// comparisons made for each state.
   @inlinable
   func compareOnEachState<Value: Equatable>(_ keyPath: KeyPath<State, Value>, position: Int) {
+    members.reserveBit(for: position)
     guard let offset = MemoryLayout<State>.offset(of: keyPath) else {
       // A computed member: read through its key path.
-      comparisons.append { old, new, changed in
-        if old.pointee[keyPath: keyPath] != new.pointee[keyPath: keyPath] { changed.append(position) }
+      members.addGroup(type: nil, member: ComparedMember(offset: 0, position: position)) {
+        old, new, members, changed in
+        let oldValue = old.assumingMemoryBound(to: State.self).pointee[keyPath: keyPath]
+        let newValue = new.assumingMemoryBound(to: State.self).pointee[keyPath: keyPath]
+        if oldValue != newValue { changed.markChanged(members[0].position) }
       }
       return
     }
-    let type = ObjectIdentifier(Value.self)
-    if let members = storedMembers[type] {
-      members.entries.append((offset, position))
-      return
-    }
-    let members = StoredMembers()
-    members.entries.append((offset, position))
-    storedMembers[type] = members
+    let member = ComparedMember(offset: offset, position: position)
+    if members.append(member, toGroupOf: ObjectIdentifier(Value.self)) { return }
     // Compared in place, at their offsets, as `MemoryLayout.offset(of:)`
     // documents, rather than projected through their key paths.
-    comparisons.append { old, new, changed in
-      let oldBase = UnsafeRawPointer(old)
-      let newBase = UnsafeRawPointer(new)
-      members.entries.withUnsafeBufferPointer { entries in
-        for (offset, position) in entries {
-          let oldMember = oldBase.advanced(by: offset).assumingMemoryBound(to: Value.self)
-          let newMember = newBase.advanced(by: offset).assumingMemoryBound(to: Value.self)
-          if oldMember.pointee != newMember.pointee { changed.append(position) }
-        }
+    members.addGroup(type: ObjectIdentifier(Value.self), member: member) { old, new, members, changed in
+      for member in members {
+        let oldMember = (old + member.offset).assumingMemoryBound(to: Value.self)
+        let newMember = (new + member.offset).assumingMemoryBound(to: Value.self)
+        if oldMember.pointee != newMember.pointee { changed.markChanged(member.position) }
       }
     }
   }

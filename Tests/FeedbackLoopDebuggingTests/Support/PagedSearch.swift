@@ -1,5 +1,6 @@
 import FeedbackLoop
 import FeedbackLoopDebugging
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 
 /// Seed 000's paginated search, small: each page takes one second of the test
@@ -60,20 +61,7 @@ enum PagedSearch {
   }
 }
 
-/// A test clock and a manual executor, wired into an environment: effects run
-/// only when the test runs the executor or advances the clock.
-struct Harness {
-  let executor = ManualTaskExecutor()
-  let clock: TestClock
-  let environment: SystemEnvironment
-
-  init(eventBuffer: EventBufferPolicy = .unbounded) {
-    clock = TestClock(executor: executor)
-    environment = SystemEnvironment(clock: clock, effectExecutor: executor, eventBuffer: eventBuffer)
-  }
-
-  func settle() { executor.runUntilIdle() }
-
+extension Harness {
   /// A paged search whose every activity goes to `monitor`, through the time-travel reducer.
   func search(monitor: SystemMonitor<PagedSearch.State, PagedSearch.Event>) -> System<
     PagedSearch.State, PagedSearch.Event

@@ -1,10 +1,11 @@
 import FeedbackLoop
 import FeedbackLoopDeclarative
+import FeedbackLoopTesting
 import Testing
 
 /// Declared systems compose like features: their transitions are a reducer
 /// that lifts into a parent, with liftable feedbacks beside them.
-@Suite struct DeclaredFeatureCompositionTests {
+@Suite(.runsLeftoverJobs) struct DeclaredFeatureCompositionTests {
   struct Mixer: Sendable {
     var left: any State = Volume.VolumeState(value: 0)
     var right: any State = Volume.VolumeState(value: 0)

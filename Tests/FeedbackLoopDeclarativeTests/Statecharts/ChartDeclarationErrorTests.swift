@@ -1,4 +1,5 @@
 import FeedbackLoopDeclarative
+import FeedbackLoopTesting
 import Testing
 
 private func message(_ build: () throws -> Statechart<Int, Key>) -> String? {
@@ -12,7 +13,7 @@ private func message(_ build: () throws -> Statechart<Int, Key>) -> String? {
   }
 }
 
-@Suite struct ChartDeclarationErrorTests {
+@Suite(.runsLeftoverJobs) struct ChartDeclarationErrorTests {
   @Test("A transition to a state that is not declared names both states")
   func undeclaredTarget() {
     #expect(

@@ -1,6 +1,7 @@
 import FeedbackLoop
 import FeedbackLoopChartTesting
 import FeedbackLoopDeclarative
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
@@ -8,7 +9,7 @@ private typealias Player = PlayerChart
 
 private let allEvents: [Player.Event] = [.loaded, .play, .pause, .tap, .introStarted, .skip, .seekFinished, .stop]
 
-@Suite struct ModelBasedTestingTests {
+@Suite(.runsLeftoverJobs) struct ModelBasedTestingTests {
   private var model: ChartModel<Player.Context, Player.Event> {
     var model = ChartModel(chart: Player.chart, context: Player.Context(), events: allEvents)
     // The countdown's guard reads the seconds left: tell them apart.

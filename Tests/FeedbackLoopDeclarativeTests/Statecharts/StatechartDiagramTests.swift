@@ -1,4 +1,5 @@
 import FeedbackLoopDeclarative
+import FeedbackLoopTesting
 import Testing
 
 private func playerChart() throws -> Statechart<Int, Key> {
@@ -20,7 +21,7 @@ private func playerChart() throws -> Statechart<Int, Key> {
   }
 }
 
-@Suite struct StatechartDiagramTests {
+@Suite(.runsLeftoverJobs) struct StatechartDiagramTests {
   @Test("Mermaid draws composite states, parallel regions, history and final states")
   func mermaidComposites() throws {
     #expect(

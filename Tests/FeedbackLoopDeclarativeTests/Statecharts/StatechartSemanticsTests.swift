@@ -24,7 +24,7 @@ private func loggedExit(_ name: String) -> OnExit<[String], Key> {
   OnExit { $0.append("exit \(name)") }
 }
 
-@Suite struct StatechartSemanticsTests {
+@Suite(.runsLeftoverJobs) struct StatechartSemanticsTests {
   @Test("Hierarchy: a transition to a compound state enters its initial child, recursively")
   func compoundTargetEntersInitialChild() throws {
     let chart = try LogChart("c", initial: "idle") {

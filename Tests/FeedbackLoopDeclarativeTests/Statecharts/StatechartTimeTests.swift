@@ -30,7 +30,7 @@ private func testSystem<Context: Sendable & Equatable, Event: Sendable>(
   return test
 }
 
-@Suite struct StatechartTimeTests {
+@Suite(.runsLeftoverJobs) struct StatechartTimeTests {
   @Test("G11 Delayed transition: taken after its delay on the injected clock")
   func delayFires() throws {
     let test = testSystem(try hudChart(), context: 0)

@@ -44,7 +44,7 @@ enum Uploads {
   }
 }
 
-@Suite("Child systems replaced by stubs")
+@Suite("Child systems replaced by stubs", .runsLeftoverJobs)
 struct ChildSystemStubTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func aParentIsTestedAloneWithItsChildrenStubbedByTypeAndKey() {

@@ -61,7 +61,7 @@ enum Shell {
         embed: Event.item, extract: { if case .item(let id, let event) = $0 { (id, event) } else { nil } })))
 }
 
-@Suite("Composition in the testing kit")
+@Suite("Composition in the testing kit", .runsLeftoverJobs)
 struct ComposedAppTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func aComposedAppIsTestedExhaustivelyWithChildEffectsNamedAfterTheirChild() {

@@ -2,7 +2,7 @@ import FeedbackLoop
 import FeedbackLoopTesting
 import Testing
 
-@Suite("Events from inputs and stream feedbacks are received like effects' events")
+@Suite("Events from inputs and stream feedbacks are received like effects' events", .runsLeftoverJobs)
 struct EventSourcesTests {
   enum Event: Equatable, Sendable {
     case typed(String)

@@ -6,7 +6,7 @@ import Testing
 /// message it prints and the line of the assertion. The failures are
 /// collected by a reporter of the test's own, so that these tests check
 /// them instead of failing.
-@Suite("Exhaustive mode reports each kind of mismatch")
+@Suite("Exhaustive mode reports each kind of mismatch", .runsLeftoverJobs)
 struct ExhaustiveFailureTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func aStateChangeOtherThanAssertedIsReportedWithADiffAtTheAssertion() throws {

@@ -1,8 +1,9 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
-@Suite("Non-exhaustive mode checks only what the test names")
+@Suite("Non-exhaustive mode checks only what the test names", .runsLeftoverJobs)
 struct NonExhaustiveTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func onlyTheFieldsTheAssertionSetsAreChecked() {

@@ -2,7 +2,7 @@ import FeedbackLoop
 import FeedbackLoopTesting
 import Testing
 
-@Suite("The automatic reporter records failures in the running framework")
+@Suite("The automatic reporter records failures in the running framework", .runsLeftoverJobs)
 struct ReporterTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func underSwiftTestingAFailureIsAnIssueAtTheAssertionWithTheTimeline() {

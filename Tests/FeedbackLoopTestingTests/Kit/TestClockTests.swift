@@ -2,7 +2,7 @@ import FeedbackLoop
 import FeedbackLoopTesting
 import Testing
 
-@Suite("The test clock moves only when told, and wakes each sleeper at its deadline")
+@Suite("The test clock moves only when told, and wakes each sleeper at its deadline", .runsLeftoverJobs)
 struct TestClockTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func sleepersWakeInDeadlineOrderEachAtItsOwnDeadline() {
@@ -13,17 +13,17 @@ struct TestClockTests {
       Task(executorPreference: executor) {
         try await clock.sleep(for: .seconds(delay))
         let now = clock.now
-        woken.update { $0.append("\(name)@\(now.offset.components.seconds)") }
+        woken.withLock { $0.append("\(name)@\(now.offset.components.seconds)") }
       }
     }
     executor.runUntilIdle()
     #expect(clock.sleeperCount == 4)
     #expect(clock.nextDeadline == TestClock.Instant(offset: .seconds(1)))
     clock.advance(by: .seconds(2))
-    #expect(woken.value == ["a@1", "a2@1", "b@2"])
+    #expect(woken.withLock { $0 } == ["a@1", "a2@1", "b@2"])
     #expect(clock.now == TestClock.Instant(offset: .seconds(2)))
     clock.run()
-    #expect(woken.value == ["a@1", "a2@1", "b@2", "c@3"])
+    #expect(woken.withLock { $0 } == ["a@1", "a2@1", "b@2", "c@3"])
     #expect(clock.sleeperCount == 0)
   }
 
@@ -63,10 +63,10 @@ struct TestClockTests {
     let done = Locked(false)
     Task(executorPreference: executor) {
       try await clock.sleep(until: TestClock.Instant(offset: .seconds(4)))
-      done.update { $0 = true }
+      done.withLock { $0 = true }
     }
     executor.runUntilIdle()
-    #expect(done.value)
+    #expect(done.withLock { $0 })
     #expect(clock.executor === executor)
     #expect(TestClock().executor == nil)
   }

@@ -2,7 +2,7 @@ import FeedbackLoop
 import FeedbackLoopTesting
 import Testing
 
-@Suite("The timeline records what the system did, at test clock times")
+@Suite("The timeline records what the system did, at test clock times", .runsLeftoverJobs)
 struct TimelineTests {
   /// The timeline's entries, one word each, with their times in seconds.
   static func summary(_ timeline: Timeline<HUD.State, HUD.Event>) -> [String] {

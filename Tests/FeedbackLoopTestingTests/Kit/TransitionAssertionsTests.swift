@@ -1,7 +1,7 @@
 import FeedbackLoopTesting
 import Testing
 
-@Suite("Transition assertions check a reducer in one line each")
+@Suite("Transition assertions check a reducer in one line each", .runsLeftoverJobs)
 struct TransitionAssertionsTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func transitionsThatHoldReportNothing() {

@@ -1,9 +1,10 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Foundation
 import Testing
 
-@Suite("Seed 000: paginated search")
+@Suite("Seed 000: paginated search", .runsLeftoverJobs)
 struct PaginatedSearchTests {
   static let swift1 = URL(string: "https://api.example/search?q=swift")!
   static let swift2 = URL(string: "https://api.example/search?q=swift&page=2")!

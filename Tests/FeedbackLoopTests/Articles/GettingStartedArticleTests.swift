@@ -1,8 +1,9 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
-@Suite struct GettingStartedArticleTests {
+@Suite(.runsLeftoverJobs) struct GettingStartedArticleTests {
   @Test("the Getting Started article shows the code these tests compile, block by block")
   func articleShowsThisCode() throws {
     let article = try ArticleCode(article: "Sources/FeedbackLoop/Documentation.docc/GettingStarted.md")

@@ -1,4 +1,5 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
@@ -65,7 +66,7 @@ enum Downloads {
   }
 }
 
-@Suite struct ChildSystemsTests {
+@Suite(.runsLeftoverJobs) struct ChildSystemsTests {
   struct Probe {
     let harness = Harness()
     let children = ChildSystems<Int, Download.State, Download.Event>()

@@ -1,4 +1,5 @@
 import FeedbackLoop
+import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// as an optional child and by id, restart only when their query changes,
 /// and a child whose state goes takes its effects with it, their late events
 /// dropped.
-@Suite struct LiftedFeedbackGuaranteeTests {
+@Suite(.runsLeftoverJobs) struct LiftedFeedbackGuaranteeTests {
   struct Probe {
     let harness = Harness()
     let gate = Gate()

@@ -1,10 +1,11 @@
 import FeedbackLoop
+import FeedbackLoopTesting
 import Testing
 
 /// Reducers that compose: in order over one state, lifted at a key path, as
 /// an optional child, and as children by id, with an event for a child that
 /// does not exist reported, never dropped in silence.
-@Suite struct ReducerCompositionTests {
+@Suite(.runsLeftoverJobs) struct ReducerCompositionTests {
   @Test("combine runs the reducers in order, each on the state the previous left")
   func combineRunsInOrder() {
     let double = Reducer<[String], String> { log, event in log.append("double \(event) after \(log.count)") }

@@ -1,11 +1,12 @@
 import FeedbackLoop
+import FeedbackLoopTesting
 import FeedbackLoopUI
 import Testing
 
 /// The store's scoping on a composed feature: a child view gets a store of
 /// the child feature, whose events go through the parent's lifted reducers.
 @MainActor
-@Suite("Scoping a composed feature")
+@Suite("Scoping a composed feature", .runsLeftoverJobs)
 struct ComposedFeatureScopeTests {
   enum Tally {
     struct State: Sendable, Equatable { var count = 0 }

@@ -95,23 +95,204 @@ function note(text) {
   $("rejections").appendChild(item);
 }
 
-// A line diff of two pretty-printed JSON values (longest common subsequence).
+// A diff by structure: objects key by key, arrays element by element
+// (matched by a longest common subsequence of their JSON, so an element
+// inserted or appended shows as one added line, not as its neighbours
+// rewritten), scalars by value. Each line names the path it is at.
 function diff(before, after) {
-  const a = before === undefined ? [] : JSON.stringify(before, null, 2).split("\n");
-  const b = JSON.stringify(after, null, 2).split("\n");
-  const table = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--)
-    for (let j = b.length - 1; j >= 0; j--)
-      table[i][j] = a[i] === b[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
   const out = [];
-  let i = 0, j = 0;
-  while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) { i++; j++; continue; }
-    // Removed lines before added ones, as a unified diff reads.
-    if (i < a.length && (j === b.length || table[i + 1][j] >= table[i][j + 1])) out.push(["removed", "− " + a[i++]]);
-    else out.push(["added", "+ " + b[j++]]);
-  }
+  const show = (value) => (value === undefined ? "(absent)" : JSON.stringify(value));
+  const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+  const walk = (path, a, b) => {
+    if (a === undefined && b === undefined) return;
+    if (isObject(a) && isObject(b)) {
+      for (const key of Object.keys(b)) walk(path ? path + "." + key : key, a[key], b[key]);
+      for (const key of Object.keys(a)) if (!(key in b)) walk(path ? path + "." + key : key, a[key], undefined);
+      return;
+    }
+    if (Array.isArray(a) && Array.isArray(b)) return walkArray(path, a, b);
+    if (JSON.stringify(a) === JSON.stringify(b)) return;
+    const at = path || "(state)";
+    if (a !== undefined) out.push(["removed", "− " + at + ": " + show(a)]);
+    if (b !== undefined) out.push(["added", "+ " + at + ": " + show(b)]);
+  };
+  const walkArray = (path, a, b) => {
+    const ka = a.map((v) => JSON.stringify(v)), kb = b.map((v) => JSON.stringify(v));
+    const table = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
+    for (let i = a.length - 1; i >= 0; i--)
+      for (let j = b.length - 1; j >= 0; j--)
+        table[i][j] = ka[i] === kb[j] ? table[i + 1][j + 1] + 1 : Math.max(table[i + 1][j], table[i][j + 1]);
+    let i = 0, j = 0;
+    const removed = [], added = [];
+    // A run of removed and added elements between two matches: pairs of
+    // containers are diffed inside (an element whose one field changed),
+    // the rest are whole elements removed or added.
+    const flush = () => {
+      while (removed.length && added.length && typeof a[removed[0]] === "object" && a[removed[0]] !== null
+        && typeof b[added[0]] === "object" && b[added[0]] !== null) {
+        const x = removed.shift(), y = added.shift();
+        walk(path + "[" + y + "]", a[x], b[y]);
+      }
+      for (const x of removed) out.push(["removed", "− " + path + "[" + x + "]: " + ka[x]]);
+      for (const y of added) out.push(["added", "+ " + path + "[" + y + "]: " + kb[y]]);
+      removed.length = 0;
+      added.length = 0;
+    };
+    while (i < a.length || j < b.length) {
+      if (i < a.length && j < b.length && ka[i] === kb[j]) { flush(); i++; j++; continue; }
+      if (i < a.length && (j === b.length || table[i + 1][j] >= table[i][j + 1])) removed.push(i++);
+      else added.push(j++);
+    }
+    flush();
+  };
+  // The first moment: each of its fields, added.
+  walk("", before === undefined && isObject(after) ? {} : before, after);
   return out;
+}
+
+// The transition diagram, drawn: the Mermaid `stateDiagram-v2` text the
+// app sent (FeedbackLoopDeclarative's `StateDiagram.mermaid`) read for its
+// states and transitions and laid out in columns by distance from the
+// initial state. Written here rather than with Mermaid.js: the page loads
+// nothing from a network, and the library's diagrams use only this subset.
+// Returns null when the text has no transition it can read.
+const svgNS = "http://www.w3.org/2000/svg";
+function parseDiagram(text) {
+  const states = [], edges = [], notes = [];
+  let initial = null, depth = 0;
+  const add = (name) => { if (!states.includes(name)) states.push(name); };
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (!line || line.startsWith("stateDiagram")) continue;
+    if (line.startsWith("%%")) { notes.push(line.slice(2).trim()); continue; }
+    if (line.endsWith("{")) { depth++; continue; }
+    if (line === "}") { depth = Math.max(0, depth - 1); continue; }
+    const match = /^(\S+)\s*-->\s*(\S+?)\s*(?::\s*(.*))?$/.exec(line);
+    if (match) {
+      const [, from, to, label] = match;
+      if (from === "[*]") { if (depth === 0 && initial === null) { initial = to; add(to); } continue; }
+      const target = to === "[*]" ? "(final)" : to;
+      add(from); add(target);
+      edges.push({ from, to: target, label: label || "" });
+    } else if (/^[A-Za-z0-9_]+$/.test(line)) add(line);
+  }
+  return states.length && (edges.length || initial) ? { states, edges, notes, initial: initial ?? states[0] } : null;
+}
+
+function drawDiagram(text) {
+  const graph = parseDiagram(text);
+  if (!graph) return null;
+  // Columns: breadth-first distance from the initial state; the states it
+  // cannot reach go under it, in the first column (no arrow reaches them).
+  const rank = new Map([[graph.initial, 0]]);
+  const queue = [graph.initial];
+  while (queue.length) {
+    const state = queue.shift();
+    for (const edge of graph.edges)
+      if (edge.from === state && !rank.has(edge.to)) { rank.set(edge.to, rank.get(state) + 1); queue.push(edge.to); }
+  }
+  for (const state of graph.states) if (!rank.has(state)) rank.set(state, 0);
+  const columns = [];
+  for (const state of graph.states) (columns[rank.get(state)] ||= []).push(state);
+  const charWidth = 7, nodeHeight = 28, rowGap = 46, margin = 24;
+  // Wide enough between columns for the longest event's label.
+  const columnGap = Math.max(60, ...graph.edges.map((edge) => edge.label.length * 6.6 + 24));
+  const width = (name) => Math.max(60, name.length * charWidth + 20);
+  const position = new Map();
+  let x = margin + 24;
+  let tallest = 0;
+  columns.forEach((column) => {
+    if (!column) return;
+    const columnWidth = Math.max(...column.map(width));
+    column.forEach((state, row) => position.set(state, { x: x + (columnWidth - width(state)) / 2, y: margin + 30 + row * (nodeHeight + rowGap), w: width(state) }));
+    tallest = Math.max(tallest, column.length);
+    x += columnWidth + columnGap;
+  });
+  const svg = document.createElementNS(svgNS, "svg");
+  const heightNeeded = margin * 2 + 60 + tallest * (nodeHeight + rowGap);
+  svg.setAttribute("viewBox", "0 0 " + (x - columnGap + margin) + " " + heightNeeded);
+  svg.setAttribute("width", x - columnGap + margin);
+  svg.setAttribute("height", heightNeeded);
+  svg.style.maxWidth = x - columnGap + margin + "px";
+  svg.setAttribute("role", "img");
+  const element = (name, attributes, parent) => {
+    const node = document.createElementNS(svgNS, name);
+    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+    (parent || svg).appendChild(node);
+    return node;
+  };
+  const defs = element("defs", {});
+  const marker = element("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, defs);
+  element("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead" }, marker);
+  const label = (text, lx, ly, parent) => {
+    if (!text) return;
+    const group = element("g", { class: "label" }, parent);
+    element("rect", { x: lx - text.length * 3.3 - 3, y: ly - 9, width: text.length * 6.6 + 6, height: 14, rx: 3 }, group);
+    const t = element("text", { x: lx, y: ly + 2, "text-anchor": "middle" }, group);
+    t.textContent = text;
+  };
+  // The initial state's marker.
+  const start = position.get(graph.initial);
+  element("circle", { cx: start.x - 22, cy: start.y + nodeHeight / 2, r: 6, class: "initial" });
+  element("path", { d: `M${start.x - 16},${start.y + nodeHeight / 2} L${start.x},${start.y + nodeHeight / 2}`, class: "edge-line", "marker-end": "url(#arrow)" });
+  // Edges between the same two states are fanned out.
+  const seen = new Map();
+  for (const edge of graph.edges) {
+    const key = [edge.from, edge.to].sort().join("\u0000");
+    const index = seen.get(key) || 0;
+    seen.set(key, index + 1);
+    const a = position.get(edge.from), b = position.get(edge.to);
+    const group = element("g", { class: "edge" });
+    let d, lx, ly;
+    if (edge.from === edge.to) {
+      const cx = a.x + a.w / 2, top = a.y, lift = 26 + index * 16;
+      d = `M${cx - 10},${top} C${cx - 30},${top - lift} ${cx + 30},${top - lift} ${cx + 10},${top}`;
+      lx = cx; ly = top - lift * 0.75 - 4;
+    } else if (b.x > a.x) {
+      const x1 = a.x + a.w, y1 = a.y + nodeHeight / 2, x2 = b.x, y2 = b.y + nodeHeight / 2;
+      const bend = index * 22;
+      d = `M${x1},${y1} C${x1 + 40},${y1 - bend} ${x2 - 40},${y2 - bend} ${x2},${y2}`;
+      lx = (x1 + x2) / 2; ly = (y1 + y2) / 2 - bend * 0.75 - 4;
+    } else {
+      // Backwards (or within a column): an arc below the two states.
+      const x1 = a.x + a.w / 2, y1 = a.y + nodeHeight, x2 = b.x + b.w / 2, y2 = b.y + nodeHeight;
+      const drop = 34 + index * 18 + Math.abs(x1 - x2) * 0.08;
+      const low = Math.max(y1, y2) + drop;
+      d = `M${x1},${y1} C${x1},${low} ${x2},${low} ${x2},${y2}`;
+      lx = (x1 + x2) / 2; ly = low - drop * 0.25 + 4;
+    }
+    element("path", { d, class: "edge-line", "marker-end": "url(#arrow)" }, group);
+    label(edge.label, lx, ly, group);
+  }
+  for (const state of graph.states) {
+    const p = position.get(state);
+    const group = element("g", { class: "node" + (state === graph.initial ? " initial-state" : "") });
+    group.dataset.state = state;
+    element("rect", { x: p.x, y: p.y, width: p.w, height: nodeHeight, rx: 8 }, group);
+    const t = element("text", { x: p.x + p.w / 2, y: p.y + nodeHeight / 2 + 4, "text-anchor": "middle" }, group);
+    t.textContent = state;
+  }
+  graph.notes.forEach((note, index) => {
+    const t = element("text", { x: margin, y: heightNeeded - margin + index * 14 - (graph.notes.length - 1) * 14, class: "note" });
+    t.textContent = note;
+  });
+  return svg;
+}
+
+let drawnDiagram = null;
+function renderDiagram(text) {
+  if (text === drawnDiagram) return;
+  drawnDiagram = text;
+  const box = $("diagram");
+  box.textContent = "";
+  const svg = text ? drawDiagram(text) : null;
+  if (svg) box.appendChild(svg);
+  else {
+    const pre = document.createElement("pre");
+    pre.textContent = text || "(none: the system is not declared with the DSL, or did not send one)";
+    box.appendChild(pre);
+  }
+  $("diagram-text").textContent = text || "";
 }
 
 function render() {
@@ -181,7 +362,7 @@ function render() {
   fill($("moment-effects"), moment ? moment.effects.map((c) => c.kind.replace("effect", "").toLowerCase() + " " + describeEffect(c.effect) + (c.error ? ": " + c.error : "")) : [], "none");
   if (moment && document.activeElement !== $("state-editor") && !$("state-editor").dataset.edited)
     $("state-editor").value = JSON.stringify(moment.state, null, 2);
-  $("diagram").textContent = entry && entry.diagram ? entry.diagram : $("diagram").textContent;
+  renderDiagram(entry && entry.diagram ? entry.diagram : null);
 }
 
 function fill(list, texts, empty) {
@@ -194,6 +375,8 @@ function fill(list, texts, empty) {
 }
 
 function download(name, text, type) {
+  // The self-test reads what would be saved instead of saving it.
+  if (selftest) return selftest.downloaded(name, text);
   const link = document.createElement("a");
   link.href = URL.createObjectURL(new Blob([text], { type }));
   link.download = name;
@@ -229,7 +412,9 @@ $("save").addEventListener("click", () => {
   const entry = systems.get(current);
   if (entry) download(current + ".session.jsonl", entry.raw.map((m) => JSON.stringify(m)).join("\n") + "\n", "application/x-ndjson");
 });
-$("open").addEventListener("change", async () => {
+$("open").addEventListener("change", () => { opening = openSession(); });
+let opening = null;
+async function openSession() {
   const file = $("open").files[0];
   if (!file) return;
   const name = file.name;
@@ -249,11 +434,15 @@ $("open").addEventListener("change", async () => {
     }
     note(name + " line " + (index + 1) + ": neither a message nor a moment");
   });
+  // A saved session says its app was live then; opened from a file it is not.
+  if (systems.has(name)) systems.get(name).live = false;
   current = name;
   $("system").value = name;
   render();
-});
-$("export-fixtures").addEventListener("click", async () => {
+}
+$("export-fixtures").addEventListener("click", () => { exporting = exportFixtures(); });
+let exporting = null;
+async function exportFixtures() {
   const moments = systems.get(current)?.moments || [];
   const fixtures = [];
   moments.forEach((moment, index) => {
@@ -272,7 +461,7 @@ $("export-fixtures").addEventListener("click", async () => {
   if (!response.ok) return note("fixtures: " + text);
   $("fixture-output").textContent = text;
   download(body.suite + ".swift", text, "text/x-swift");
-});
+}
 
 let socket = null;
 function connect() {
@@ -300,63 +489,223 @@ function scheduleRender() {
   });
 }
 
-// The self-test (`?selftest=1&moments=N&diff=D&jump=J&hold=URL`), for
-// headless Chromium run as a plain subprocess (`--dump-dom`,
-// `--screenshot`, `--virtual-time-budget`) by the monitor's tests: once N
-// moments are in, it selects moment D (its diff), then moment J (its effects
-// in flight), jumps the app there from the page's own button, waits for the
-// jump to come back on the timeline, and writes what it saw into
-// `#selftest` as JSON. `hold` is a URL that never answers: while that fetch
-// is pending Chromium's virtual time stands still, so the dump waits for the
-// live messages; the fetch is aborted when the self-test is done.
+// The self-test (`?selftest=1&…`), for headless Chromium run as a plain
+// subprocess (`--dump-dom`, `--screenshot`) by the
+// monitor's tests. It drives every action from the page's own controls and
+// waits, after each, for the application's answer to come back on the
+// timeline:
+//
+// 1. once `moments` moments are in, it reads moment `diff`'s diff, selects
+//    moment `jump`, reads its effects in flight and clicks "Jump here";
+// 2. sends the event `event` (JSON) from the event editor;
+// 3. edits the state in the editor (the fields of `edit` replace the shown
+//    state's) and applies it;
+// 4. plays the recorded events from moment `playEvents`, then the recorded
+//    states from moment `playStates`;
+// 5. ticks the moments `pick` (comma-separated) and exports them as
+//    fixtures, named as `names` (JSON) says;
+// 6. saves the session and opens the saved file again;
+// 7. selects moment `show` of the live system (for the screenshot)
+//
+// and writes what it saw into `#selftest` as JSON after each step.
+//
+// `hold` is a URL that never answers: an image loading from it holds the
+// page's load event, and Chromium's `--dump-dom` and `--screenshot` wait for
+// that event, so they wait for the self-test; the image is removed when the
+// self-test is done, or after `limit` milliseconds (60 000) of real time,
+// when the report says in which step it stopped. (Not Chromium's virtual
+// time, which an earlier version paused with a pending fetch: now and then
+// the renderer then stopped reading the WebSocket, and the launch hung.)
 const selftest = (() => {
   const query = new URLSearchParams(location.search);
   if (!query.get("selftest")) return null;
-  const want = Number(query.get("moments") || 2);
-  const diffAt = Number(query.get("diff") || 1);
-  const jumpTo = Number(query.get("jump") || 0);
+  const number = (name, fallback) => Number(query.get(name) ?? fallback);
+  const want = number("moments", 2);
   console.log("selftest: the page's script runs");
-  const hold = new AbortController();
-  if (query.get("hold")) fetch(query.get("hold"), { mode: "no-cors", signal: hold.signal }).catch(() => {});
+  let holding = null;
+  if (query.get("hold")) {
+    holding = document.createElement("img");
+    holding.hidden = true;
+    holding.alt = "";
+    holding.src = query.get("hold");
+    document.body.appendChild(holding);
+  }
+  const release = () => {
+    if (!holding) return;
+    holding.remove();
+    holding.removeAttribute("src");
+    holding = null;
+  };
+  setTimeout(() => {
+    if (report.phase === "done") return;
+    report.stoppedIn = report.phase;
+    report.phase = "timed out";
+    write();
+    release();
+  }, number("limit", 60000));
   const texts = (selector) => [...document.querySelectorAll(selector)].map((node) => node.textContent);
-  const select = (number) => {
-    selected = systems.get(current).moments.findIndex((moment) => moment.number === number);
+  const live = () => systems.get(current).moments;
+  const select = (momentNumber) => {
+    selected = live().findIndex((moment) => moment.number === momentNumber);
     render();
   };
+  const selectIndex = (index) => { selected = index; render(); };
+  const seen = (moment) => ({
+    moment: "#" + moment.number, event: moment.event ?? null, state: moment.state,
+    effects: moment.effects.map((change) => change.kind),
+  });
   const report = { phase: "waiting" };
   const write = () => { $("selftest").textContent = JSON.stringify(report); };
-  return {
-    step() {
-      const entry = systems.get(current);
-      const moments = entry ? entry.moments : [];
-      console.log("selftest", report.phase, moments.length, JSON.stringify(moments.map((m) => m.effects.length)));
-      if (report.phase === "waiting" && moments.length >= want) {
-        select(diffAt);
-        report.timeline = texts("#timeline li.moment .event");
-        report.sources = texts("#timeline li.moment .source");
-        report.diffAt = { moment: $("moment-title").textContent, added: texts("#diff .added"), removed: texts("#diff .removed") };
-        select(jumpTo);
-        report.effectsAtJump = texts("#effects li");
-        report.phase = "jumped";
-        $("jump").click();
-      } else if (report.phase === "jumped" && moments.some((moment) => moment.event && moment.event.travel && moment.effects.length > 0)) {
-        // The travel moment and the effect it started (a later message): the
-        // test jumps to a moment whose state needs an effect.
-        selected = moments.findIndex((moment) => moment.event && moment.event.travel);
-        render();
-        report.travel = {
-          moment: $("moment-title").textContent, rows: document.querySelectorAll("#timeline li.moment.travel").length,
-          state: moments[selected].state, diff: texts("#diff .added, #diff .removed"), effects: texts("#effects li"),
+  let liveSystem = null;
+  let base = 0;      // moments before the action under way
+  let expected = 0;  // moments that action adds
+  let saved = null;
+  const after = () => live().slice(base);
+  const edited = () => $("state-editor").dataset.edited;
+  const steps = {
+    waiting(moments) {
+      if (moments.length < want) return false;
+      liveSystem = current;
+      select(number("diff", 1));
+      report.timeline = texts("#timeline li.moment .event");
+      report.sources = texts("#timeline li.moment .source");
+      report.diffAt = { moment: $("moment-title").textContent, added: texts("#diff .added"), removed: texts("#diff .removed") };
+      // And the diff of two values with nested elements, in this browser.
+      report.diffNested = diff(
+        { items: [{ id: 1, name: "x" }, { id: 2, name: "y" }], tags: ["a", "b"] },
+        { items: [{ id: 1, name: "x" }, { id: 2, name: "z" }, { id: 3, name: "w" }], tags: ["a", "b", "c"], extra: true },
+      ).map(([, text]) => text);
+      const nodes = texts("#diagram svg g.node text");
+      report.diagram = { nodes, edges: document.querySelectorAll("#diagram svg g.edge").length, labels: texts("#diagram svg g.edge text") };
+      select(number("jump", 0));
+      report.effectsAtJump = texts("#effects li");
+      base = moments.length;
+      $("jump").click();
+      return "jumped";
+    },
+    jumped(moments) {
+      // The travel moment and the effect it started (a later message).
+      const travel = after().find((moment) => moment.event && moment.event.travel && moment.effects.length > 0);
+      if (!travel) return false;
+      selectIndex(moments.indexOf(travel));
+      report.travel = {
+        moment: $("moment-title").textContent, rows: document.querySelectorAll("#timeline li.moment.travel").length,
+        state: travel.state, diff: texts("#diff .added, #diff .removed"), effects: texts("#effects li"),
+      };
+      base = moments.length;
+      $("event-editor").value = query.get("event");
+      $("send-event").click();
+      return "sent";
+    },
+    sent() {
+      const moment = after().find((m) => m.event && !m.event.travel && m.effects.some((c) => c.kind === "effectStarted"));
+      if (!moment) return false;
+      report.sent = seen(moment);
+      selectIndex(live().indexOf(moment));
+      // Edit the state the editor shows, as a user would: its text.
+      const state = JSON.parse($("state-editor").value);
+      const edits = JSON.parse(query.get("edit") || "{}");
+      for (const [key, value] of Object.entries(edits)) {
+        if (value === null) delete state[key];
+        else state[key] = value;
+      }
+      $("state-editor").value = JSON.stringify(state, null, 2);
+      $("state-editor").dispatchEvent(new Event("input"));
+      report.editedFrom = { edited: !!edited() };
+      base = live().length;
+      $("apply-state").click();
+      return "applied";
+    },
+    applied() {
+      const moment = after().find((m) => m.event && m.event.travel && m.effects.length > 0);
+      if (!moment) return false;
+      report.applied = seen(moment);
+      report.applied.editorStillEdited = !!edited();
+      const from = number("playEvents", 1);
+      select(from);
+      base = live().length;
+      expected = 1 + live().filter((m) => m.number > from && m.event && !m.event.travel).length;
+      $("play-events").click();
+      return "playingEvents";
+    },
+    playingEvents() {
+      if (after().length < expected) return false;
+      report.playedEvents = after().map(seen);
+      const from = number("playStates", 0);
+      select(from);
+      base = live().length;
+      expected = live().filter((m) => m.number >= from).length;
+      $("play-states").click();
+      return "playingStates";
+    },
+    playingStates() {
+      if (after().length < expected) return false;
+      report.playedStates = after().map(seen);
+      // Bad input typed into the page: text that is not JSON stays in the
+      // page; an event and a state the app cannot decode come back rejected.
+      base = live().length;
+      $("event-editor").value = "not json";
+      $("send-event").click();
+      $("event-editor").value = '{"noSuchEvent":{}}';
+      $("send-event").click();
+      $("state-editor").value = '{"query":3}';
+      $("state-editor").dispatchEvent(new Event("input"));
+      $("apply-state").click();
+      return "rejecting";
+    },
+    rejecting() {
+      const messages = texts("#rejections li");
+      if (!messages.some((m) => m.includes("event does not decode")) || !messages.some((m) => m.includes("state does not decode")))
+        return false;
+      report.rejected = { messages, moments: live().length - base };
+      for (const pick of (query.get("pick") || "").split(",").filter(Boolean))
+        document.querySelector('#timeline li[data-moment="' + pick + '"] .pick').click();
+      const names = JSON.parse(query.get("names") || "{}");
+      for (const [field, value] of Object.entries(names)) $("fixture-" + field).value = value;
+      $("export-fixtures").click();
+      exporting.then(() => {
+        report.fixtures = $("fixture-output").textContent;
+        report.fixtureDownload = saved && saved.name;
+        saved = null;
+        $("save").click();
+        if (!saved) { report.phase = "no session saved"; return write(); }
+        report.saved = saved;
+        // Open the saved file again, through the page's own file input.
+        const files = new DataTransfer();
+        files.items.add(new File([saved.text], saved.name, { type: "application/x-ndjson" }));
+        $("open").files = files.files;
+        $("open").dispatchEvent(new Event("change"));
+        return opening;
+      }).then(() => {
+        if (report.phase !== "exporting") return;
+        report.opened = {
+          system: current, status: $("status").textContent, systems: [...systems.keys()],
+          moments: live().map(seen), messages: texts("#rejections li"),
         };
+        current = liveSystem;
+        $("system").value = liveSystem;
+        select(number("show", 0));
         report.phase = "done";
         write();
-        hold.abort();
-        return;
-      } else {
-        render();
-      }
+        release();
+      }).catch((error) => { report.phase = "failed: " + error.message; write(); release(); });
+      return "exporting";
+    },
+    exporting() { return false; },
+    done() { return false; },
+  };
+  return {
+    step() {
+      const entry = systems.get(liveSystem ?? current);
+      const moments = entry ? entry.moments : [];
+      console.log("selftest", report.phase, moments.length);
+      if (!entry) return render();
+      const next = steps[report.phase](moments);
+      if (next) report.phase = next;
+      else render();
       write();
     },
+    downloaded(name, text) { saved = { name, text }; },
   };
 })();
 

@@ -1,0 +1,304 @@
+// The specialized way from a parent's state to a lifted feedback's own
+// logic. A feedback lifted through a recipe (FeedbackRecipes.swift) runs
+// the closures that each lift composed, once per level and per state, in
+// the library, generically: every call looks up the metadata of the
+// child's types (W7 and W7b in BENCHMARKS.md: most of their cost). Here the
+// lifts are composed at build time into one path instead:
+//
+// - the feedback's own logic (its tracker) is built where its types are
+//   concrete, in the user's module, and takes its state by pointer, so that
+//   no lift needs to know the types it hides (a query's type);
+// - each lift at a stored property adds that property's byte offset
+//   (`MemoryLayout.offset(of:)`), so that ten nested structs cost one
+//   addition made once, not ten projections per state; an optional on the
+//   way adds one presence check; a computed key path has no offset and
+//   keeps the recipe's path;
+// - the builders are `@inlinable`, so that the runtimes are specialized in
+//   the module that lifts the feature.
+
+/// What a lifted feedback does after one new state of its own.
+@usableFromInline
+enum LeafStep {
+  /// Nothing changed for its effect.
+  case keep
+  /// Cancel its effect: its query went to `nil`, or its state went.
+  case cancel
+  /// Start a new effect (an ``EffectBox`` of the feedback's own events).
+  case restart(EffectTrigger)
+}
+
+/// Why an effect started, described only when a monitor asks: describing
+/// a query formats it, which costs more than the rest of a state's work.
+@usableFromInline
+class EffectTrigger {
+  @usableFromInline
+  init() {}
+
+  /// The trigger, as the monitor shows it.
+  @usableFromInline
+  var because: String { "" }
+}
+
+/// An effect of a lifted feedback's own events, carried through the lifts
+/// that do not know their type; unboxed by the path that made it.
+@usableFromInline
+class EffectBox<Event: Sendable>: EffectTrigger {
+  @usableFromInline let effect: Effect<Event>
+
+  @inlinable
+  init(_ effect: Effect<Event>) {
+    self.effect = effect
+    super.init()
+  }
+}
+
+/// The effect of a query, described by the query.
+@usableFromInline
+final class QueryEffectBox<Event: Sendable, Query: Sendable>: EffectBox<Event> {
+  @usableFromInline let query: Query
+
+  @inlinable
+  init(_ effect: Effect<Event>, query: Query) {
+    self.query = query
+    super.init(effect)
+  }
+
+  @usableFromInline
+  override var because: String { "\(query)" }
+}
+
+/// One child's memory and logic: fed a pointer to each of its states, or
+/// `nil` while it does not exist. Called on the loop only.
+@usableFromInline
+typealias LeafTracker = (UnsafeRawPointer?) -> LeafStep
+
+/// An optional on the way to a lifted feedback's state.
+@usableFromInline
+struct PresenceCheck: Sendable {
+  /// Where the optional is, in bytes from the start of the path's state.
+  @usableFromInline let offset: Int
+  @usableFromInline let isPresent: @Sendable (UnsafeRawPointer) -> Bool
+
+  @inlinable
+  init(offset: Int, isPresent: @escaping @Sendable (UnsafeRawPointer) -> Bool) {
+    self.offset = offset
+    self.isPresent = isPresent
+  }
+}
+
+/// A feedback's logic and where its state is inside `State`: the lifts of
+/// a feedback composed into one path.
+@usableFromInline
+struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
+  /// A new child's tracker, built specialized for the feedback's own types.
+  @usableFromInline let makeTracker: @Sendable () -> LeafTracker
+  @usableFromInline let strategy: ExecutionStrategy
+  /// Where the feedback's own state is, in bytes from the start of `State`.
+  @usableFromInline let offset: Int
+  /// The optionals on the way, outermost first.
+  @usableFromInline let presence: [PresenceCheck]
+  /// The effect in a tracker's box, its events embedded into `Event`.
+  @usableFromInline let effect: @Sendable (EffectTrigger) -> Effect<Event>
+
+  @inlinable
+  init(
+    makeTracker: @escaping @Sendable () -> LeafTracker, strategy: ExecutionStrategy, offset: Int,
+    presence: [PresenceCheck], effect: @escaping @Sendable (EffectTrigger) -> Effect<Event>
+  ) {
+    self.makeTracker = makeTracker
+    self.strategy = strategy
+    self.offset = offset
+    self.presence = presence
+    self.effect = effect
+  }
+
+  /// A query feedback's logic (G4): a changed query restarts the effect,
+  /// `nil` (or no state) cancels it.
+  @inlinable
+  static func query<Query: Equatable & Sendable>(
+    _ query: @escaping @Sendable (State) -> Query?, strategy: ExecutionStrategy,
+    effects: @escaping @Sendable (Query) -> Effect<Event>
+  ) -> LeafPath {
+    LeafPath(
+      makeTracker: {
+        let last = Memory<Query?>(nil)
+        return { state in
+          let current = state.flatMap { query($0.assumingMemoryBound(to: State.self).pointee) }
+          guard current != last.value else { return .keep }
+          last.value = current
+          guard let current else { return .cancel }
+          return .restart(QueryEffectBox(effects(current), query: current))
+        }
+      },
+      strategy: strategy, offset: 0, presence: [],
+      effect: { unsafeDowncast($0, to: EffectBox<Event>.self).effect })
+  }
+
+  /// Where the feedback's own state is in the state at `base`, or `nil` if
+  /// an optional on the way is `nil`.
+  @inlinable
+  func locate(_ base: UnsafeRawPointer) -> UnsafeRawPointer? {
+    for check in presence where !check.isPresent(base + check.offset) { return nil }
+    return base + offset
+  }
+
+  /// The effect from a tracker's box, as `Event`'s, one level up: an effect
+  /// that does nothing is not wrapped.
+  @inlinable
+  func embedding<Parent: Sendable>(
+    _ embed: @escaping @Sendable (Event) -> Parent
+  ) -> @Sendable (EffectTrigger) -> Effect<Parent> {
+    let effect = self.effect
+    return { box in
+      let inner = effect(box)
+      if case .none = inner.operation { return Effect<Parent>(.none) }
+      return inner.map(embed)
+    }
+  }
+
+  /// This path one level up, through the stored property `path`; `nil` if
+  /// `path` is not a stored property of a struct (no offset).
+  @inlinable
+  func lifted<Parent: Sendable, ParentEvent: Sendable>(
+    state path: PartialKeyPath<Parent>, embed: @escaping @Sendable (Event) -> ParentEvent
+  ) -> LeafPath<Parent, ParentEvent>? {
+    guard let outer = MemoryLayout<Parent>.offset(of: path) else { return nil }
+    return LeafPath<Parent, ParentEvent>(
+      makeTracker: makeTracker, strategy: strategy, offset: outer + offset,
+      presence: presence.map { PresenceCheck(offset: outer + $0.offset, isPresent: $0.isPresent) },
+      effect: embedding(embed))
+  }
+
+  /// This path one level up, through the stored optional `path`: absent
+  /// while it is `nil`. An `Optional`'s payload starts at its own offset 0
+  /// (the single-payload enum layout of Swift's stable ABI,
+  /// docs/ABI/TypeLayout.rst), so the offset of the state inside is the
+  /// optional's.
+  @inlinable
+  func lifted<Parent: Sendable, ParentEvent: Sendable>(
+    optional path: KeyPath<Parent, State?>, embed: @escaping @Sendable (Event) -> ParentEvent
+  ) -> LeafPath<Parent, ParentEvent>? {
+    guard let outer = MemoryLayout<Parent>.offset(of: path) else { return nil }
+    let here = PresenceCheck(offset: outer) { $0.assumingMemoryBound(to: State?.self).pointee != nil }
+    return LeafPath<Parent, ParentEvent>(
+      makeTracker: makeTracker, strategy: strategy, offset: outer + offset,
+      presence: [here] + presence.map { PresenceCheck(offset: outer + $0.offset, isPresent: $0.isPresent) },
+      effect: embedding(embed))
+  }
+
+  /// The feedback for a system of `State`, named `name`.
+  @inlinable
+  func feedback(name: String) -> Feedback<State, Event> {
+    let (makeTracker, strategy, effect, path) = (self.makeTracker, self.strategy, self.effect, self)
+    return Feedback(name: name, kind: "lensing", fileID: #fileID, line: #line) { id, core in
+      let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
+      let runner = runtime.unretained
+      let tracker = makeTracker()
+      runtime.onEachState { state in
+        let step = withUnsafePointer(to: state) { tracker(path.locate(UnsafeRawPointer($0))) }
+        switch step {
+        case .keep: return
+        case .cancel: runner._withUnsafeGuaranteedRef { $0.cancelAll() }
+        case .restart(let box):
+          runner._withUnsafeGuaranteedRef { $0.trigger(effect(box), because: box.because) }
+        }
+      }
+      return runtime
+    }
+  }
+
+  /// The feedback over children by id at `children` (a projection of the
+  /// parent's state): one tracker per child, created when the child first
+  /// appears, dropped when it goes; a state costs O(k) for the k children
+  /// its events wrote, read from the dictionary's log. Children that go
+  /// together (the dictionary replaced wholesale) have their effects
+  /// cancelled in the order the children appeared.
+  @inlinable
+  func byIDFeedback<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
+    name: String, children: @escaping @Sendable (Parent) -> TrackedDictionary<ID, State>,
+    embed: @escaping @Sendable (ID, Event) -> ParentEvent
+  ) -> Feedback<Parent, ParentEvent> {
+    let (makeTracker, effect, path) = (self.makeTracker, self.effect, self)
+    return Feedback(name: name, kind: "byID", fileID: #fileID, line: #line) { id, core in
+      let runtime = KeyedRuntime<Parent, ParentEvent, ID, Never>(id: id, core: core)
+      let table = runtime.table
+      let trackers = Memory<[ID: ChildTracker]>([:])
+      let appeared = Memory<UInt64>(0)
+      let cursor = Memory(ChangeCursor())
+      func reconcile(_ id: ID, _ child: State?) {
+        let tracker: LeafTracker
+        if let known = trackers.value[id] {
+          tracker = known.step
+        } else {
+          guard child != nil else { return }
+          tracker = makeTracker()
+          appeared.value += 1
+          trackers.value[id] = ChildTracker(step: tracker, appeared: appeared.value)
+        }
+        let step: LeafStep
+        if let child {
+          step = withUnsafePointer(to: child) { tracker(path.locate(UnsafeRawPointer($0))) }
+        } else {
+          step = tracker(nil)
+          trackers.value[id] = nil
+        }
+        switch step {
+        case .keep: return
+        case .cancel: table.cancel(id)
+        case .restart(let box):
+          table.cancel(id)
+          let inner = effect(box)
+          if case .none = inner.operation {
+            table.start(id, effect: Effect<ParentEvent>(.none))
+          } else {
+            table.start(id, effect: inner.map { embed(id, $0) })
+          }
+        }
+      }
+      runtime.onEachState { parent in
+        let current = children(parent)
+        switch current.changes(since: cursor.value) {
+        case .unchanged:
+          return
+        case .changed(let touched):
+          // A tracker fed the same child twice keeps its effect: repeated
+          // ids need no de-duplication.
+          for id in touched { reconcile(id, current[id]) }
+        case .unknown:
+          let gone = trackers.value.filter { current[$0.key] == nil }
+          for (id, _) in gone.sorted(by: { $0.value.appeared < $1.value.appeared }) { reconcile(id, nil) }
+          for (id, child) in current { reconcile(id, child) }
+        }
+        cursor.value = current.changeCursor
+      }
+      return runtime
+    }
+  }
+}
+
+/// One child's tracker in a by-id feedback, and when the child appeared.
+@usableFromInline
+struct ChildTracker {
+  @usableFromInline let step: LeafTracker
+  @usableFromInline let appeared: UInt64
+
+  @inlinable
+  init(step: @escaping LeafTracker, appeared: UInt64) {
+    self.step = step
+    self.appeared = appeared
+  }
+}
+
+/// A projection of a stored property: its byte offset read directly where
+/// the key path has one, the key path otherwise. A key path applied at run
+/// time goes through the runtime's generic projection, about a hundred
+/// nanoseconds a state (measured in a standalone release build).
+@inlinable
+func storedProjection<Root, Value>(_ path: KeyPath<Root, Value> & Sendable) -> @Sendable (Root) -> Value {
+  guard let offset = MemoryLayout<Root>.offset(of: path) else { return { $0[keyPath: path] } }
+  return { root in
+    withUnsafePointer(to: root) {
+      UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
+    }
+  }
+}
