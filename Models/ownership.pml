@@ -1,5 +1,7 @@
 /*
- * The ownership protocol of a system's loop (Sources/FeedbackLoop/SystemCore.swift,
+ * The ownership protocol of a system's loop (its decisions in
+ * Sources/FeedbackLoop/Loop/OwnershipStateMachine.swift, carried out by
+ * Loop/SystemCore.swift and its extensions, with the atomic operations of
  * Sources/CFeedbackLoopShims/shims.c), for every interleaving of two senders
  * (either may become the owner), a reader of the state on another thread, and
  * a stop() from another thread. Scripts/model-check runs it with spin.

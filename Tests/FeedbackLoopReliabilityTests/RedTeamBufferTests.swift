@@ -27,7 +27,7 @@ extension Reliability {
     enum Sender: String, CaseIterable, Sendable { case loop, otherThread, otherSystem }
 
     @Test(
-      "G14 bounded buffers at 0 and 1, every policy: events sent while busy are kept or reported bufferFull, as the policy says",
+      "G14 a bounded buffer counts every sender while the loop is busy, the loop's own sends too: kept or reported bufferFull, as the policy says",
       arguments: cases, Sender.allCases)
     func boundedBuffer(_ expected: Case, sender: Sender) {
       let recorder = ActivityRecorder<Int, Int>()
@@ -50,20 +50,102 @@ extension Reliability {
         }
       }
       system.send(0)
-      withKnownIssue(
-        "the loop's own sends go to its thread-local queue, which no limit bounds: a bounded buffer keeps them all"
-      ) {
-        #expect(recorder.states == expected.states)
-        #expect(recorder.discarded.map(\.event) == expected.discarded)
-      } when: {
-        sender == .loop && expected.policy != .unbounded
-      }
+      #expect(recorder.states == expected.states)
+      #expect(recorder.discarded.map(\.event) == expected.discarded)
       #expect(recorder.discarded.allSatisfy { $0.reason == .bufferFull })
       observation.cancel()
       relayObservation.cancel()
       box.set(nil)
       system.stop()
       relay.stop()
+    }
+
+    @Test(
+      "G14 a bounded buffer counts a feedback's immediate answers and the reducer's own sends",
+      arguments: [EventBufferPolicy.dropNewest(limit: 1), .dropOldest(limit: 1)])
+    func boundedBufferCountsFeedbackAndReducerSends(_ policy: EventBufferPolicy) {
+      let recorder = ActivityRecorder<Int, Int>()
+      let box = HostileStopTests.Box<System<Int, Int>>()
+      // 1 makes the reducer send 10 and 11; the state 1 makes a feedback
+      // answer 20 and 21 at once. Four events wait for one place.
+      let system = System(
+        initial: 0,
+        reduce: { (_: Int, event: Int) in
+          if event == 1 {
+            box.value?.send(10)
+            box.value?.send(11)
+          }
+          return event
+        },
+        feedbacks: [Feedback(lensing: { $0 == 1 ? 1 : nil }) { _ in .send(contentsOf: [20, 21]) }],
+        environment: SystemEnvironment(eventBuffer: policy),
+        monitor: recorder.monitor)
+      box.set(system)
+      system.send(1)
+      let kept = policy == .dropNewest(limit: 1) ? 10 : 21
+      #expect(recorder.reducedEvents == [1, kept])
+      #expect((recorder.reducedEvents + recorder.discarded.map(\.event)).sorted() == [1, 10, 11, 20, 21])
+      #expect(recorder.discarded.allSatisfy { $0.reason == .bufferFull })
+      box.set(nil)
+      system.stop()
+    }
+
+    @Test("G14 G9 the loop's own sends to a bounded buffer, then stop() from the loop: each is reported once")
+    func boundedBufferLoopSendsThenStop() {
+      let recorder = ActivityRecorder<Int, Int>()
+      let box = HostileStopTests.Box<System<Int, Int>>()
+      let system = System(
+        initial: 0, reduce: { (_: Int, event: Int) in event },
+        environment: SystemEnvironment(eventBuffer: .dropNewest(limit: 1)), monitor: recorder.monitor)
+      box.set(system)
+      let observation = system.observe { state in
+        guard state == 1, let system = box.value else { return }
+        for event in 2...4 { system.send(event) }
+        system.stop()
+        system.send(5)
+      }
+      system.send(1)
+      #expect(recorder.reducedEvents == [1])
+      let discarded = recorder.discarded
+      #expect(discarded.map(\.event).sorted() == [2, 3, 4, 5])
+      #expect(discarded.filter { $0.reason == .bufferFull }.map(\.event).sorted() == [3, 4])
+      #expect(discarded.filter { $0.reason == .systemStopped }.map(\.event).sorted() == [2, 5])
+      observation.cancel()
+      box.set(nil)
+    }
+
+    @Test(
+      "G14 two systems sending to each other from their loops, both bounded: each loop's sends to itself are bounded too"
+    )
+    func boundedBuffersAcrossTwoSystems() {
+      let recorderA = ActivityRecorder<Int, Int>()
+      let boxA = HostileStopTests.Box<System<Int, Int>>()
+      let boxB = HostileStopTests.Box<System<Int, Int>>()
+      let a = System(
+        initial: 0, reduce: { (_: Int, event: Int) in event },
+        environment: SystemEnvironment(eventBuffer: .dropNewest(limit: 1)), monitor: recorderA.monitor)
+      let b = System(initial: 0, reduce: { (_: Int, event: Int) in event })
+      boxA.set(a)
+      boxB.set(b)
+      // A's observer, busy with 1, sends 2 to A and 3 to B; B's observer
+      // (on A's thread) relays 3 to A and A sends 4 to itself: A keeps 2 only.
+      let observationA = a.observe { state in
+        guard state == 1 else { return }
+        boxA.value?.send(2)
+        boxB.value?.send(3)
+        boxA.value?.send(4)
+      }
+      let observationB = b.observe { state in if state == 3 { boxA.value?.send(state) } }
+      a.send(1)
+      #expect(recorderA.reducedEvents == [1, 2])
+      #expect(recorderA.discarded.map(\.event) == [3, 4])
+      #expect(recorderA.discarded.allSatisfy { $0.reason == .bufferFull })
+      observationA.cancel()
+      observationB.cancel()
+      boxA.set(nil)
+      boxB.set(nil)
+      a.stop()
+      b.stop()
     }
 
     @Test(

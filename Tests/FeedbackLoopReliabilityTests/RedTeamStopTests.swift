@@ -35,7 +35,7 @@ extension Reliability {
       second.cancel()
     }
 
-    @Test("G9 stop() from inside the monitor's reduced report: nothing is asked or started afterwards")
+    @Test("G9 G10 stop() from inside the monitor's reduced report: no feedback is asked, no effect starts or runs")
     func stopInsideMonitorReport() {
       let harness = Harness()
       let recorder = ActivityRecorder<Int, Int>()
@@ -63,18 +63,80 @@ extension Reliability {
       box.set(nil)
       harness.settle()
       #expect(system.isStopped)
-      withKnownIssue(
-        "the monitor's reduced report comes after the feedbacks were asked: stop() there leaves the effect started for the state, and its body runs after stop() returned"
-      ) {
-        #expect(bodies.value == 0, "an effect's body ran after stop() in the monitor")
-        #expect(recorder.started.isEmpty, "started after stop(): \(recorder.started)")
-      }
+      #expect(queried.value == 0, "a feedback was asked for the state after stop() in the monitor")
+      #expect(bodies.value == 0, "an effect's body ran after stop() in the monitor")
+      #expect(recorder.started.isEmpty, "started after stop(): \(recorder.started)")
       let stops = recorder.all.filter { if case .stopped = $0 { true } else { false } }
       #expect(stops.count == 1)
-      _ = queried
     }
 
-    @Test("G9 stop() from inside an effect's body: its later sends are reported, no other effect runs afterwards")
+    @Test("G9 stop() from inside the reducer: no feedback is asked, no observer sees the state, no effect starts")
+    func stopInsideReducer() {
+      let harness = Harness()
+      let recorder = ActivityRecorder<Int, Int>()
+      let box = Box<System<Int, Int>>()
+      let queried = Counter()
+      let observed = Locked<[Int]>([])
+      let system = System(
+        initial: 0,
+        reduce: { (_: Int, event: Int) in
+          if event == 1 { box.value?.stop() }
+          return event
+        },
+        feedbacks: [
+          Feedback(
+            lensing: { state -> Int? in
+              if state == 1 { queried.add() }
+              return state == 1 ? 1 : nil
+            }
+          ) { _ in .run { _ in } }
+        ],
+        environment: harness.environment,
+        monitor: recorder.monitor)
+      let observation = system.observe { state in observed.withLock { $0.append(state) } }
+      box.set(system)
+      system.send(1)
+      box.set(nil)
+      harness.settle()
+      #expect(system.isStopped)
+      #expect(queried.value == 0)
+      #expect(observed.current == [0])
+      #expect(recorder.started.isEmpty)
+      observation.cancel()
+    }
+
+    @Test("G9 G10 the monitor's reduced report stops a second system: the second stops, the first goes on")
+    func monitorStopsAnotherSystem() {
+      let harness = Harness()
+      let box = Box<System<Int, Int>>()
+      let bodies = Counter()
+      let other = System(
+        initial: 0, reduce: { (_: Int, event: Int) in event },
+        feedbacks: [Feedback(lensing: { $0 == 1 ? 1 : nil }) { _ in .run { _ in bodies.add() } }],
+        environment: harness.environment)
+      box.set(other)
+      // `other` has an effect started and not run yet when the first
+      // system's monitor stops it.
+      other.send(1)
+      let stopping = SystemMonitor<Int, Int> { activity in
+        if case .reduced(let event, _, _, _) = activity, event == 1 { box.value?.stop() }
+      }
+      let first = System(
+        initial: 0, reduce: { (_: Int, event: Int) in event },
+        feedbacks: [Feedback(lensing: { $0 == 1 ? 1 : nil }) { _ in .run { _ in bodies.add() } }],
+        environment: harness.environment, monitor: stopping)
+      first.send(1)
+      box.set(nil)
+      harness.settle()
+      #expect(other.isStopped)
+      #expect(!first.isStopped)
+      #expect(bodies.value == 1, "only the first system's effect runs")
+      first.stop()
+    }
+
+    @Test(
+      "G9 stop() from inside an effect's body: an effect started and not yet run never runs its body; later sends are reported"
+    )
     func stopInsideEffectBody() {
       let harness = Harness()
       let recorder = ActivityRecorder<Int, Int>()
@@ -102,16 +164,53 @@ extension Reliability {
       harness.settle()
       box.set(nil)
       #expect(system.isStopped)
-      withKnownIssue(
-        "an effect started, and cancelled by stop() before its task first ran, still runs its body after stop() returned"
-      ) {
-        #expect(laterBodies.value == 0, "an effect ran after stop()")
-      }
+      #expect(laterBodies.value == 0, "an effect ran after stop()")
+      #expect(system.runningTaskCount == 0)
       // 2 was sent before stop(): it is reduced or reported; 3 was sent after.
       let reduced = recorder.reducedEvents
       let discarded = recorder.discarded.map(\.event)
       #expect(reduced.filter { $0 == 3 }.isEmpty)
       #expect((reduced + discarded).sorted() == [1, 2, 3])
+    }
+
+    @Test("G9 stop() from another thread: an effect started and not yet run never runs its body")
+    func stopFromAnotherThreadBeforeEffectRuns() {
+      let harness = Harness()
+      let bodies = Counter()
+      let system = System(
+        initial: 0, reduce: { (_: Int, event: Int) in event },
+        feedbacks: [Feedback(lensing: { $0 == 1 ? 1 : nil }) { _ in .run { _ in bodies.add() } }],
+        environment: harness.environment)
+      system.send(1)
+      #expect(system.runningTaskCount == 1)
+      HostileOrderTests.onThreadAndJoin { system.stop() }
+      harness.settle()
+      #expect(bodies.value == 0, "an effect ran after stop() from another thread")
+      #expect(system.runningTaskCount == 0)
+    }
+
+    @Test("G9 stop() from one system's effect body stops a second system whose effect has not run: it never runs")
+    func effectBodyStopsAnotherSystem() {
+      let harness = Harness()
+      let box = Box<System<Int, Int>>()
+      let secondBodies = Counter()
+      let second = System(
+        initial: 0, reduce: { (_: Int, event: Int) in event },
+        feedbacks: [Feedback(lensing: { $0 == 1 ? 1 : nil }) { _ in .run { _ in secondBodies.add() } }],
+        environment: harness.environment)
+      box.set(second)
+      let first = System(
+        initial: 0, reduce: { (_: Int, event: Int) in event },
+        feedbacks: [Feedback(lensing: { $0 == 1 ? 1 : nil }) { _ in .run { _ in box.value?.stop() } }],
+        environment: harness.environment)
+      // The first system's effect is queued ahead of the second's.
+      first.send(1)
+      second.send(1)
+      harness.settle()
+      box.set(nil)
+      #expect(second.isStopped)
+      #expect(secondBodies.value == 0, "the second system's effect ran after stop()")
+      first.stop()
     }
 
     @Test(

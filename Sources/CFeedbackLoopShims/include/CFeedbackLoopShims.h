@@ -141,7 +141,7 @@ int fl_reduction_guard_form(void);
 uint64_t fl_word_set_between_reductions(fl_loop_control *_Nonnull control, uint64_t bits);
 
 /// An input's lock and the pointer cell it binds to its system, written
-/// once and read from any thread: one allocation.
+/// under the lock at each binding and read from any thread: one allocation.
 typedef struct fl_input_control {
   fl_lock_t lock;
   const void *_Nullable target;
@@ -156,6 +156,13 @@ static inline bool fl_input_target_store_if_null(fl_input_control *_Nonnull cont
   const void *expected = NULL;
   return atomic_compare_exchange_strong_explicit((_Atomic(const void *) *)&control->target, &expected, value,
                                                  memory_order_acq_rel, memory_order_acquire);
+}
+
+/// Stores `value` and returns what the cell held: a binding that replaces an
+/// earlier one (the caller holds the input's lock).
+static inline const void *_Nullable fl_input_target_exchange(fl_input_control *_Nonnull control,
+                                                             const void *_Nonnull value) {
+  return atomic_exchange_explicit((_Atomic(const void *) *)&control->target, value, memory_order_acq_rel);
 }
 
 /// The number of effect and input tasks alive in the process.

@@ -77,6 +77,10 @@ extension Reliability {
         weakParent.object = parent
         for id in 0..<100 { parent.send(.add(id)) }
         for id in 0..<100 { parent.send(.child(id, 1)) }
+        // The effects start running and wait on the clock: in flight. (An
+        // effect whose task has not run yet when its system stops never
+        // runs its body, so its cancellation handler is never installed.)
+        harness.settle()
         #expect(children.count == 100)
         weakChildren = children.ids.compactMap { children[$0] }.map { Weak(object: $0) }
         #expect(weakChildren.allSatisfy { $0.object?.runningTaskCount == 1 })
@@ -102,6 +106,7 @@ extension Reliability {
       for round in 0..<rounds {
         parent.send(.add(round % 10))
         parent.send(.child(round % 10, 2))
+        harness.settle()
         parent.send(.remove(round % 10))
         harness.settle()
       }

@@ -60,11 +60,12 @@ final class InputHandleRuntime<State: Sendable, Event: Sendable>: FeedbackRuntim
   }
 
   override func start() {
-    if !input.bind(to: target, flushingInto: core) {
-      core.environment.logger.error(
-        "an Input is bound to a system already; it sends to that one only",
+    if input.bind(to: target, flushingInto: core) {
+      // Documented (``Input``): the later binding wins. Said in the log, as
+      // an input moved from a system that still runs is easy to miss.
+      core.environment.logger.notice(
+        "an Input bound to another system before is bound to this one now; it sends here only",
         metadata: ["feedback": "\(id)"])
-      assertionFailure("FeedbackLoop: an Input can be bound to one system only (\(id))")
     }
   }
 }

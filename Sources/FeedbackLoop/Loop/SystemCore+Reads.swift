@@ -38,6 +38,18 @@ import CFeedbackLoopShims
 /// read costs one lock pair and two atomic operations. Models/ownership.pml
 /// checks the protocol with spin (Scripts/model-check).
 extension SystemCore {
+  /// The current state. The owning thread reads it directly; another thread
+  /// copies it while the loop is idle, or gets a copy the owner publishes at
+  /// its next step (below, G15).
+  @inlinable
+  var currentState: State {
+    if isDrainingThread {
+      precondition(!isReducing, "FeedbackLoop: a reducer read the system's state; reducers receive it as a parameter")
+      return state
+    }
+    return readFromOtherThread()
+  }
+
   /// Spins, then yields, this many times before the fallback: a few tens of
   /// microseconds, far longer than an owner's step that runs no slow code.
   @inlinable static var spinsBeforeFallback: Int { 2_048 }
@@ -49,7 +61,7 @@ extension SystemCore {
   func readFromOtherThread() -> State {
     lock()
     let before = fl_word_set(word, Control.reader)
-    if before & Control.owned == 0 {
+    if case .copyIdleState = OwnershipStateMachine.read(observed: before) {
       let copy = state
       _ = fl_word_clear(word, Control.reader)
       unlock()
@@ -100,7 +112,7 @@ extension SystemCore {
   /// The owner's one load after a reducer: publishes if a reader asked.
   @inlinable @inline(__always)
   func publishIfAsked() {
-    if fl_word_load(word) & Control.reader != 0 { publish() }
+    if OwnershipStateMachine.readerWaits(fl_word_load(word)) { publish() }
   }
 
   /// Copies the state for the readers that wait, and clears `reader`. The
@@ -109,7 +121,7 @@ extension SystemCore {
   @inlinable
   func publish() {
     lock()
-    if fl_word_load(word) & Control.reader != 0 {
+    if OwnershipStateMachine.readerWaits(fl_word_load(word)) {
       // A released system's state is gone, and nobody can read it.
       if waitingReaders > 0, !stateDestroyed { published = state }
       fl_publications_increment(control)

@@ -5,8 +5,15 @@ import CFeedbackLoopShims
 ///
 /// Bind it to a system with ``Feedback/input(_:name:fileID:line:)-(Input<Event>,_,_,_)``.
 /// Events sent before the system starts are kept and delivered, in order,
-/// when it does; events sent after it stopped are dropped. An input binds to
-/// one system only.
+/// when it does; events sent after it stopped are reported to its monitor
+/// as ``DiscardReason/systemStopped``.
+///
+/// An input sends to the system that bound it last. Binding it again (to a
+/// second system, or to a new one after the first was released) moves it
+/// there: the earlier system receives nothing sent after the new binding,
+/// and keeps or reports what was sent before. Each binding keeps a small
+/// handle to its system's core until the input is released, so rebind an
+/// input a bounded number of times, not per event.
 ///
 /// Sending through an input costs what ``System/send(_:isolation:)`` costs:
 /// no task, no hop, no allocation.
@@ -19,11 +26,15 @@ import CFeedbackLoopShims
 /// }
 /// ```
 public final class Input<Event: Sendable>: @unchecked Sendable {
-  // Sendable: the target cell is atomic and written once; `pending` and the
-  // binding are guarded by the control's lock.
+  // Sendable: the target cell is atomic and written only under the
+  // control's lock, which also guards `pending` and `replacedTargets`.
   /// The lock and the target cell, in one allocation.
   @usableFromInline let control = fl_input_control_create()
   private var pending: [Event] = []
+  /// The targets of earlier bindings. A sender on another thread may be
+  /// delivering through one without retaining it (``send(_:isolation:)``),
+  /// so a replaced target lives as long as the input.
+  private var replacedTargets: [InputTarget<Event>] = []
 
   /// A new input, not bound to any system yet.
   public init() {}
@@ -64,21 +75,27 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
     fl_lock_unlock(&control.pointee.lock)
   }
 
-  /// Binds to `target`; returns `false` if bound already. The events kept so
-  /// far go first, through the system's shared queue, so that a sender's
-  /// events stay in order across the binding.
+  /// Binds to `target`, replacing an earlier binding (the later binding
+  /// wins); returns whether there was one. The events kept so far go first,
+  /// through the system's shared queue, so that a sender's events stay in
+  /// order across the binding.
   func bind<State: Sendable>(to target: InputTarget<Event>, flushingInto core: SystemCore<State, Event>) -> Bool {
     fl_lock_lock(&control.pointee.lock)
     defer { fl_lock_unlock(&control.pointee.lock) }
     // Only a binding stores the target, under this lock: nil here stays nil
-    // until the store below.
-    guard fl_input_target_load(control) == nil else { return false }
-    // The kept events are queued before the target is published: a sender
-    // that sees the target delivers behind them, never ahead (G2).
-    core.enqueueShared(pending)
-    pending = []
-    let stored = fl_input_target_store_if_null(control, Unmanaged.passRetained(target).toOpaque())
-    precondition(stored, "FeedbackLoop: an Input was bound twice at once")
+    // until the store below, and `pending` is empty once a target is set.
+    if fl_input_target_load(control) == nil {
+      // The kept events are queued before the target is published: a sender
+      // that sees the target delivers behind them, never ahead (G2).
+      core.enqueueShared(pending)
+      pending = []
+      let stored = fl_input_target_store_if_null(control, Unmanaged.passRetained(target).toOpaque())
+      precondition(stored, "FeedbackLoop: an Input's target was stored outside its lock")
+      return false
+    }
+    let replaced = fl_input_target_exchange(control, Unmanaged.passRetained(target).toOpaque())
+    // The input's retain on the replaced target moves to `replacedTargets`.
+    replacedTargets.append(Unmanaged<InputTarget<Event>>.fromOpaque(replaced.unsafelyUnwrapped).takeRetainedValue())
     return true
   }
 }

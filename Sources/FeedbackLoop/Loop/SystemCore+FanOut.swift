@@ -1,0 +1,196 @@
+import CFeedbackLoopShims
+import DequeModule
+import Logging
+
+/// One step of the loop: reducing an event in place and handing the new
+/// state to the feedbacks, then to the observers (G3), with the monitor's
+/// `.reduced` report in between (G10).
+///
+/// Only the thread that owns the loop runs this code: it touches the
+/// state, the handler chains (`firstStateLink`, `firstEventLink`) and the
+/// observers (`firstObserver`) without a lock. A stop from anywhere ends a
+/// pass before its next handler (G9).
+extension SystemCore {
+  /// Handles one item: reduces an event in place and fans the new state out,
+  /// or does the loop's other work. The caller owns the loop.
+  @inlinable @inline(__always)
+  func process(_ item: consuming InboxItem<State, Event>) {
+    // Consumed, not copied, like the effects (see EffectfulRuntime.start).
+    switch consume item {
+    case .event(let event, let token):
+      processEvent(event, token, endsEffect: false)
+    case .finalEvent(let event, let token):
+      processEvent(event, token, endsEffect: true)
+    case let other:
+      processRare(other)
+    }
+  }
+
+  /// Reduces `event` in place, unless its effect was cancelled, then gives
+  /// the new state to the feedbacks, then to the observers (G3).
+  @inlinable @inline(__always)
+  func processEvent(_ event: Event, _ token: EffectToken, endsEffect: Bool) {
+    if token.isEffect, token.number <= watermarks[Int(token.feedback)], isCancelled(token) {
+      discard(event, token, endsEffect: endsEffect)
+      return
+    }
+    if isMonitored {
+      guard reduceMonitored(event, token) else { return putBack(event, token, endsEffect: endsEffect) }
+    } else {
+      guard beginReduction() else { return putBack(event, token, endsEffect: endsEffect) }
+      isReducing = true
+      reducer(&state, event)
+      fl_reduce_end(control)
+      isReducing = false
+      publishIfAsked()
+    }
+    if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
+    // One copy of the state for the whole fan-out, lent to each handler:
+    // reading the stored property per handler retained and released the
+    // state's storage for each (W3: most of its time with 100 feedbacks).
+    // It is let go before the next reduction, which finds the storage
+    // unshared.
+    //
+    // The reducer, the monitor's `.reduced` report or a handler may stop
+    // the system (`stop()` in a query): the pass ends before the next
+    // handler, so that no later feedback starts an effect and no observer
+    // sees a state after `stop()` returned (G9). One load of the word
+    // before each handler, a plain load on x86 and ARM.
+    let current = state
+    var stateLink = firstStateLink
+    while let link = stateLink {
+      if isStopping { return }
+      stateLink = link._withUnsafeGuaranteedRef {
+        $0.call(current)
+        return $0.next
+      }
+    }
+    var eventLink = firstEventLink
+    while let link = eventLink {
+      if isStopping { return }
+      eventLink = link._withUnsafeGuaranteedRef {
+        $0.call(event, current)
+        return $0.next
+      }
+    }
+    notifyObservers(current)
+  }
+
+  /// Gives `state` to every observer, in the order they came.
+  @inlinable @inline(__always)
+  func notifyObservers(_ state: State) {
+    var observer = firstObserver
+    while let link = observer {
+      if isStopping { return }
+      observer = link._withUnsafeGuaranteedRef {
+        $0.receive(state)
+        return $0.next
+      }
+    }
+  }
+
+  /// Reduces with a copy of the state before, for the monitor; returns
+  /// `false`, reducing nothing, if the system stopped.
+  @inlinable
+  func reduceMonitored(_ event: Event, _ token: EffectToken) -> Bool {
+    let before = state
+    guard beginReduction() else { return false }
+    isReducing = true
+    reducer(&state, event)
+    fl_reduce_end(control)
+    isReducing = false
+    publishIfAsked()
+    reportReduction(event, from: before, to: state, token: token)
+    return true
+  }
+
+  /// Enters the reduction guard unless the system stopped; returns whether
+  /// it did.
+  ///
+  /// `stop()` from another thread sets `stopped` from the reader's side of
+  /// the guard (`fl_word_set_between_reductions`): it waits for a reduction
+  /// in progress, and a reduction that begins later sees `stopped` here. So
+  /// no reducer runs after `stop()` returns, as under the old core's lock
+  /// (G9; ControlWordTests, "G9 stop() races with 8 sending threads"). The
+  /// step-boundary checks in `drain` alone leave a window: between the check
+  /// and the reducer, and the whole reduction that was running.
+  @inlinable @inline(__always)
+  func beginReduction() -> Bool {
+    fl_reduce_begin(control)
+    if fl_word_load(word) & Control.stopped == 0 { return true }
+    fl_reduce_end(control)
+    return false
+  }
+
+  /// An event that met `stopped` at the guard goes back to the front of the
+  /// owner's queue: the next step boundary tears down and reports it
+  /// discarded with the rest.
+  @usableFromInline
+  func putBack(_ event: Event, _ token: EffectToken, endsEffect: Bool) {
+    pendingLocal.prepend(endsEffect ? .finalEvent(event, token) : .event(event, token))
+  }
+
+  @usableFromInline
+  func reportReduction(_ event: Event, from before: State, to state: State, token: EffectToken) {
+    monitor?.receive(.reduced(event: event, from: before, to: state, source: source(of: token)))
+  }
+
+  /// The items that are not events: rare, so not worth specializing.
+  @usableFromInline
+  func processRare(_ item: InboxItem<State, Event>) {
+    switch item {
+    case .event, .finalEvent:
+      process(item)
+    case .start:
+      let initial = state
+      for runtime in runtimes { runtime.start() }
+      monitor?.receive(.started(initial: initial))
+      StateLink.forEach(firstStateLink) { $0.call(initial) }
+      StateObserver.forEach(firstObserver) { $0.receive(initial) }
+    case .effectEnded(let token, let outcome):
+      guard !tornDown else { return }
+      runtimes[Int(token.feedback)].effectEnded(token.number, outcome: outcome)
+    case .control(let control):
+      guard !tornDown else { return }
+      runtimes[Int(control.feedback)].onControl(control.value)
+    case .addObserver(let observer):
+      StateObserver.append(observer, to: &firstObserver)
+      observer.receive(state)
+    case .removeObserver(let id):
+      StateObserver.remove(from: &firstObserver, where: { $0.id == id })?.stopped()
+    }
+  }
+
+  /// Registers an observer; it receives the current state first, then every
+  /// later one, on the loop's thread. Returns its id for ``removeObserver(_:)``.
+  @usableFromInline
+  func addObserver(
+    _ receive: @escaping @Sendable (State) -> Void,
+    stopped: @escaping @Sendable () -> Void,
+    callerIsMainActor: Bool
+  ) -> UInt64 {
+    let id = withLock {
+      nextObserverID += 1
+      return nextObserverID
+    }
+    submitControl(
+      .addObserver(StateObserver(id: id, receive: receive, stopped: stopped)), callerIsMainActor: callerIsMainActor)
+    return id
+  }
+
+  @usableFromInline
+  func removeObserver(_ id: UInt64) {
+    submitControl(.removeObserver(id), callerIsMainActor: false)
+  }
+
+  /// Like ``submit(_:)`` for work that is not an event: a stopped system
+  /// tells the observer it stopped instead of dropping it silently.
+  @usableFromInline
+  func submitControl(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
+    if !isDrainingThread, isStopped {
+      if case .addObserver(let observer) = item { observer.stopped() }
+      return
+    }
+    submit(item, callerIsMainActor: callerIsMainActor)
+  }
+}

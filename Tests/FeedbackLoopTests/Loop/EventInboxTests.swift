@@ -1,0 +1,82 @@
+import Testing
+
+@testable import FeedbackLoop
+
+/// The event buffer's policy item by item, without threads or a system.
+@Suite("Event inbox")
+struct EventInboxTests {
+  typealias Inbox = EventInbox<Int, Int>
+  typealias Item = InboxItem<Int, Int>
+
+  static let effect = EffectToken(feedback: 0, number: 1)
+
+  static func events(_ inbox: Inbox) -> [Int] { inbox.items.compactMap(\.event) }
+
+  static func fill(_ inbox: inout Inbox, with events: [Int]) -> [Int] {
+    events.compactMap { inbox.append(.event($0, .external)) }
+  }
+
+  @Test("G14 unbounded keeps every event, in order")
+  func unbounded() {
+    var inbox = Inbox(policy: .unbounded)
+    #expect(Self.fill(&inbox, with: Array(1...5)).isEmpty)
+    #expect(Self.events(inbox) == [1, 2, 3, 4, 5])
+  }
+
+  @Test("G14 dropNewest at 0, 1 and 2 keeps the first `limit` and returns each later one", arguments: [0, 1, 2])
+  func dropNewest(_ limit: Int) {
+    var inbox = Inbox(policy: .dropNewest(limit: limit))
+    let dropped = Self.fill(&inbox, with: [1, 2, 3])
+    #expect(Self.events(inbox) == Array([1, 2, 3].prefix(limit)))
+    #expect(dropped == Array([1, 2, 3].dropFirst(limit)))
+  }
+
+  @Test("G14 dropOldest at 0, 1 and 2 keeps the last `limit` and returns each dropped one", arguments: [0, 1, 2])
+  func dropOldest(_ limit: Int) {
+    var inbox = Inbox(policy: .dropOldest(limit: limit))
+    let dropped = Self.fill(&inbox, with: [1, 2, 3])
+    #expect(Self.events(inbox) == Array([1, 2, 3].suffix(limit)))
+    #expect(dropped == Array([1, 2, 3].dropLast(limit)))
+  }
+
+  @Test("G14 work that is not an event never counts against a limit, nor is dropped")
+  func nonEventsAreNotCounted() {
+    var inbox = Inbox(policy: .dropNewest(limit: 1))
+    #expect(inbox.append(.event(1, .external)) == nil)
+    #expect(inbox.append(.effectEnded(Self.effect, .finished)) == nil)
+    #expect(inbox.append(.removeObserver(7)) == nil)
+    #expect(inbox.append(.event(2, .external)) == 2)
+    #expect(inbox.items.count == 3)
+    #expect(inbox.queuedEvents == 1)
+  }
+
+  @Test("G4 G14 a dropped final event still ends its effect: an effectEnded takes its place")
+  func droppedFinalEventEndsItsEffect() {
+    var newest = Inbox(policy: .dropNewest(limit: 0))
+    #expect(newest.append(.finalEvent(1, Self.effect)) == 1)
+    var oldest = Inbox(policy: .dropOldest(limit: 1))
+    #expect(oldest.append(.finalEvent(1, Self.effect)) == nil)
+    #expect(oldest.append(.event(2, .external)) == 1)
+    for inbox in [newest, oldest] {
+      #expect(
+        inbox.items.contains {
+          if case .effectEnded(let token, .finished) = $0 { token.number == Self.effect.number } else { false }
+        })
+    }
+    #expect(Self.events(oldest) == [2])
+  }
+
+  @Test("G14 taking items frees their places; takeAll empties the inbox and its count")
+  func popAndTakeAll() {
+    var inbox = Inbox(policy: .dropNewest(limit: 1))
+    #expect(inbox.append(.event(1, .external)) == nil)
+    #expect(inbox.popFirst()?.event == 1)
+    #expect(inbox.isEmpty)
+    #expect(inbox.append(.event(2, .external)) == nil, "the place of a taken event is free again")
+    #expect(inbox.append(.event(3, .external)) == 3)
+    #expect(inbox.takeAll().compactMap(\.event) == [2])
+    #expect(inbox.isEmpty)
+    #expect(inbox.queuedEvents == 0)
+    #expect(inbox.append(.event(4, .external)) == nil)
+  }
+}
