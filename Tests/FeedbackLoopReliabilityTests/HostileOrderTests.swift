@@ -45,6 +45,35 @@ extension Reliability {
       system.stop()
     }
 
+    @Test(
+      "G2 the loop's own send goes behind the events it took from other threads at once (W9's batch), not between them"
+    )
+    func loopSendGoesBehindTheBatchItTook() {
+      let states = Locked<[Int]>([])
+      let system = System(initial: -1, reduce: { (_: Int, event: Int) in event })
+      let observation = system.observe { [unowned system] state in
+        states.withLock { $0.append(state) }
+        switch state {
+        case 0:
+          // The loop is busy here: another thread's two sends wait in the
+          // inbox, which the loop then takes whole.
+          Self.onThreadAndJoin {
+            system.send(10)
+            system.send(11)
+          }
+        case 10:
+          // Sent while 11, taken in the same batch, still waits.
+          system.send(12)
+        default:
+          break
+        }
+      }
+      system.send(0)
+      #expect(states.current == [-1, 0, 10, 11, 12])
+      observation.cancel()
+      system.stop()
+    }
+
     @Test("G2 an event the loop queued is reduced before one a second system relays on the same thread")
     func loopEventGoesBeforeLaterEventRelayedThroughAnotherSystem() {
       let states = Locked<[Int]>([])

@@ -6,7 +6,7 @@ import Testing
 /// each word a thread can read, what it does and the word it installs. The
 /// interleavings are Models/ownership.pml's (Scripts/model-check); the
 /// threads, ControlWordTests and the hostile suites.
-@Suite("Ownership state machine")
+@Suite("Ownership state machine", .runsLeftoverJobs)
 struct OwnershipStateMachineTests {
   typealias Machine = OwnershipStateMachine
   typealias Bits = OwnershipStateMachine.Bits
