@@ -101,7 +101,6 @@ let package = Package(
       name: "FeedbackLoopTests",
       dependencies: [
         "FeedbackLoop", "FeedbackLoopTesting", "FeedbackLoopScenarios",
-        .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "HashTreeCollections", package: "swift-collections"),
       ]
     ),

@@ -46,7 +46,7 @@ extension Reliability {
     }
 
     @Test(
-      "G2 the loop's own send goes behind the events it took from other threads at once (W9's batch), not between them"
+      "G2 the loop's own send goes behind every event other threads queued before it, not between them"
     )
     func loopSendGoesBehindTheBatchItTook() {
       let states = Locked<[Int]>([])
@@ -56,13 +56,13 @@ extension Reliability {
         switch state {
         case 0:
           // The loop is busy here: another thread's two sends wait in the
-          // inbox, which the loop then takes whole.
+          // inbox.
           Self.onThreadAndJoin {
             system.send(10)
             system.send(11)
           }
         case 10:
-          // Sent while 11, taken in the same batch, still waits.
+          // Sent while 11 still waits.
           system.send(12)
         default:
           break

@@ -74,17 +74,6 @@ struct EventInbox<State: Sendable, Event: Sendable> {
     return item
   }
 
-  /// Hands every item to `batch`, which must be empty, and keeps `batch`'s
-  /// storage in their place, so that an owner that takes the inbox whole
-  /// and a sender that fills it again reuse two buffers and allocate
-  /// nothing in the steady state. Leaves the inbox empty.
-  @inlinable
-  mutating func swapItems(with batch: inout Deque<InboxItem<State, Event>>) {
-    precondition(batch.isEmpty, "FeedbackLoop: the owner's batch was not handled before the inbox was taken")
-    swap(&items, &batch)
-    queuedEvents = 0
-  }
-
   /// Takes every item (a stopping loop reports the events discarded).
   @inlinable
   mutating func takeAll() -> Deque<InboxItem<State, Event>> {

@@ -109,18 +109,4 @@ extension SystemCore {
     if inbox.isEmpty { _ = fl_word_clear(word, Control.queued) }
     return item
   }
-
-  /// Moves the whole inbox into the owner's `batch` and returns its first
-  /// item, or clears `queued` when the inbox is empty (see "Many senders"
-  /// in SystemCore.swift). Caller holds `lock`, owns the loop, and has
-  /// handled every item of `batch`.
-  @inlinable
-  func takeInboxLocked() -> InboxItem<State, Event>? {
-    guard !inbox.isEmpty else {
-      _ = fl_word_clear(word, Control.queued)
-      return nil
-    }
-    inbox.swapItems(with: &batch)
-    return batch.popFirst()
-  }
 }

@@ -93,9 +93,6 @@ extension SystemCore {
     _ = fl_word_clear(word, Control.queued)
     unlock()
     var discarded = Deque(pendingLocal.takeAll())
-    // The batch is the front of the inbox, behind what this thread queued.
-    discarded.append(contentsOf: batch)
-    batch.removeAll()
     discarded.append(contentsOf: leftovers)
     tearDown(discarding: discarded)
     releaseAfterStopping()

@@ -71,19 +71,7 @@ import Logging
 /// the word's acquire and release order those accesses. `lock` guards
 /// `inbox`, `mainDrainScheduled`, `nextObserverID` and
 /// `runningTasks`; `queued` is set and cleared under it, so that it is set
-/// exactly while the inbox or the owner's `batch` holds work.
-///
-/// ## Many senders
-///
-/// With an unbounded buffer, the owner takes the whole inbox at once, under
-/// one acquisition of `lock`, into `batch`, which only it touches; the two
-/// queues swap, so the inbox keeps the capacity the batch had and neither
-/// allocates in the steady state. Many threads sending to one system then
-/// share `lock` with the owner once per batch, not once per event (W9).
-/// `batch` is the front of the inbox: `queued` stays set until both are
-/// empty, so the owner's own sends go behind the batch (G2). A bounded
-/// buffer takes one item at a time, so that its limit counts every item not
-/// yet handled (G14).
+/// exactly while the inbox holds work.
 ///
 /// The one exception is the state, which other threads may read. The owner
 /// mutates it in place, so that a large state is never copied to be reduced.
@@ -217,9 +205,6 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var firstObserver: Unmanaged<StateObserver<State>>?
 
   @exclusivity(unchecked) @usableFromInline var pendingLocal = LocalQueue<InboxItem<State, Event>>()
-  /// What the owner took from the inbox at once and has not handled yet:
-  /// the front of the inbox (see "Many senders" above).
-  @exclusivity(unchecked) @usableFromInline var batch = Deque<InboxItem<State, Event>>()
 
   @usableFromInline
   init(
@@ -467,9 +452,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     // in the inbox: it goes first (G2; see "The order of events" above).
     if let local = pendingLocal.popFirst() { return .item(local) }
     guard inbox else { return .lookAgain }
-    if let next = batch.popFirst() { return .item(next) }
     lock()
-    let next = isBounded ? popLocked() : takeInboxLocked()
+    let next = popLocked()
     unlock()
     return next.map { .item($0) } ?? .lookAgain
   }

@@ -1,10 +1,9 @@
-import DequeModule
 import Testing
 
 @testable import FeedbackLoop
 
 /// The event buffer's policy item by item, without threads or a system.
-@Suite("Event inbox", .runsLeftoverJobs)
+@Suite("Event inbox")
 struct EventInboxTests {
   typealias Inbox = EventInbox<Int, Int>
   typealias Item = InboxItem<Int, Int>
@@ -22,22 +21,6 @@ struct EventInboxTests {
     var inbox = Inbox(policy: .unbounded)
     #expect(Self.fill(&inbox, with: Array(1...5)).isEmpty)
     #expect(Self.events(inbox) == [1, 2, 3, 4, 5])
-  }
-
-  @Test("G2 the owner takes the whole inbox in order, and the inbox reuses the batch's storage")
-  func swapWithBatch() {
-    var inbox = Inbox(policy: .unbounded)
-    var batch = Deque<Item>()
-    _ = Self.fill(&inbox, with: [1, 2, 3])
-    inbox.swapItems(with: &batch)
-    #expect(batch.compactMap(\.event) == [1, 2, 3])
-    #expect(inbox.isEmpty)
-    // Handled, the batch is empty again; later sends queue behind nothing.
-    batch.removeAll(keepingCapacity: true)
-    _ = Self.fill(&inbox, with: [4, 5])
-    inbox.swapItems(with: &batch)
-    #expect(batch.compactMap(\.event) == [4, 5])
-    #expect(Self.events(inbox).isEmpty)
   }
 
   @Test("G14 dropNewest at 0, 1 and 2 keeps the first `limit` and returns each later one", arguments: [0, 1, 2])
