@@ -439,11 +439,16 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// loop is let go (the thread marker given back).
   @inlinable
   func takeFromOtherThreads(observed: UInt64, restoring previousDrainer: UnsafeRawPointer?) -> Interruption {
-    guard case .interrupted(let publishFirst, let inbox) = OwnershipStateMachine.step(observed: observed) else {
-      if case .finishStopping = OwnershipStateMachine.step(observed: observed) {
-        finishStopping(restoring: previousDrainer)
-        return .letGo
-      }
+    let publishFirst: Bool
+    let inbox: Bool
+    switch OwnershipStateMachine.step(observed: observed) {
+    case .interrupted(let publish, let queued):
+      publishFirst = publish
+      inbox = queued
+    case .finishStopping:
+      finishStopping(restoring: previousDrainer)
+      return .letGo
+    case .ownQueueOrLetGo:
       return .lookAgain
     }
     // A reader on another thread waits for this step (G15).
