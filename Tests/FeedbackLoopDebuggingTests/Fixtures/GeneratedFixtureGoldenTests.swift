@@ -56,12 +56,33 @@ import Testing
       try expected.write(to: Self.generatedFile, atomically: true, encoding: .utf8)
     }
     let committed = try String(contentsOf: Self.generatedFile, encoding: .utf8)
-    #expect(
-      committed == expected,
-      """
-      \(Self.generatedFile.path) is not what FixtureTestWriter writes from the scripted session now. \
-      If the change is meant, regenerate it with `\(Self.regenerate)`, review the diff and commit it.
-      """)
+    if let difference = Self.firstDifference(committed, expected) {
+      Issue.record(
+        """
+        \(Self.generatedFile.lastPathComponent) is not what FixtureTestWriter writes from the scripted session now; \
+        first difference, \(difference)
+        If the change is meant, regenerate it with `\(Self.regenerate)`, review the diff and commit it.
+        """)
+    }
+  }
+
+  @Test("the golden comparison names the first line that differs, or nothing when none does")
+  func firstDifferenceIsNamed() {
+    #expect(Self.firstDifference("a\nb\nc", "a\nb\nc") == nil)
+    #expect(Self.firstDifference("a\nb\nc", "a\nx\nc") == "line 2:\n  committed: b\n  written:   x")
+    #expect(Self.firstDifference("a\nb", "a\nb\nc") == "line 3:\n  committed: (end of file)\n  written:   c")
+  }
+
+  /// The first line where the committed text and the written one differ.
+  static func firstDifference(_ committed: String, _ written: String) -> String? {
+    let old = committed.split(separator: "\n", omittingEmptySubsequences: false)
+    let new = written.split(separator: "\n", omittingEmptySubsequences: false)
+    for index in 0..<max(old.count, new.count) {
+      let before = index < old.count ? String(old[index]) : "(end of file)"
+      let after = index < new.count ? String(new[index]) : "(end of file)"
+      if before != after { return "line \(index + 1):\n  committed: \(before)\n  written:   \(after)" }
+    }
+    return nil
   }
 
   @Test("the generated suite is a part of this test target: compiled with it, its tests run with it")
