@@ -19,32 +19,54 @@ import Testing
 /// `ChartEvent` carries no jump), and the page reads only the diagram's text.
 @Suite(.serialized) struct StatechartDiagramPageTests {
   enum Key: Sendable, Equatable {
-    case go, play, pause, tap, stop
+    case loaded, play, pause, tap, introStarted, skip, seekFinished, stop
   }
 
-  /// A player: `loaded` is parallel, its regions `video` and `hud` compound
-  /// (`video` with a history state); `stopped` resumes the video's history,
-  /// and `ended` is final.
-  static func chart() throws -> Statechart<Int, Key> {
+  struct Context: Sendable, Equatable {
+    var secondsLeft = 0
+    var interactions = 0
+  }
+
+  /// Seed 001's player, as the library's scenarios declare it: `loading`,
+  /// then `loaded`, a parallel state of three compound regions (the video,
+  /// with a history state; the HUD; the skip-intro countdown, which holds a
+  /// compound state and a final one); `loaded` left for `stopped` on
+  /// `stop`, from its box.
+  static func chart() throws -> Statechart<Context, Key> {
     try Statechart("player", initial: "loading") {
-      ChartState("loading") { Transition(on: .go, to: "loaded") }
+      ChartState("loading") { Transition(on: .loaded, to: "loaded") }
       ParallelState("loaded") {
+        Transition(on: .stop, to: "stopped")
         ChartState("video", initial: "playing") {
           ChartState("playing") { Transition(on: .pause, to: "paused") }
           ChartState("paused") { Transition(on: .play, to: "playing") }
           HistoryState("resume")
         }
-        ChartState("hud", initial: "visible") {
-          ChartState("visible") { Transition(after: .seconds(3), to: "hidden") }
-          ChartState("hidden") { Transition(on: .tap, to: "visible") }
+        ChartState("hud", initial: "hudVisible") {
+          ChartState("hudVisible") {
+            OnEntry { $0.interactions += 1 }
+            Transition(on: .tap, to: "hudHidden")
+            Transition(after: .seconds(3), to: "hudHidden")
+          }
+          ChartState("hudHidden") { Transition(on: .tap, to: "hudVisible") }
         }
-        Transition(on: .stop, to: "stopped")
+        ChartState("skipIntro", initial: "beforeIntro") {
+          ChartState("beforeIntro") { Transition(on: .introStarted, to: "countdown") }
+          ChartState("countdown", initial: "ticking") {
+            OnEntry { $0.secondsLeft = 10 }
+            Transition(on: .skip, to: "skipping")
+            ChartState("ticking") {
+              Transition(after: .seconds(1), to: "ticking", guard: "secondsLeft > 1", { $0.secondsLeft > 1 }) {
+                $0.secondsLeft -= 1
+              }
+              Transition(after: .seconds(1), to: "skipping", action: { $0.secondsLeft = 0 })
+            }
+          }
+          ChartState("skipping") { Transition(on: .seekFinished, to: "introSkipped") }
+          FinalState("introSkipped")
+        }
       }
-      ChartState("stopped") {
-        Transition(on: .play, to: "resume")
-        Transition(on: .stop, to: "ended")
-      }
-      FinalState("ended")
+      ChartState("stopped") { Transition(on: .play, to: "resume") }
     }
   }
 
@@ -93,21 +115,36 @@ import Testing
                 }
                 --
                 state hud {
-                    [*] --> visible
-                    visible
-                    hidden
+                    [*] --> hudVisible
+                    hudVisible
+                    hudHidden
+                }
+                --
+                state skipIntro {
+                    [*] --> beforeIntro
+                    beforeIntro
+                    state countdown {
+                        [*] --> ticking
+                        ticking
+                    }
+                    skipping
+                    introSkipped --> [*]
                 }
             }
             stopped
-            ended --> [*]
-            loading --> loaded: go
+            loading --> loaded: loaded
+            loaded --> stopped: stop
             playing --> paused: pause
             paused --> playing: play
-            visible --> hidden: after 3.0 seconds
-            hidden --> visible: tap
-            loaded --> stopped: stop
+            hudVisible --> hudHidden: tap
+            hudVisible --> hudHidden: after 3.0 seconds
+            hudHidden --> hudVisible: tap
+            beforeIntro --> countdown: introStarted
+            countdown --> skipping: skip
+            ticking --> ticking: after 1.0 seconds [secondsLeft > 1]
+            ticking --> skipping: after 1.0 seconds
+            skipping --> introSkipped: seekFinished
             stopped --> resume: play
-            stopped --> ended: stop
 
         """)
   }
@@ -158,6 +195,7 @@ import Testing
     var stoppedIn: String?
     var diagram: Drawn?
     var parsedDiagram: Parsed?
+    var enlarged: Bool?
   }
 
   @Test(
@@ -176,7 +214,7 @@ import Testing
       port: ports.app, secret: server.secret, system: system, recorder: recorder,
       diagram: try Self.chart().diagram.mermaid)
     let url =
-      "http://127.0.0.1:\(ports.page)/?secret=\(server.secret)&selftest=1&moments=1&diff=0&only=diagram"
+      "http://127.0.0.1:\(ports.page)/?secret=\(server.secret)&selftest=1&moments=1&diff=0&only=diagram&enlarge=1"
       + "&hold=http://127.0.0.1:\(silent.port)/"
     let dom: String
     do {
@@ -195,42 +233,63 @@ import Testing
     let report = try JSONDecoder().decode(Report.self, from: Data(text.utf8))
     #expect(report.phase == "done", "stopped in \(report.stoppedIn ?? "-")")
 
+    // The "Enlarge" button put the diagram over the page (the screenshot shows it so).
+    #expect(report.enlarged == true)
+
     // What the page read: the tree.
     let parsed = try #require(report.parsedDiagram)
-    #expect(parsed.root.regions == [["loading", "loaded", "stopped", "ended"]])
+    #expect(parsed.root.regions == [["loading", "loaded", "stopped"]])
     #expect(parsed.root.initials == ["loading"])
-    #expect(parsed.composites["loaded"]?.regions == [["video"], ["hud"]])
+    #expect(parsed.composites["loaded"]?.regions == [["video"], ["hud"], ["skipIntro"]])
+    #expect(parsed.composites["loaded"]?.initials == [nil, nil, nil])
     #expect(parsed.composites["video"]?.regions == [["playing", "paused", "resume"]])
     #expect(parsed.composites["video"]?.initials == ["playing"])
-    #expect(parsed.composites["hud"]?.initials == ["visible"])
+    #expect(parsed.composites["hud"]?.initials == ["hudVisible"])
+    #expect(parsed.composites["skipIntro"]?.regions == [["beforeIntro", "countdown", "skipping", "introSkipped"]])
+    #expect(parsed.composites["countdown"]?.regions == [["ticking"]])
+    #expect(parsed.composites["countdown"]?.initials == ["ticking"])
+    #expect(parsed.parent["ticking"] == "countdown" && parsed.parent["countdown"] == "skipIntro")
     #expect(parsed.parent["playing"] == "video" && parsed.parent["video"] == "loaded")
     #expect(parsed.parent["loading"] == .some(nil))
     #expect(parsed.labels == ["resume": "H"])
-    #expect(parsed.finals == ["ended"])
+    #expect(parsed.finals == ["introSkipped"])
 
     // What it drew: an SVG group per composite holding its children's groups.
     let drawn = try #require(report.diagram)
     let composites = Dictionary(uniqueKeysWithValues: drawn.composites.map { ($0.state, $0) })
-    #expect(Set(composites.keys) == ["loaded", "video", "hud"])
+    #expect(Set(composites.keys) == ["loaded", "video", "hud", "skipIntro", "countdown"])
     let loaded = try #require(composites["loaded"])
     #expect(loaded.kind == "parallel")
     #expect(loaded.label == "loaded")
-    #expect(loaded.regions == [["video"], ["hud"]])
-    #expect(loaded.separators == 1)
-    #expect(Set(loaded.descendants) == ["video", "playing", "paused", "resume", "hud", "visible", "hidden"])
+    #expect(loaded.regions == [["video"], ["hud"], ["skipIntro"]])
+    #expect(loaded.separators == 2)
+    #expect(
+      Set(loaded.descendants) == [
+        "video", "playing", "paused", "resume", "hud", "hudVisible", "hudHidden", "skipIntro", "beforeIntro",
+        "countdown", "ticking", "skipping", "introSkipped",
+      ])
     let video = try #require(composites["video"])
     #expect(video.kind == "compound")
     #expect(video.regions.map(Set.init) == [["playing", "paused", "resume"]])
     #expect(video.initials == ["playing"])
     #expect(video.separators == 0)
-    #expect(composites["hud"]?.regions.map(Set.init) == [["visible", "hidden"]])
-    #expect(composites["hud"]?.initials == ["visible"])
+    #expect(composites["hud"]?.regions.map(Set.init) == [["hudVisible", "hudHidden"]])
+    let skipIntro = try #require(composites["skipIntro"])
+    #expect(skipIntro.regions.map(Set.init) == [["beforeIntro", "countdown", "skipping", "introSkipped"]])
+    #expect(skipIntro.initials == ["beforeIntro"])
+    #expect(composites["countdown"]?.kind == "compound")
+    #expect(composites["countdown"]?.regions == [["ticking"]])
+    #expect(composites["countdown"]?.descendants == ["ticking"])
     // Every atomic state is a node, the history state drawn "H"; the
     // composites are boxes, not nodes.
-    #expect(drawn.nodes.sorted() == ["H", "ended", "hidden", "loading", "paused", "playing", "stopped", "visible"])
-    #expect(Set(drawn.initialStates) == ["loading", "playing", "visible"])
-    #expect(drawn.finals == ["ended"])
-    #expect(drawn.edges == 8)
+    #expect(
+      drawn.nodes.sorted() == [
+        "H", "beforeIntro", "hudHidden", "hudVisible", "introSkipped", "loading", "paused", "playing", "skipping",
+        "stopped", "ticking",
+      ])
+    #expect(Set(drawn.initialStates) == ["loading", "playing", "hudVisible", "beforeIntro", "ticking"])
+    #expect(drawn.finals == ["introSkipped"])
+    #expect(drawn.edges == 13)
 
     // Geometry: each box lies inside its parent's; the two regions do not overlap.
     func inside(_ inner: String, _ outer: String) -> Bool {
@@ -238,14 +297,17 @@ import Testing
       return a[0] > b[0] && a[1] > b[1] && a[0] + a[2] < b[0] + b[2] && a[1] + a[3] < b[1] + b[3]
     }
     for (outer, inner) in [
-      ("loaded", "video"), ("loaded", "hud"), ("video", "playing"), ("video", "paused"), ("video", "resume"),
-      ("hud", "visible"), ("hud", "hidden"),
+      ("loaded", "video"), ("loaded", "hud"), ("loaded", "skipIntro"), ("video", "playing"), ("video", "paused"),
+      ("video", "resume"), ("hud", "hudVisible"), ("hud", "hudHidden"), ("skipIntro", "countdown"),
+      ("skipIntro", "introSkipped"), ("countdown", "ticking"),
     ] {
       #expect(inside(inner, outer), "\(inner) is not drawn inside \(outer)")
     }
     #expect(!inside("loading", "loaded") && !inside("stopped", "loaded"))
-    let videoBox = try #require(drawn.boxes["video"]), hudBox = try #require(drawn.boxes["hud"])
-    #expect(videoBox[1] + videoBox[3] < hudBox[1] || hudBox[1] + hudBox[3] < videoBox[1])
+    let regionBoxes = try ["video", "hud", "skipIntro"].map { try #require(drawn.boxes[$0]) }
+    for (upper, lower) in zip(regionBoxes, regionBoxes.dropFirst()) {
+      #expect(upper[1] + upper[3] < lower[1], "the regions overlap: \(upper), \(lower)")
+    }
 
     // A transition from a composite starts on its box's border.
     let stop = try #require(drawn.transitions.first { $0.from == "loaded" })

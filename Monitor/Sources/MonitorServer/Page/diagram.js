@@ -130,14 +130,21 @@ function layoutDiagram(graph) {
     for (const id of ids) (columns[rank.get(id)] ||= []).push(box(id));
     const crossing = lifted.filter((edge) => edge.from !== edge.to).map((edge) => edge.label.length);
     const columnGap = Math.max(metrics.minColumnGap, ...crossing.map((length) => length * metrics.labelCharWidth + 20));
-    const top = lifted.some((edge) => edge.from === edge.to) ? metrics.loopRoom : 6;
+    // A state's own loops are drawn above it, their labels above them: room
+    // above the region, and a column as wide as the longest such label.
+    const loopLabel = new Map();
+    for (const edge of graph.edges)
+      if (edge.from === edge.to && members.has(edge.from))
+        loopLabel.set(edge.from, Math.max(loopLabel.get(edge.from) ?? 0, edge.label.length * metrics.labelCharWidth + 10));
+    const top = loopLabel.size ? metrics.loopRoom + 14 : 6;
+    const spread = (b) => Math.max(b.w, loopLabel.get(b.id) ?? 0);
     const backwards = lifted.some((edge) => (rank.get(edge.to) ?? 0) <= (rank.get(edge.from) ?? 0) && edge.from !== edge.to);
     const items = [];
     let x = initial ? metrics.initialRoom : 0;
     let height = 0;
     for (const column of columns) {
       if (!column) continue;
-      const columnWidth = Math.max(...column.map((b) => b.w));
+      const columnWidth = Math.max(...column.map(spread));
       let y = top;
       for (const b of column) {
         items.push({ box: b, x: x + (columnWidth - b.w) / 2, y });
@@ -256,12 +263,22 @@ function drawDiagram(text) {
   drawRegion(tree.regions[0], 0, tree, statesLayer);
   for (const state of initials) statesLayer.querySelector(`[data-state="${CSS.escape(state)}"]`)?.classList.add("initial-state");
 
-  const label = (text, lx, ly, parent) => {
-    if (!text) return;
-    const group = element("g", { class: "label" }, parent);
-    element("rect", { x: lx - text.length * 3.3 - 3, y: ly - 9, width: text.length * metrics.labelCharWidth + 6, height: 14, rx: 3 }, group);
-    const t = element("text", { x: lx, y: ly + 2, "text-anchor": "middle" }, group);
-    t.textContent = text;
+  // Labels go down last, each moved up or down by a line until it covers
+  // none placed before it.
+  const pending = [];
+  const label = (text, lx, ly, parent) => { if (text) pending.push({ text, lx, ly, parent }); };
+  const placed = [];
+  const placeLabels = () => {
+    for (const { text, lx, ly, parent } of pending) {
+      const w = text.length * metrics.labelCharWidth + 6, h = 14;
+      const free = (y) => placed.every((r) => lx - w / 2 >= r.x + r.w || r.x >= lx + w / 2 || y - 9 >= r.y + r.h || r.y >= y - 9 + h);
+      const y = [0, 14, -14, 28, -28, 42, -42].map((shift) => ly + shift).find(free) ?? ly;
+      placed.push({ x: lx - w / 2, y: y - 9, w, h });
+      const group = element("g", { class: "label" }, parent);
+      element("rect", { x: lx - w / 2, y: y - 9, width: w, height: h, rx: 3 }, group);
+      const t = element("text", { x: lx, y: y + 2, "text-anchor": "middle" }, group);
+      t.textContent = text;
+    }
   };
   // Transitions, over the boxes, from border to border; those between the
   // same two states are fanned out.
@@ -310,6 +327,7 @@ function drawDiagram(text) {
     element("path", { d, class: "edge-line", "marker-end": "url(#arrow)" }, group);
     label(edge.label, lx, ly, group);
   }
+  placeLabels();
   graph.notes.forEach((note, index) => {
     const t = element("text", { x: metrics.margin, y: height - metrics.margin + 4 - (graph.notes.length - 1 - index) * 14, class: "note" });
     t.textContent = note;

@@ -313,6 +313,10 @@ async function openSession() {
   render();
 }
 $("export-fixtures").addEventListener("click", () => { exporting = exportFixtures(); });
+// A statechart's nested boxes are small in the column: the diagram can take the whole page.
+// A click on the enlarged diagram puts it back.
+$("enlarge-diagram").addEventListener("click", () => $("diagram").classList.add("enlarged"));
+$("diagram").addEventListener("click", () => $("diagram").classList.remove("enlarged"));
 let exporting = null;
 async function exportFixtures() {
   const moments = systems.get(current)?.moments || [];
@@ -369,7 +373,8 @@ function scheduleRender() {
 //
 // 1. once `moments` moments are in, it reads moment `diff`'s diff and the
 //    drawn diagram (diagram.js's `diagramReport`, and the tree it read),
-//    and stops there with `only=diagram`; otherwise it selects moment
+//    and stops there with `only=diagram` (enlarging the diagram first with
+//    `enlarge=1`, for the screenshot); otherwise it selects moment
 //    `jump`, reads its effects in flight and clicks "Jump here";
 // 2. sends the event `event` (JSON) from the event editor;
 // 3. edits the state in the editor (the fields of `edit` replace the shown
@@ -454,6 +459,8 @@ const selftest = (() => {
       const sent = systems.get(current).diagram;
       if (sent) report.parsedDiagram = parseDiagram(sent);
       if (query.get("only") === "diagram") {
+        if (query.get("enlarge")) $("enlarge-diagram").click();
+        report.enlarged = $("diagram").classList.contains("enlarged");
         report.phase = "done";
         write();
         release();
