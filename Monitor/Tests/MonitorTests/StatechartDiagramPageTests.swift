@@ -149,6 +149,26 @@ import Testing
         """)
   }
 
+  /// A Mermaid diagram as a person might write it: `busy` and `fetching`
+  /// named by transitions at the top before `busy`'s block declares them;
+  /// `parsing` and `spinnerOff` named only by transitions inside it; two
+  /// states a region.
+  static let handWritten = """
+    stateDiagram-v2
+        [*] --> idle
+        idle --> busy: start
+        idle --> fetching: retry
+        busy --> done: finish
+        state busy {
+            [*] --> fetching
+            fetching --> parsing: fetched
+            --
+            [*] --> spinner
+            spinner --> spinnerOff: tick
+        }
+        done --> [*]
+    """
+
   struct Report: Decodable {
     struct Composite: Decodable {
       var state: String
@@ -195,6 +215,7 @@ import Testing
     var stoppedIn: String?
     var diagram: Drawn?
     var parsedDiagram: Parsed?
+    var parsedGiven: Parsed?
     var enlarged: Bool?
   }
 
@@ -215,6 +236,7 @@ import Testing
       diagram: try Self.chart().diagram.mermaid)
     let url =
       "http://127.0.0.1:\(ports.page)/?secret=\(server.secret)&selftest=1&moments=1&diff=0&only=diagram&enlarge=1"
+      + "&parse=\(Self.handWritten.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
       + "&hold=http://127.0.0.1:\(silent.port)/"
     let dom: String
     do {
@@ -253,6 +275,18 @@ import Testing
     #expect(parsed.parent["loading"] == .some(nil))
     #expect(parsed.labels == ["resume": "H"])
     #expect(parsed.finals == ["introSkipped"])
+
+    // Mermaid written by hand, in another order: states named by
+    // transitions before their declaration, or only inside a block, or in
+    // a region of several states.
+    let given = try #require(report.parsedGiven)
+    #expect(given.root.regions == [["idle", "busy", "done"]])
+    #expect(given.root.initials == ["idle"])
+    #expect(given.composites["busy"]?.regions == [["fetching", "parsing"], ["spinner", "spinnerOff"]])
+    #expect(given.composites["busy"]?.initials == ["fetching", "spinner"])
+    #expect(given.parent["parsing"] == "busy" && given.parent["spinnerOff"] == "busy")
+    #expect(given.parent["done"] == .some(nil))
+    #expect(given.finals == ["done"])
 
     // What it drew: an SVG group per composite holding its children's groups.
     let drawn = try #require(report.diagram)

@@ -36,12 +36,19 @@ function parseDiagram(text) {
   const root = { regions: [[]], initials: [null] };
   const open = []; // the composite ids whose braces are open
   const container = () => (open.length ? composites[open[open.length - 1]] : root);
-  const add = (id) => {
+  const add = (id, within = open.length ? open[open.length - 1] : null, region = null) => {
     if (id in parent) return;
-    parent[id] = open.length ? open[open.length - 1] : null;
+    parent[id] = within;
     states.push(id);
-    const regions = container().regions;
-    regions[regions.length - 1].push(id);
+    const regions = (within === null ? root : composites[within]).regions;
+    regions[region ?? regions.length - 1].push(id);
+  };
+  // A state named only by a transition belongs where that transition is
+  // written, unless a declaration elsewhere (later, say) places it.
+  const named = [];
+  const name = (id) => {
+    const within = open.length ? open[open.length - 1] : null;
+    named.push([id, within, (within === null ? root : composites[within]).regions.length - 1]);
   };
   for (const raw of text.split("\n")) {
     const line = raw.trim();
@@ -76,8 +83,8 @@ function parseDiagram(text) {
         add(from);
         if (!finals.includes(from)) finals.push(from);
       } else {
-        add(from);
-        add(to);
+        name(from);
+        name(to);
         edges.push({ from, to, label: label || "" });
       }
       continue;
@@ -85,6 +92,7 @@ function parseDiagram(text) {
     const plain = /^([A-Za-z0-9_]+)(?:\s*:.*)?$/.exec(line);
     if (plain) add(plain[1]);
   }
+  for (const [id, within, region] of named) add(id, within, region);
   const hasInitial = root.initials[0] !== null;
   return states.length && (edges.length || hasInitial)
     ? { states, parent, composites, root, labels, finals, edges, notes }

@@ -373,6 +373,7 @@ function scheduleRender() {
 //
 // 1. once `moments` moments are in, it reads moment `diff`'s diff and the
 //    drawn diagram (diagram.js's `diagramReport`, and the tree it read),
+//    (and reads the Mermaid text `parse`, if given),
 //    and stops there with `only=diagram` (enlarging the diagram first with
 //    `enlarge=1`, for the screenshot); otherwise it selects moment
 //    `jump`, reads its effects in flight and clicks "Jump here";
@@ -458,6 +459,8 @@ const selftest = (() => {
       report.diagram = drawn ? diagramReport(drawn) : null;
       const sent = systems.get(current).diagram;
       if (sent) report.parsedDiagram = parseDiagram(sent);
+      // And a text given in the URL, read in this browser (`parse=`).
+      if (query.get("parse")) report.parsedGiven = parseDiagram(query.get("parse"));
       if (query.get("only") === "diagram") {
         if (query.get("enlarge")) $("enlarge-diagram").click();
         report.enlarged = $("diagram").classList.contains("enlarged");
