@@ -185,6 +185,7 @@ import Testing
       var to: String
       var label: String
       var start: [Double]
+      var end: [Double]
     }
 
     struct Drawn: Decodable {
@@ -343,17 +344,27 @@ import Testing
       #expect(upper[1] + upper[3] < lower[1], "the regions overlap: \(upper), \(lower)")
     }
 
-    // A transition from a composite starts on its box's border.
+    // A transition from a composite starts on its box's border, one into a
+    // composite ends on its border, one into a state inside a composite on
+    // that state's border: every transition goes from border to border.
+    func onBorder(_ point: [Double], of state: String) -> Bool {
+      guard let box = drawn.boxes[state] else { return false }
+      let (x, y) = (point[0], point[1])
+      let onVerticalSide =
+        (abs(x - box[0]) < 0.5 || abs(x - box[0] - box[2]) < 0.5) && y >= box[1] && y <= box[1] + box[3]
+      let onHorizontalSide =
+        (abs(y - box[1]) < 0.5 || abs(y - box[1] - box[3]) < 0.5) && x >= box[0] && x <= box[0] + box[2]
+      return onVerticalSide || onHorizontalSide
+    }
     let stop = try #require(drawn.transitions.first { $0.from == "loaded" })
     #expect(stop.to == "stopped" && stop.label == "stop")
-    let box = try #require(drawn.boxes["loaded"])
-    let (x, y) = (stop.start[0], stop.start[1])
-    let onVerticalSide =
-      (abs(x - box[0]) < 0.5 || abs(x - box[0] - box[2]) < 0.5) && y >= box[1] && y <= box[1] + box[3]
-    let onHorizontalSide =
-      (abs(y - box[1]) < 0.5 || abs(y - box[1] - box[3]) < 0.5) && x >= box[0] && x <= box[0] + box[2]
-    #expect(onVerticalSide || onHorizontalSide, "the stop transition starts at \(stop.start), not on \(box)")
-    // A transition into a composite's child ends inside that composite, into the child.
+    #expect(onBorder(stop.start, of: "loaded"), "stop starts at \(stop.start), not on loaded's box")
     #expect(drawn.transitions.contains { $0.from == "stopped" && $0.to == "resume" && $0.label == "play" })
+    #expect(drawn.transitions.contains { $0.from == "countdown" && $0.to == "skipping" && $0.label == "skip" })
+    for transition in drawn.transitions {
+      #expect(
+        onBorder(transition.start, of: transition.from) && onBorder(transition.end, of: transition.to),
+        "\(transition.from) → \(transition.to) is drawn from \(transition.start) to \(transition.end)")
+    }
   }
 }

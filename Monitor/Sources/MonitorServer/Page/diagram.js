@@ -367,8 +367,12 @@ function diagramReport(svg) {
       descendants: [...node.querySelectorAll("g.node, g.composite")].map((inner) => inner.dataset.state),
     })),
     transitions: [...svg.querySelectorAll("g.edge")].map((node) => {
-      const start = /^M([-\d.]+),([-\d.]+)/.exec(node.querySelector("path").getAttribute("d"));
-      return { from: node.dataset.from, to: node.dataset.to, label: text(node.querySelector("text")) ?? "", start: [Number(start[1]), Number(start[2])] };
+      const d = node.querySelector("path").getAttribute("d");
+      const start = /^M([-\d.]+),([-\d.]+)/.exec(d), end = /([-\d.]+),([-\d.]+)$/.exec(d);
+      return {
+        from: node.dataset.from, to: node.dataset.to, label: text(node.querySelector("text")) ?? "",
+        start: [Number(start[1]), Number(start[2])], end: [Number(end[1]), Number(end[2])],
+      };
     }),
   };
 }
