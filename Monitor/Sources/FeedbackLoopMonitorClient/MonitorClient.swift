@@ -41,7 +41,9 @@ public final class MonitorClient: Sendable {
   ///   - secret: the secret the monitor printed at start.
   ///   - system: the running system, whose event type can carry a jump.
   ///   - recorder: its recorder (the moments before now are sent first).
-  ///   - diagram: the system's transition diagram in Mermaid, if it has one.
+  ///   - diagram: the system's transition diagram in Mermaid, if it has one: a
+  ///     `DeclarativeSystem`'s `diagram.mermaid`, or a `Statechart`'s, whose
+  ///     composite states the page draws nested.
   ///   - queueCapacity: how many messages may wait for the network.
   public static func connect<State: Codable & Sendable, Event: Codable & TimeTravelEvent>(
     host: String = "127.0.0.1", port: Int, secret: String, system: FeedbackLoop.System<State, Event>,

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// - `{"type":"hello","secret":"…","system":"search","diagram":"…"}` first:
 ///   the monitor's per-run secret, the system's id, and its transition
-///   diagram (Mermaid) when it is declared with the DSL;
+///   diagram (Mermaid: `StateDiagram.mermaid`, or `StatechartDiagram.mermaid`
+///   with its composite states as `state id { … }` blocks) when it is
+///   declared with the DSL;
 /// - `{"type":"activity","moment":3,"message":{…}}` for every activity, an
 ///   ``InspectionMessage``; `moment` is the moment's number on `started`
 ///   and `reduced` messages;

@@ -189,10 +189,13 @@ struct FixtureRequest: Sendable, Codable {
   var inPlace: Bool
   var fixtures: [Fixture<JSONValue, FixtureEvent>]
 
+  /// An empty module: the test goes into the module that declares the types,
+  /// and imports nothing `@testable`.
   var writer: FixtureTestWriter {
-    FixtureTestWriter(
-      suite: suite, module: module, stateType: stateType, eventType: eventType, reducer: reducer,
-      reducerStyle: inPlace ? .inPlace : .returning)
+    let module = module.trimmingCharacters(in: .whitespaces)
+    return FixtureTestWriter(
+      suite: suite, module: module.isEmpty ? nil : module, stateType: stateType, eventType: eventType,
+      reducer: reducer, reducerStyle: inPlace ? .inPlace : .returning)
   }
 }
 

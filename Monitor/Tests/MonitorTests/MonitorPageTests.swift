@@ -128,7 +128,7 @@ import Testing
         value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value
       }
       let names =
-        #"{"module":"MonitorTests","state":"PagedSearch.State","event":"PagedSearch.Event","reducer":"PagedSearch.reduce"}"#
+        #"{"module":"","state":"PagedSearch.State","event":"PagedSearch.Event","reducer":"PagedSearch.reduce"}"#
       let url =
         "http://127.0.0.1:\(ports.page)/?secret=\(server.secret)&selftest=1&moments=5&diff=4&jump=3"
         + "&event=\(query(#"{"search":{"_0":"rust"}}"#))"
@@ -265,10 +265,27 @@ import Testing
     #expect(states.count == 17)
 
     // 5. Fixtures from moments 2 and 4, each a given / when / then that the
-    // app's reducer satisfies.
+    // app's reducer satisfies. No module named: the test goes into the
+    // module of the types, this one.
     let fixtures = try #require(report.fixtures)
     #expect(report.fixtureDownload == "RecordedsearchTests.swift")
-    #expect(fixtures.contains("@testable import MonitorTests"))
+    #expect(!fixtures.contains("@testable"))
+    // The exported file is kept in this test target (Generated/), so the
+    // build compiles it and the test run runs its tests: it must be what the
+    // page exports now.
+    let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Generated").appendingPathComponent("RecordedsearchTests.swift")
+    if ProcessInfo.processInfo.environment["FEEDBACKLOOP_REGENERATE_FIXTURES"] != nil {
+      try fixtures.write(to: golden, atomically: true, encoding: .utf8)
+    }
+    if let difference = firstDifference(try String(contentsOf: golden, encoding: .utf8), fixtures) {
+      Issue.record(
+        """
+        Generated/RecordedsearchTests.swift is not what the page exports now; first difference, \(difference)
+        If the change is meant, regenerate it with `FEEDBACKLOOP_REGENERATE_FIXTURES=1 swift test \
+        --package-path Monitor --filter pageDrivesTheApp` (needs chromium), review the diff and commit it.
+        """)
+    }
     #expect(fixtures.contains("func moment2()") && fixtures.contains("func moment4()"))
     #expect(fixtures.contains(#"@Test("moment 2: {\"loaded\":{\"page\":1,"#))
     #expect(fixtures.contains("TransitionAssertions(reduceInPlace: PagedSearch.reduce)"))
@@ -332,6 +349,18 @@ import Testing
       await scenario.close()
     }
     #expect(failures == [])
+  }
+
+  /// The first line where a committed file and the text written now differ.
+  func firstDifference(_ committed: String, _ written: String) -> String? {
+    let old = committed.split(separator: "\n", omittingEmptySubsequences: false)
+    let new = written.split(separator: "\n", omittingEmptySubsequences: false)
+    for index in 0..<max(old.count, new.count) {
+      let before = index < old.count ? String(old[index]) : "(end of file)"
+      let after = index < new.count ? String(new[index]) : "(end of file)"
+      if before != after { return "line \(index + 1):\n  committed: \(before)\n  written:   \(after)" }
+    }
+    return nil
   }
 
   /// The given, when and then JSON of each test a FixtureTestWriter wrote.

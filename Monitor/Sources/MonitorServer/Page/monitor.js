@@ -150,135 +150,7 @@ function diff(before, after) {
   return out;
 }
 
-// The transition diagram, drawn: the Mermaid `stateDiagram-v2` text the
-// app sent (FeedbackLoopDeclarative's `StateDiagram.mermaid`) read for its
-// states and transitions and laid out in columns by distance from the
-// initial state. Written here rather than with Mermaid.js: the page loads
-// nothing from a network, and the library's diagrams use only this subset.
-// Returns null when the text has no transition it can read.
-const svgNS = "http://www.w3.org/2000/svg";
-function parseDiagram(text) {
-  const states = [], edges = [], notes = [];
-  let initial = null, depth = 0;
-  const add = (name) => { if (!states.includes(name)) states.push(name); };
-  for (const raw of text.split("\n")) {
-    const line = raw.trim();
-    if (!line || line.startsWith("stateDiagram")) continue;
-    if (line.startsWith("%%")) { notes.push(line.slice(2).trim()); continue; }
-    if (line.endsWith("{")) { depth++; continue; }
-    if (line === "}") { depth = Math.max(0, depth - 1); continue; }
-    const match = /^(\S+)\s*-->\s*(\S+?)\s*(?::\s*(.*))?$/.exec(line);
-    if (match) {
-      const [, from, to, label] = match;
-      if (from === "[*]") { if (depth === 0 && initial === null) { initial = to; add(to); } continue; }
-      const target = to === "[*]" ? "(final)" : to;
-      add(from); add(target);
-      edges.push({ from, to: target, label: label || "" });
-    } else if (/^[A-Za-z0-9_]+$/.test(line)) add(line);
-  }
-  return states.length && (edges.length || initial) ? { states, edges, notes, initial: initial ?? states[0] } : null;
-}
-
-function drawDiagram(text) {
-  const graph = parseDiagram(text);
-  if (!graph) return null;
-  // Columns: breadth-first distance from the initial state; the states it
-  // cannot reach go under it, in the first column (no arrow reaches them).
-  const rank = new Map([[graph.initial, 0]]);
-  const queue = [graph.initial];
-  while (queue.length) {
-    const state = queue.shift();
-    for (const edge of graph.edges)
-      if (edge.from === state && !rank.has(edge.to)) { rank.set(edge.to, rank.get(state) + 1); queue.push(edge.to); }
-  }
-  for (const state of graph.states) if (!rank.has(state)) rank.set(state, 0);
-  const columns = [];
-  for (const state of graph.states) (columns[rank.get(state)] ||= []).push(state);
-  const charWidth = 7, nodeHeight = 28, rowGap = 46, margin = 24;
-  // Wide enough between columns for the longest event's label.
-  const columnGap = Math.max(60, ...graph.edges.map((edge) => edge.label.length * 6.6 + 24));
-  const width = (name) => Math.max(60, name.length * charWidth + 20);
-  const position = new Map();
-  let x = margin + 24;
-  let tallest = 0;
-  columns.forEach((column) => {
-    if (!column) return;
-    const columnWidth = Math.max(...column.map(width));
-    column.forEach((state, row) => position.set(state, { x: x + (columnWidth - width(state)) / 2, y: margin + 30 + row * (nodeHeight + rowGap), w: width(state) }));
-    tallest = Math.max(tallest, column.length);
-    x += columnWidth + columnGap;
-  });
-  const svg = document.createElementNS(svgNS, "svg");
-  const heightNeeded = margin * 2 + 60 + tallest * (nodeHeight + rowGap);
-  svg.setAttribute("viewBox", "0 0 " + (x - columnGap + margin) + " " + heightNeeded);
-  svg.setAttribute("width", x - columnGap + margin);
-  svg.setAttribute("height", heightNeeded);
-  svg.style.maxWidth = x - columnGap + margin + "px";
-  svg.setAttribute("role", "img");
-  const element = (name, attributes, parent) => {
-    const node = document.createElementNS(svgNS, name);
-    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-    (parent || svg).appendChild(node);
-    return node;
-  };
-  const defs = element("defs", {});
-  const marker = element("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, defs);
-  element("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead" }, marker);
-  const label = (text, lx, ly, parent) => {
-    if (!text) return;
-    const group = element("g", { class: "label" }, parent);
-    element("rect", { x: lx - text.length * 3.3 - 3, y: ly - 9, width: text.length * 6.6 + 6, height: 14, rx: 3 }, group);
-    const t = element("text", { x: lx, y: ly + 2, "text-anchor": "middle" }, group);
-    t.textContent = text;
-  };
-  // The initial state's marker.
-  const start = position.get(graph.initial);
-  element("circle", { cx: start.x - 22, cy: start.y + nodeHeight / 2, r: 6, class: "initial" });
-  element("path", { d: `M${start.x - 16},${start.y + nodeHeight / 2} L${start.x},${start.y + nodeHeight / 2}`, class: "edge-line", "marker-end": "url(#arrow)" });
-  // Edges between the same two states are fanned out.
-  const seen = new Map();
-  for (const edge of graph.edges) {
-    const key = [edge.from, edge.to].sort().join("\u0000");
-    const index = seen.get(key) || 0;
-    seen.set(key, index + 1);
-    const a = position.get(edge.from), b = position.get(edge.to);
-    const group = element("g", { class: "edge" });
-    let d, lx, ly;
-    if (edge.from === edge.to) {
-      const cx = a.x + a.w / 2, top = a.y, lift = 26 + index * 16;
-      d = `M${cx - 10},${top} C${cx - 30},${top - lift} ${cx + 30},${top - lift} ${cx + 10},${top}`;
-      lx = cx; ly = top - lift * 0.75 - 4;
-    } else if (b.x > a.x) {
-      const x1 = a.x + a.w, y1 = a.y + nodeHeight / 2, x2 = b.x, y2 = b.y + nodeHeight / 2;
-      const bend = index * 22;
-      d = `M${x1},${y1} C${x1 + 40},${y1 - bend} ${x2 - 40},${y2 - bend} ${x2},${y2}`;
-      lx = (x1 + x2) / 2; ly = (y1 + y2) / 2 - bend * 0.75 - 4;
-    } else {
-      // Backwards (or within a column): an arc below the two states.
-      const x1 = a.x + a.w / 2, y1 = a.y + nodeHeight, x2 = b.x + b.w / 2, y2 = b.y + nodeHeight;
-      const drop = 34 + index * 18 + Math.abs(x1 - x2) * 0.08;
-      const low = Math.max(y1, y2) + drop;
-      d = `M${x1},${y1} C${x1},${low} ${x2},${low} ${x2},${y2}`;
-      lx = (x1 + x2) / 2; ly = low - drop * 0.25 + 4;
-    }
-    element("path", { d, class: "edge-line", "marker-end": "url(#arrow)" }, group);
-    label(edge.label, lx, ly, group);
-  }
-  for (const state of graph.states) {
-    const p = position.get(state);
-    const group = element("g", { class: "node" + (state === graph.initial ? " initial-state" : "") });
-    group.dataset.state = state;
-    element("rect", { x: p.x, y: p.y, width: p.w, height: nodeHeight, rx: 8 }, group);
-    const t = element("text", { x: p.x + p.w / 2, y: p.y + nodeHeight / 2 + 4, "text-anchor": "middle" }, group);
-    t.textContent = state;
-  }
-  graph.notes.forEach((note, index) => {
-    const t = element("text", { x: margin, y: heightNeeded - margin + index * 14 - (graph.notes.length - 1) * 14, class: "note" });
-    t.textContent = note;
-  });
-  return svg;
-}
-
+// The transition diagram: read and drawn by diagram.js.
 let drawnDiagram = null;
 function renderDiagram(text) {
   if (text === drawnDiagram) return;
@@ -441,6 +313,10 @@ async function openSession() {
   render();
 }
 $("export-fixtures").addEventListener("click", () => { exporting = exportFixtures(); });
+// A statechart's nested boxes are small in the column: the diagram can take the whole page.
+// A click on the enlarged diagram puts it back.
+$("enlarge-diagram").addEventListener("click", () => $("diagram").classList.add("enlarged"));
+$("diagram").addEventListener("click", () => $("diagram").classList.remove("enlarged"));
 let exporting = null;
 async function exportFixtures() {
   const moments = systems.get(current)?.moments || [];
@@ -495,8 +371,12 @@ function scheduleRender() {
 // waits, after each, for the application's answer to come back on the
 // timeline:
 //
-// 1. once `moments` moments are in, it reads moment `diff`'s diff, selects
-//    moment `jump`, reads its effects in flight and clicks "Jump here";
+// 1. once `moments` moments are in, it reads moment `diff`'s diff and the
+//    drawn diagram (diagram.js's `diagramReport`, and the tree it read),
+//    (and reads the Mermaid text `parse`, if given),
+//    and stops there with `only=diagram` (enlarging the diagram first with
+//    `enlarge=1`, for the screenshot); otherwise it selects moment
+//    `jump`, reads its effects in flight and clicks "Jump here";
 // 2. sends the event `event` (JSON) from the event editor;
 // 3. edits the state in the editor (the fields of `edit` replace the shown
 //    state's) and applies it;
@@ -575,8 +455,20 @@ const selftest = (() => {
         { items: [{ id: 1, name: "x" }, { id: 2, name: "y" }], tags: ["a", "b"] },
         { items: [{ id: 1, name: "x" }, { id: 2, name: "z" }, { id: 3, name: "w" }], tags: ["a", "b", "c"], extra: true },
       ).map(([, text]) => text);
-      const nodes = texts("#diagram svg g.node text");
-      report.diagram = { nodes, edges: document.querySelectorAll("#diagram svg g.edge").length, labels: texts("#diagram svg g.edge text") };
+      const drawn = document.querySelector("#diagram svg");
+      report.diagram = drawn ? diagramReport(drawn) : null;
+      const sent = systems.get(current).diagram;
+      if (sent) report.parsedDiagram = parseDiagram(sent);
+      // And a text given in the URL, read in this browser (`parse=`).
+      if (query.get("parse")) report.parsedGiven = parseDiagram(query.get("parse"));
+      if (query.get("only") === "diagram") {
+        if (query.get("enlarge")) $("enlarge-diagram").click();
+        report.enlarged = $("diagram").classList.contains("enlarged");
+        report.phase = "done";
+        write();
+        release();
+        return "done";
+      }
       select(number("jump", 0));
       report.effectsAtJump = texts("#effects li");
       base = moments.length;

@@ -1,0 +1,370 @@
+import FeedbackLoop
+import FeedbackLoopDebugging
+import FeedbackLoopDeclarative
+import Foundation
+import MonitorProtocol
+import Testing
+
+@testable import FeedbackLoopMonitorClient
+@testable import MonitorServer
+
+/// A statechart's diagram on the monitor's page: composite states drawn as
+/// boxes holding their children, a parallel state's regions separated, each
+/// container's initial state marked, a transition from a composite drawn
+/// from its box. The app sends the chart's Mermaid (`StatechartDiagram.mermaid`);
+/// the page (diagram.js) reads the nesting from it and draws it.
+///
+/// The connected system is the paged search: a statechart's own system
+/// cannot be connected yet (its `StatechartState` is not `Codable` and its
+/// `ChartEvent` carries no jump), and the page reads only the diagram's text.
+@Suite(.serialized) struct StatechartDiagramPageTests {
+  enum Key: Sendable, Equatable {
+    case loaded, play, pause, tap, introStarted, skip, seekFinished, stop
+  }
+
+  struct Context: Sendable, Equatable {
+    var secondsLeft = 0
+    var interactions = 0
+  }
+
+  /// Seed 001's player, as the library's scenarios declare it: `loading`,
+  /// then `loaded`, a parallel state of three compound regions (the video,
+  /// with a history state; the HUD; the skip-intro countdown, which holds a
+  /// compound state and a final one); `loaded` left for `stopped` on
+  /// `stop`, from its box.
+  static func chart() throws -> Statechart<Context, Key> {
+    try Statechart("player", initial: "loading") {
+      ChartState("loading") { Transition(on: .loaded, to: "loaded") }
+      ParallelState("loaded") {
+        Transition(on: .stop, to: "stopped")
+        ChartState("video", initial: "playing") {
+          ChartState("playing") { Transition(on: .pause, to: "paused") }
+          ChartState("paused") { Transition(on: .play, to: "playing") }
+          HistoryState("resume")
+        }
+        ChartState("hud", initial: "hudVisible") {
+          ChartState("hudVisible") {
+            OnEntry { $0.interactions += 1 }
+            Transition(on: .tap, to: "hudHidden")
+            Transition(after: .seconds(3), to: "hudHidden")
+          }
+          ChartState("hudHidden") { Transition(on: .tap, to: "hudVisible") }
+        }
+        ChartState("skipIntro", initial: "beforeIntro") {
+          ChartState("beforeIntro") { Transition(on: .introStarted, to: "countdown") }
+          ChartState("countdown", initial: "ticking") {
+            OnEntry { $0.secondsLeft = 10 }
+            Transition(on: .skip, to: "skipping")
+            ChartState("ticking") {
+              Transition(after: .seconds(1), to: "ticking", guard: "secondsLeft > 1", { $0.secondsLeft > 1 }) {
+                $0.secondsLeft -= 1
+              }
+              Transition(after: .seconds(1), to: "skipping", action: { $0.secondsLeft = 0 })
+            }
+          }
+          ChartState("skipping") { Transition(on: .seekFinished, to: "introSkipped") }
+          FinalState("introSkipped")
+        }
+      }
+      ChartState("stopped") { Transition(on: .play, to: "resume") }
+    }
+  }
+
+  /// The page's message for a connected app whose hello carried `diagram`,
+  /// as the monitor's hub relays it to every page.
+  static func systemMessage(diagram: String) async throws -> PageMessage {
+    let server = MonitorServer()
+    let ports = try await server.start()
+    let harness = Harness()
+    let recorder = Recorder<PagedSearch.State, PagedSearch.Event>(system: "player")
+    let system = harness.search(recorder: recorder)
+    let client = try await MonitorClient.connect(
+      port: ports.app, secret: server.secret, system: system, recorder: recorder, diagram: diagram)
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(30))
+    var found: PageMessage?
+    while found == nil && clock.now < deadline {
+      found = await server.hub.messages.lazy.compactMap { line -> PageMessage? in
+        guard case .success(let message) = decodeMonitorLine(PageMessage.self, line), message.type == .system
+        else { return nil }
+        return message
+      }.first
+      if found == nil { try await Task.sleep(for: .milliseconds(20)) }
+    }
+    await client.close()
+    await server.stop()
+    return try #require(found, "no system message reached the page")
+  }
+
+  @Test("the page gets a statechart's hierarchy: composites as blocks, regions split by --, initial children marked")
+  func pageGetsTheHierarchy() async throws {
+    let message = try await Self.systemMessage(diagram: try Self.chart().diagram.mermaid)
+    #expect(message.system == "player")
+    #expect(message.live == true)
+    #expect(
+      message.diagram == """
+        stateDiagram-v2
+            [*] --> loading
+            loading
+            state loaded {
+                state video {
+                    [*] --> playing
+                    playing
+                    paused
+                    state "H" as resume
+                }
+                --
+                state hud {
+                    [*] --> hudVisible
+                    hudVisible
+                    hudHidden
+                }
+                --
+                state skipIntro {
+                    [*] --> beforeIntro
+                    beforeIntro
+                    state countdown {
+                        [*] --> ticking
+                        ticking
+                    }
+                    skipping
+                    introSkipped --> [*]
+                }
+            }
+            stopped
+            loading --> loaded: loaded
+            loaded --> stopped: stop
+            playing --> paused: pause
+            paused --> playing: play
+            hudVisible --> hudHidden: tap
+            hudVisible --> hudHidden: after 3.0 seconds
+            hudHidden --> hudVisible: tap
+            beforeIntro --> countdown: introStarted
+            countdown --> skipping: skip
+            ticking --> ticking: after 1.0 seconds [secondsLeft > 1]
+            ticking --> skipping: after 1.0 seconds
+            skipping --> introSkipped: seekFinished
+            stopped --> resume: play
+
+        """)
+  }
+
+  /// A Mermaid diagram as a person might write it: `busy` and `fetching`
+  /// named by transitions at the top before `busy`'s block declares them;
+  /// `parsing` and `spinnerOff` named only by transitions inside it; two
+  /// states a region.
+  static let handWritten = """
+    stateDiagram-v2
+        [*] --> idle
+        idle --> busy: start
+        idle --> fetching: retry
+        busy --> done: finish
+        state busy {
+            [*] --> fetching
+            fetching --> parsing: fetched
+            --
+            [*] --> spinner
+            spinner --> spinnerOff: tick
+        }
+        done --> [*]
+    """
+
+  struct Report: Decodable {
+    struct Composite: Decodable {
+      var state: String
+      var kind: String
+      var label: String?
+      var regions: [[String]]
+      var initials: [String?]
+      var separators: Int
+      var descendants: [String]
+    }
+
+    struct Transition: Decodable {
+      var from: String
+      var to: String
+      var label: String
+      var start: [Double]
+      var end: [Double]
+    }
+
+    struct Drawn: Decodable {
+      var nodes: [String]
+      var edges: Int
+      var initialStates: [String]
+      var finals: [String]
+      var boxes: [String: [Double]]
+      var composites: [Composite]
+      var transitions: [Transition]
+    }
+
+    struct Parsed: Decodable {
+      struct Container: Decodable {
+        var regions: [[String]]
+        var initials: [String?]
+      }
+
+      var states: [String]
+      var parent: [String: String?]
+      var composites: [String: Container]
+      var root: Container
+      var labels: [String: String]
+      var finals: [String]
+    }
+
+    var phase: String
+    var stoppedIn: String?
+    var diagram: Drawn?
+    var parsedDiagram: Parsed?
+    var parsedGiven: Parsed?
+    var enlarged: Bool?
+  }
+
+  @Test(
+    "the page draws a statechart nested: a box per composite around its children, regions apart, initials marked",
+    .enabled(if: HeadlessChromium.isAvailable, "needs chromium: Scripts/install-chromium"),
+    .timeLimit(.minutes(3)))
+  func pageDrawsCompositesNested() async throws {
+    let server = MonitorServer()
+    let ports = try await server.start()
+    let silent = try await SilentPort.open()
+    let harness = Harness()
+    let recorder = Recorder<PagedSearch.State, PagedSearch.Event>(capacity: 100, system: "player", clock: harness.clock)
+    let system = harness.search(recorder: recorder)
+    harness.recordTwoPages(system)
+    let client = try await MonitorClient.connect(
+      port: ports.app, secret: server.secret, system: system, recorder: recorder,
+      diagram: try Self.chart().diagram.mermaid)
+    let url =
+      "http://127.0.0.1:\(ports.page)/?secret=\(server.secret)&selftest=1&moments=1&diff=0&only=diagram&enlarge=1"
+      + "&parse=\(Self.handWritten.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+      + "&hold=http://127.0.0.1:\(silent.port)/"
+    let dom: String
+    do {
+      dom = try await HeadlessChromium.dumpDOM(
+        url, screenshot: ProcessInfo.processInfo.environment["MONITOR_SCREENSHOT_CHART"], timeLimit: .seconds(120))
+    } catch {
+      await client.close()
+      await silent.close()
+      await server.stop()
+      throw error
+    }
+    await client.close()
+    await silent.close()
+    await server.stop()
+    let text = try #require(HeadlessChromium.text(ofElement: "selftest", in: dom), "no #selftest in the DOM")
+    let report = try JSONDecoder().decode(Report.self, from: Data(text.utf8))
+    #expect(report.phase == "done", "stopped in \(report.stoppedIn ?? "-")")
+
+    // The "Enlarge" button put the diagram over the page (the screenshot shows it so).
+    #expect(report.enlarged == true)
+
+    // What the page read: the tree.
+    let parsed = try #require(report.parsedDiagram)
+    #expect(parsed.root.regions == [["loading", "loaded", "stopped"]])
+    #expect(parsed.root.initials == ["loading"])
+    #expect(parsed.composites["loaded"]?.regions == [["video"], ["hud"], ["skipIntro"]])
+    #expect(parsed.composites["loaded"]?.initials == [nil, nil, nil])
+    #expect(parsed.composites["video"]?.regions == [["playing", "paused", "resume"]])
+    #expect(parsed.composites["video"]?.initials == ["playing"])
+    #expect(parsed.composites["hud"]?.initials == ["hudVisible"])
+    #expect(parsed.composites["skipIntro"]?.regions == [["beforeIntro", "countdown", "skipping", "introSkipped"]])
+    #expect(parsed.composites["countdown"]?.regions == [["ticking"]])
+    #expect(parsed.composites["countdown"]?.initials == ["ticking"])
+    #expect(parsed.parent["ticking"] == "countdown" && parsed.parent["countdown"] == "skipIntro")
+    #expect(parsed.parent["playing"] == "video" && parsed.parent["video"] == "loaded")
+    #expect(parsed.parent["loading"] == .some(nil))
+    #expect(parsed.labels == ["resume": "H"])
+    #expect(parsed.finals == ["introSkipped"])
+
+    // Mermaid written by hand, in another order: states named by
+    // transitions before their declaration, or only inside a block, or in
+    // a region of several states.
+    let given = try #require(report.parsedGiven)
+    #expect(given.root.regions == [["idle", "busy", "done"]])
+    #expect(given.root.initials == ["idle"])
+    #expect(given.composites["busy"]?.regions == [["fetching", "parsing"], ["spinner", "spinnerOff"]])
+    #expect(given.composites["busy"]?.initials == ["fetching", "spinner"])
+    #expect(given.parent["parsing"] == "busy" && given.parent["spinnerOff"] == "busy")
+    #expect(given.parent["done"] == .some(nil))
+    #expect(given.finals == ["done"])
+
+    // What it drew: an SVG group per composite holding its children's groups.
+    let drawn = try #require(report.diagram)
+    let composites = Dictionary(uniqueKeysWithValues: drawn.composites.map { ($0.state, $0) })
+    #expect(Set(composites.keys) == ["loaded", "video", "hud", "skipIntro", "countdown"])
+    let loaded = try #require(composites["loaded"])
+    #expect(loaded.kind == "parallel")
+    #expect(loaded.label == "loaded")
+    #expect(loaded.regions == [["video"], ["hud"], ["skipIntro"]])
+    #expect(loaded.separators == 2)
+    #expect(
+      Set(loaded.descendants) == [
+        "video", "playing", "paused", "resume", "hud", "hudVisible", "hudHidden", "skipIntro", "beforeIntro",
+        "countdown", "ticking", "skipping", "introSkipped",
+      ])
+    let video = try #require(composites["video"])
+    #expect(video.kind == "compound")
+    #expect(video.regions.map(Set.init) == [["playing", "paused", "resume"]])
+    #expect(video.initials == ["playing"])
+    #expect(video.separators == 0)
+    #expect(composites["hud"]?.regions.map(Set.init) == [["hudVisible", "hudHidden"]])
+    let skipIntro = try #require(composites["skipIntro"])
+    #expect(skipIntro.regions.map(Set.init) == [["beforeIntro", "countdown", "skipping", "introSkipped"]])
+    #expect(skipIntro.initials == ["beforeIntro"])
+    #expect(composites["countdown"]?.kind == "compound")
+    #expect(composites["countdown"]?.regions == [["ticking"]])
+    #expect(composites["countdown"]?.descendants == ["ticking"])
+    // Every atomic state is a node, the history state drawn "H"; the
+    // composites are boxes, not nodes.
+    #expect(
+      drawn.nodes.sorted() == [
+        "H", "beforeIntro", "hudHidden", "hudVisible", "introSkipped", "loading", "paused", "playing", "skipping",
+        "stopped", "ticking",
+      ])
+    #expect(Set(drawn.initialStates) == ["loading", "playing", "hudVisible", "beforeIntro", "ticking"])
+    #expect(drawn.finals == ["introSkipped"])
+    #expect(drawn.edges == 13)
+
+    // Geometry: each box lies inside its parent's; the two regions do not overlap.
+    func inside(_ inner: String, _ outer: String) -> Bool {
+      guard let a = drawn.boxes[inner], let b = drawn.boxes[outer] else { return false }
+      return a[0] > b[0] && a[1] > b[1] && a[0] + a[2] < b[0] + b[2] && a[1] + a[3] < b[1] + b[3]
+    }
+    for (outer, inner) in [
+      ("loaded", "video"), ("loaded", "hud"), ("loaded", "skipIntro"), ("video", "playing"), ("video", "paused"),
+      ("video", "resume"), ("hud", "hudVisible"), ("hud", "hudHidden"), ("skipIntro", "countdown"),
+      ("skipIntro", "introSkipped"), ("countdown", "ticking"),
+    ] {
+      #expect(inside(inner, outer), "\(inner) is not drawn inside \(outer)")
+    }
+    #expect(!inside("loading", "loaded") && !inside("stopped", "loaded"))
+    let regionBoxes = try ["video", "hud", "skipIntro"].map { try #require(drawn.boxes[$0]) }
+    for (upper, lower) in zip(regionBoxes, regionBoxes.dropFirst()) {
+      #expect(upper[1] + upper[3] < lower[1], "the regions overlap: \(upper), \(lower)")
+    }
+
+    // A transition from a composite starts on its box's border, one into a
+    // composite ends on its border, one into a state inside a composite on
+    // that state's border: every transition goes from border to border.
+    func onBorder(_ point: [Double], of state: String) -> Bool {
+      guard let box = drawn.boxes[state] else { return false }
+      let (x, y) = (point[0], point[1])
+      let onVerticalSide =
+        (abs(x - box[0]) < 0.5 || abs(x - box[0] - box[2]) < 0.5) && y >= box[1] && y <= box[1] + box[3]
+      let onHorizontalSide =
+        (abs(y - box[1]) < 0.5 || abs(y - box[1] - box[3]) < 0.5) && x >= box[0] && x <= box[0] + box[2]
+      return onVerticalSide || onHorizontalSide
+    }
+    let stop = try #require(drawn.transitions.first { $0.from == "loaded" })
+    #expect(stop.to == "stopped" && stop.label == "stop")
+    #expect(onBorder(stop.start, of: "loaded"), "stop starts at \(stop.start), not on loaded's box")
+    #expect(drawn.transitions.contains { $0.from == "stopped" && $0.to == "resume" && $0.label == "play" })
+    #expect(drawn.transitions.contains { $0.from == "countdown" && $0.to == "skipping" && $0.label == "skip" })
+    for transition in drawn.transitions {
+      #expect(
+        onBorder(transition.start, of: transition.from) && onBorder(transition.end, of: transition.to),
+        "\(transition.from) → \(transition.to) is drawn from \(transition.start) to \(transition.end)")
+    }
+  }
+}
