@@ -248,7 +248,7 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
       // Closed, the moment takes the place of the oldest one kept.
       if shared.ring.isFull, capacity > 0 { shared.evicted += 1 }
       shared.ring.markNewestStopped()
-      if let write { write { shared.ring.newest } }
+      write?({ shared.ring.newest })
     @unknown default:
       break
     }
@@ -261,7 +261,9 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
     sequence: UInt64, time: Duration?, event: Event?, detailedSource: MomentSource?, state: State,
     in shared: inout Shared
   ) {
-    if let write, shared.hasOpenMoment { write { shared.ring.newest } }
+    // Called through the optional chain, the writer's closure is borrowed:
+    // bound with `if let`, it was retained and released per moment (W1file).
+    if shared.hasOpenMoment { write?({ shared.ring.newest }) }
     let overwrote = shared.ring.open(
       sequence: sequence, time: time, event: event, detailedSource: detailedSource, state: state)
     // With no ring (capacity 0) nothing is kept, so nothing is evicted.
