@@ -192,18 +192,21 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
   /// Records `activity` unless the recorder's stream has other consumers;
   /// returns whether it did (as ``recordAlone(reducing:to:source:time:)``).
   @inlinable @inline(never) func recordAlone(_ activity: SystemActivity<State, Event>, time: Duration?) -> Bool {
-    let body = { (shared: inout Shared) -> Bool in
-      guard !shared.streamHasConsumers else { return false }
-      shared.activities += 1
-      self.apply(activity, time: time, to: &shared)
-      return true
-    }
     // A refusal comes from the sender's thread, and the stop may come from
     // the stopping thread: only the loop's own reports skip the lock.
     switch activity {
-    case .eventDiscarded, .stopped: return exclusively(body)
-    default: return asTheLoop(body)
+    case .eventDiscarded, .stopped: return exclusively { recordAlone(activity, time: time, in: &$0) }
+    default: return asTheLoop { recordAlone(activity, time: time, in: &$0) }
     }
+  }
+
+  @inlinable func recordAlone(_ activity: SystemActivity<State, Event>, time: Duration?, in shared: inout Shared)
+    -> Bool
+  {
+    guard !shared.streamHasConsumers else { return false }
+    shared.activities += 1
+    apply(activity, time: time, to: &shared)
+    return true
   }
 
   /// Records `activity`, under the lock of a stream that serializes it;
