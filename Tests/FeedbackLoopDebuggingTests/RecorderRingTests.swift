@@ -111,6 +111,58 @@ import Testing
     system.stop()
   }
 
+  @Test("G9 G14 the loop writes the ring without a lock: two readers, refusals and a stop from other threads")
+  func loopWritesWhileOthersReadRefuseAndStop() async {
+    // Each state is a heap string: a moment read while the loop overwrites
+    // it would be torn, and the sanitizers see it.
+    let recorder = Recorder<String, Int>(capacity: 64)
+    let system = System(
+      initial: Self.label(0), reduce: { state, amount in Self.label(Self.count(in: state) + amount) },
+      environment: SystemEnvironment(eventBuffer: .dropNewest(limit: 4)), monitor: recorder.monitor)
+    let reading = Reading()
+    let readers = (0..<2).map { _ in
+      Thread {
+        while !reading.isDone {
+          let moments = recorder.moments
+          let sequences = moments.map(\.sequence)
+          let inOrder = sequences == Array((sequences.first ?? 0)..<(sequences.first ?? 0) + UInt64(sequences.count))
+          // Each event adds 1: a moment's state is its number.
+          let intact = moments.allSatisfy { $0.state == Self.label(Int($0.sequence)) }
+          if !inOrder || !intact || moments.count > 65 { reading.fail() }
+          _ = recorder.evictedCount
+        }
+      }
+    }
+    for reader in readers { reader.start() }
+    await withTaskGroup(of: Void.self) { group in
+      for sender in 0..<4 {
+        group.addTask {
+          for index in 0..<500 {
+            system.send(1)
+            // Stopped by one sender midway: the rest are refused as stopped.
+            if sender == 0, index == 250 { system.stop() }
+          }
+        }
+      }
+    }
+    reading.finish()
+    let moments = recorder.moments
+    let discarded = moments.flatMap(\.discarded)
+    let last = moments.last?.sequence ?? 0
+    #expect(!reading.failed)
+    #expect(moments.last?.stopped == true)
+    #expect(moments.count == min(64, Int(last) + 1))
+    // Every moment kept or counted as evicted.
+    #expect(recorder.evictedCount == last + 1 - UInt64(moments.count))
+    // The refusals kept: the buffer was full, or the system had stopped.
+    #expect(discarded.allSatisfy { $0.reason == "bufferFull" || $0.reason == "systemStopped" })
+    #expect(discarded.contains { $0.reason == "systemStopped" })
+    #expect(moments.allSatisfy { $0.state == Self.label(Int($0.sequence)) })
+  }
+
+  static func label(_ count: Int) -> String { "a heap-allocated count of \(count)" }
+  static func count(in label: String) -> Int { Int(label.split(separator: " ").last ?? "") ?? -1 }
+
   /// The reader thread's flags.
   final class Reading: @unchecked Sendable {
     // Sendable: both flags are only touched under `lock`.

@@ -35,6 +35,28 @@ import Testing
     #expect(recorder.moments.last?.stopped == true)
   }
 
+  @Test("G10 the monitor's shortcut for reductions records the same moments as the activity, every source")
+  func shortcutRecordsWhatTheActivityDoes() {
+    // The recorder's own monitor takes the `.reduced` shortcut; combined,
+    // it gets `.reduced` as an activity.
+    let direct = Recorder<PagedSearch.State, PagedSearch.Event>(clock: harness.clock)
+    let other = Harness()
+    let throughActivity = Recorder<PagedSearch.State, PagedSearch.Event>(clock: other.clock)
+    let system = harness.search(monitor: direct.monitor)
+    let twin = other.search(monitor: .combining([throughActivity.monitor]))
+    harness.recordTwoPages(system)
+    other.recordTwoPages(twin)
+    system.stop()
+    twin.stop()
+    #expect(direct.moments.count == 5)
+    #expect(direct.moments.compactMap(\.source).contains { if case .effect = $0 { true } else { false } })
+    #expect(direct.moments.map(\.sequence) == throughActivity.moments.map(\.sequence))
+    #expect(direct.moments.map(\.event) == throughActivity.moments.map(\.event))
+    #expect(direct.moments.map(\.source) == throughActivity.moments.map(\.source))
+    #expect(direct.moments.map(\.state) == throughActivity.moments.map(\.state))
+    #expect(direct.moments.map(\.effects) == throughActivity.moments.map(\.effects))
+  }
+
   @Test("G14 the ring keeps the last n moments and counts the ones it let go")
   func boundedRing() {
     let recorder = Recorder<PagedSearch.State, PagedSearch.Event>(capacity: 2)

@@ -51,6 +51,46 @@ import Testing
     #expect(report.isIdentical && report.replayed == 2)
   }
 
+  @Test(
+    "G14 drops counted while the writer thread takes the buffer: every moment written or counted, each gap where its moments were"
+  )
+  func dropsRaceTheWriterThread() throws {
+    let url = temporaryFile("racing-drops")
+    defer { try? FileManager.default.removeItem(at: url) }
+    // A small buffer that the writer thread keeps taking while the loop fills it and drops.
+    let file = try TimelineFileWriter<Int, Int>(url: url, bufferCapacity: 8)
+    let recorder = Recorder(capacity: 0, file: file)
+    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    for _ in 1...20_000 { system.send(1) }
+    system.stop()
+    let summary = file.finish()
+    #expect(summary.written + summary.dropped == 20_001)
+    #expect(summary.dropped > 0)
+    // Line by line: the moments missing before each moment are the drops
+    // the gap lines since the moment before it report.
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+    var expected: UInt64 = 0
+    var gapsSinceLastMoment: UInt64 = 0
+    var misplaced = 0
+    var written: UInt64 = 0
+    var dropped: UInt64 = 0
+    for line in lines {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+      if let gap = object["dropped"] as? Int {
+        gapsSinceLastMoment += UInt64(gap)
+        dropped += UInt64(gap)
+      } else if let sequence = object["sequence"] as? Int {
+        if UInt64(sequence) - expected != gapsSinceLastMoment { misplaced += 1 }
+        expected = UInt64(sequence) + 1
+        gapsSinceLastMoment = 0
+        written += 1
+      }
+    }
+    #expect(misplaced == 0)
+    #expect(written == summary.written && dropped == summary.dropped)
+    #expect(expected + gapsSinceLastMoment == 20_001)
+  }
+
   @Test("a truncated or malformed line is reported with its line number, and the rest is read")
   func malformedLines() throws {
     let moments = (0...3).map { Moment<Int, Int>(sequence: UInt64($0), event: $0 == 0 ? nil : 1, state: $0) }

@@ -130,9 +130,11 @@ extension SystemCore {
     pendingLocal.prepend(endsEffect ? .finalEvent(event, token) : .event(event, token))
   }
 
-  @usableFromInline
+  /// Inlinable, so that the caller's specialization reaches the monitor:
+  /// generic, it built the activity through the enum's metadata per event.
+  @inlinable
   func reportReduction(_ event: Event, from before: State, to state: State, token: EffectToken) {
-    monitor?.receive(.reduced(event: event, from: before, to: state, source: source(of: token)))
+    monitor?.receiveReduction(event, from: before, to: state, isExternal: token.isExternal) { source(of: token) }
   }
 
   /// The items that are not events: rare, so not worth specializing.

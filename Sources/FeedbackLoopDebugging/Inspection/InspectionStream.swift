@@ -97,8 +97,13 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
   /// The monitor to give the system.
   @inlinable public var monitor: SystemMonitor<State, Event> {
     if let recorder {
-      // The recorder captured by the closure: no reference counting per activity.
-      return SystemMonitor { [self, recorder] activity in receive(activity, recording: recorder) }
+      // The recorder captured by the closures: no reference counting per
+      // activity. A reduction comes through the shortcut, as its parts.
+      return SystemMonitor(
+        { [self, recorder] activity in receive(activity, recording: recorder) },
+        reduced: { [self, recorder] event, before, after, isExternal, source in
+          receiveReduction(event, from: before, to: after, isExternal: isExternal, source: source, recording: recorder)
+        })
     }
     return SystemMonitor { [self] activity in receiveUnrecorded(activity) }
   }
@@ -113,11 +118,42 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
   }
 
   /// A recorder's stream with no other consumer hands the activity to the
-  /// recorder alone, under the recorder's lock only, and builds no
-  /// ``Inspection``: the loop's cost of recording (W1mem).
+  /// recorder alone, which the loop writes without a lock (see
+  /// ``RecorderStorage``), and builds no ``Inspection``: the loop's cost of
+  /// recording (W1mem).
   @inlinable func receive(_ activity: SystemActivity<State, Event>, recording recorder: RecorderStorage<State, Event>) {
     let time = elapsed?.read()
     if recorder.recordAlone(activity, time: time) { return }
+    receiveShared(activity, time: time, recording: recorder)
+  }
+
+  /// ``receive(_:recording:)`` for a reduction, given as its parts.
+  @inlinable func receiveReduction(
+    _ event: Event, from before: State, to after: State, isExternal: Bool, source: () -> EventSource,
+    recording recorder: RecorderStorage<State, Event>
+  ) {
+    let time = elapsed?.read()
+    if isExternal {
+      if recorder.recordAlone(reducing: event, to: after, time: time) { return }
+    } else if recorder.recordAlone(reducing: event, to: after, source: source(), time: time) {
+      return
+    }
+    receiveShared(reducing: event, from: before, to: after, source: source(), time: time, recording: recorder)
+  }
+
+  /// ``receiveShared(_:time:recording:)`` for a reduction, given as its parts.
+  @inlinable @inline(never) func receiveShared(
+    reducing event: Event, from before: State, to after: State, source: EventSource, time: Duration?,
+    recording recorder: RecorderStorage<State, Event>
+  ) {
+    receiveShared(.reduced(event: event, from: before, to: after, source: source), time: time, recording: recorder)
+  }
+
+  /// An activity for the recorder and the stream's other consumers, under
+  /// the stream's lock.
+  @inlinable @inline(never) func receiveShared(
+    _ activity: SystemActivity<State, Event>, time: Duration?, recording recorder: RecorderStorage<State, Event>
+  ) {
     shared.withLock { shared in
       let sequence = recorder.record(activity, time: time)
       deliver(activity, number: sequence, time: time, to: shared.consumers)

@@ -60,8 +60,9 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
   /// here, generic, every activity paid for the generic enum's metadata and
   /// value witnesses (most of W1mem's cost; see BENCHMARKS.md). The
   /// recorder is its stream's own consumer, called directly: while the
-  /// stream has no other consumer, an activity takes one lock (the
-  /// recorder's) and builds no ``Inspection``.
+  /// stream has no other consumer, an activity builds no ``Inspection`` and
+  /// the loop's reports take no lock (see `RecorderStorage`); a reduction
+  /// comes through the monitor's shortcut, without the `SystemActivity` enum.
   @inlinable public var monitor: SystemMonitor<State, Event> { stream.monitor }
 
   /// Records one inspected activity: for a recorder fed by a stream of
