@@ -3,7 +3,7 @@
 /// log of its changes, together, so that a copy of the collection is a copy
 /// of its log's identity too.
 @usableFromInline
-final class TrackedStorage<Contents, Key>: @unchecked Sendable {
+final class TrackedStorage<Contents: Collection, Key>: @unchecked Sendable {
   // Sendable by the copy-on-write discipline of the standard library's
   // collections: a storage is changed only through a tracked collection that
   // holds the only reference to it (`TrackedCollection.makeUnique()`), so no
@@ -12,6 +12,14 @@ final class TrackedStorage<Contents, Key>: @unchecked Sendable {
   // contents to be Sendable.
   @exclusivity(unchecked) @usableFromInline var contents: Contents
   @exclusivity(unchecked) @usableFromInline var log = ChangeLog<Key>()
+  /// Where the last change wrote, while the log's generation is still
+  /// `lastWriteGeneration`: any later change moves the generation on and so
+  /// retires it. A reader that saw every change but this one reads the
+  /// written element there without looking its key up again (the lifted
+  /// feedback by id, W7 in BENCHMARKS.md). Set only by writes that keep
+  /// the positions of the others (`TrackedDictionary.modifyValue`).
+  @exclusivity(unchecked) @usableFromInline var lastWrite: Contents.Index? = nil
+  @exclusivity(unchecked) @usableFromInline var lastWriteGeneration: UInt64 = 0
 
   @inlinable
   init(_ contents: Contents) { self.contents = contents }
@@ -21,7 +29,7 @@ final class TrackedStorage<Contents, Key>: @unchecked Sendable {
 /// change, and what a reader learns from its log.
 @usableFromInline
 protocol TrackedCollection {
-  associatedtype Contents
+  associatedtype Contents: Collection
   associatedtype LogKey
   var storage: TrackedStorage<Contents, LogKey> { get set }
 }

@@ -37,6 +37,11 @@ class EffectTrigger {
   /// The trigger, as the monitor shows it.
   @usableFromInline
   var because: String { "" }
+
+  /// Whether the effect does nothing (`.none`): then no lift on the way
+  /// needs to be asked to embed it.
+  @usableFromInline
+  var doesNothing: Bool { false }
 }
 
 /// An effect of a lifted feedback's own events, carried through the lifts
@@ -44,12 +49,17 @@ class EffectTrigger {
 @usableFromInline
 class EffectBox<Event: Sendable>: EffectTrigger {
   @usableFromInline let effect: Effect<Event>
+  @usableFromInline let isNone: Bool
 
   @inlinable
   init(_ effect: Effect<Event>) {
     self.effect = effect
+    self.isNone = effect.isNone
     super.init()
   }
+
+  @inlinable
+  override var doesNothing: Bool { isNone }
 }
 
 /// The effect of a query, described by the query.
@@ -138,7 +148,9 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   /// an optional on the way is `nil`.
   @inlinable
   func locate(_ base: UnsafeRawPointer) -> UnsafeRawPointer? {
-    for check in presence where !check.isPresent(base + check.offset) { return nil }
+    if !presence.isEmpty {
+      for check in presence where !check.isPresent(base + check.offset) { return nil }
+    }
     return base + offset
   }
 
@@ -200,105 +212,54 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
         case .keep: return
         case .cancel: runner._withUnsafeGuaranteedRef { $0.cancelAll() }
         case .restart(let box):
-          runner._withUnsafeGuaranteedRef { $0.trigger(effect(box), because: box.because) }
+          // An effect that does nothing is not embedded level by level.
+          let lifted = box.doesNothing ? Effect<Event>(.none) : effect(box)
+          runner._withUnsafeGuaranteedRef { $0.trigger(lifted, because: box.because) }
         }
       }
       return runtime
     }
   }
 
-  /// The feedback over children by id at `children` (a projection of the
-  /// parent's state): one tracker per child, created when the child first
-  /// appears, dropped when it goes; a state costs O(k) for the k children
-  /// its events wrote, read from the dictionary's log. Children that go
-  /// together (the dictionary replaced wholesale) have their effects
-  /// cancelled in the order the children appeared.
+  /// The feedback over children by id at `children` of the parent's state:
+  /// one tracker per child, created when the child first appears, dropped
+  /// when it goes; a state costs O(k) for the k children its events wrote,
+  /// read from the dictionary's log. Children that go together (the
+  /// dictionary replaced wholesale) have their effects cancelled in the
+  /// order the children appeared. See ``ByIDLeafRuntime``.
   @inlinable
   func byIDFeedback<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
-    name: String, children: @escaping @Sendable (Parent) -> TrackedDictionary<ID, State>,
+    name: String, children: KeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
     embed: @escaping @Sendable (ID, Event) -> ParentEvent
   ) -> Feedback<Parent, ParentEvent> {
-    let (makeTracker, effect, path) = (self.makeTracker, self.effect, self)
+    let (makeTracker, effect, leafOffset, presence) = (self.makeTracker, self.effect, self.offset, self.presence)
+    let childEffect: @Sendable (ID, EffectTrigger) -> Effect<ParentEvent> = { id, box in
+      if box.doesNothing { return Effect<ParentEvent>(.none) }
+      let inner = effect(box)
+      if case .none = inner.operation { return Effect<ParentEvent>(.none) }
+      return inner.map { embed(id, $0) }
+    }
+    let offset = MemoryLayout<Parent>.offset(of: children)
     return Feedback(name: name, kind: "byID", fileID: #fileID, line: #line) { id, core in
-      let runtime = KeyedRuntime<Parent, ParentEvent, ID, Never>(id: id, core: core)
-      let table = runtime.table
-      let trackers = Memory<[ID: ChildTracker]>([:])
-      let appeared = Memory<UInt64>(0)
-      let cursor = Memory(ChangeCursor())
-      func reconcile(_ id: ID, _ child: State?) {
-        let tracker: LeafTracker
-        if let known = trackers.value[id] {
-          tracker = known.step
-        } else {
-          guard child != nil else { return }
-          tracker = makeTracker()
-          appeared.value += 1
-          trackers.value[id] = ChildTracker(step: tracker, appeared: appeared.value)
+      let runtime = ByIDLeafRuntime<Parent, ParentEvent, ID, State>(
+        id: id, core: core, makeTracker: makeTracker, offset: leafOffset, presence: presence, effect: childEffect)
+      let runner = Unmanaged.passUnretained(runtime)
+      if let offset {
+        runtime.onEachState { parent in
+          withUnsafePointer(to: parent) { pointer in
+            let children = UnsafeRawPointer(pointer).advanced(by: offset)
+              .assumingMemoryBound(to: TrackedDictionary<ID, State>.self)
+            runner._withUnsafeGuaranteedRef { $0.receive(children) }
+          }
         }
-        let step: LeafStep
-        if let child {
-          step = withUnsafePointer(to: child) { tracker(path.locate(UnsafeRawPointer($0))) }
-        } else {
-          step = tracker(nil)
-          trackers.value[id] = nil
-        }
-        switch step {
-        case .keep: return
-        case .cancel: table.cancel(id)
-        case .restart(let box):
-          table.cancel(id)
-          let inner = effect(box)
-          if case .none = inner.operation {
-            table.start(id, effect: Effect<ParentEvent>(.none))
-          } else {
-            table.start(id, effect: inner.map { embed(id, $0) })
+      } else {
+        runtime.onEachState { parent in
+          withUnsafePointer(to: parent[keyPath: children]) { pointer in
+            runner._withUnsafeGuaranteedRef { $0.receive(pointer) }
           }
         }
       }
-      runtime.onEachState { parent in
-        let current = children(parent)
-        switch current.changes(since: cursor.value) {
-        case .unchanged:
-          return
-        case .changed(let touched):
-          // A tracker fed the same child twice keeps its effect: repeated
-          // ids need no de-duplication.
-          for id in touched { reconcile(id, current[id]) }
-        case .unknown:
-          let gone = trackers.value.filter { current[$0.key] == nil }
-          for (id, _) in gone.sorted(by: { $0.value.appeared < $1.value.appeared }) { reconcile(id, nil) }
-          for (id, child) in current { reconcile(id, child) }
-        }
-        cursor.value = current.changeCursor
-      }
       return runtime
-    }
-  }
-}
-
-/// One child's tracker in a by-id feedback, and when the child appeared.
-@usableFromInline
-struct ChildTracker {
-  @usableFromInline let step: LeafTracker
-  @usableFromInline let appeared: UInt64
-
-  @inlinable
-  init(step: @escaping LeafTracker, appeared: UInt64) {
-    self.step = step
-    self.appeared = appeared
-  }
-}
-
-/// A projection of a stored property: its byte offset read directly where
-/// the key path has one, the key path otherwise. A key path applied at run
-/// time goes through the runtime's generic projection, about a hundred
-/// nanoseconds a state (measured in a standalone release build).
-@inlinable
-func storedProjection<Root, Value>(_ path: KeyPath<Root, Value> & Sendable) -> @Sendable (Root) -> Value {
-  guard let offset = MemoryLayout<Root>.offset(of: path) else { return { $0[keyPath: path] } }
-  return { root in
-    withUnsafePointer(to: root) {
-      UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
     }
   }
 }

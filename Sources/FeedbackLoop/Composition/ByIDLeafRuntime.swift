@@ -1,0 +1,150 @@
+/// The runtime of a feedback lifted by id through a ``LeafPath``: one
+/// tracker per child, fed the children its parent's events wrote, read from
+/// the ``TrackedDictionary``'s log.
+///
+/// Its memory is its own stored properties, and each state reaches it as a
+/// pointer to the children, not a copy: the handler built where the types
+/// are concrete calls ``receive(_:)`` without retaining the runtime, the
+/// dictionary or a tracker (W7 in BENCHMARKS.md: retains and releases were
+/// a quarter of an event). One child written in place since the last state,
+/// the case of one event for one child, costs one look-up: its tracker's;
+/// the child is read where the write left it.
+@usableFromInline
+final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable, Child: Sendable>:
+  KeyedRuntime<Parent, ParentEvent, ID, Never>
+{
+  /// Each child's tracker, retained once by this table (see `deinit`), so
+  /// that calling one retains nothing.
+  @exclusivity(unchecked) @usableFromInline var trackers: [ID: Unmanaged<LeafTrackerBox>] = [:]
+  /// How many children appeared so far: the order their effects are cancelled in.
+  @exclusivity(unchecked) @usableFromInline var appeared: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var cursor = ChangeCursor()
+  @usableFromInline let makeTracker: @Sendable () -> LeafTracker
+  /// Where a child's feedback state is inside the child's: the leaf path's
+  /// offset and the optionals on the way.
+  @usableFromInline let offset: Int
+  @usableFromInline let presence: [PresenceCheck]
+  /// The effect in a tracker's box, as the parent's events of child `id`.
+  @usableFromInline let effect: @Sendable (ID, EffectTrigger) -> Effect<ParentEvent>
+
+  @inlinable
+  init(
+    id: FeedbackID, core: SystemCore<Parent, ParentEvent>, makeTracker: @escaping @Sendable () -> LeafTracker,
+    offset: Int, presence: [PresenceCheck], effect: @escaping @Sendable (ID, EffectTrigger) -> Effect<ParentEvent>
+  ) {
+    self.makeTracker = makeTracker
+    self.offset = offset
+    self.presence = presence
+    self.effect = effect
+    super.init(id: id, core: core)
+  }
+
+  deinit {
+    for tracker in trackers.values { tracker.release() }
+  }
+
+  /// A new state's children.
+  @inlinable
+  final func receive(_ children: UnsafePointer<TrackedDictionary<ID, Child>>) {
+    // The state that `children` points into keeps the storage alive for
+    // the whole call: holding it strongly too cost a retain and a release.
+    unowned(unsafe) let storage = children.pointee.storage
+    let seen = cursor
+    let now = storage.log.cursor
+    guard seen.identity != now.identity || seen.generation != now.generation else { return }
+    cursor = now
+    if seen.identity == now.identity, now.generation &- seen.generation == 1,
+      storage.lastWriteGeneration == now.generation, let index = storage.lastWrite
+    {
+      // The one change since the last state was a child changed in place:
+      // the child, and its id, are where that write left them.
+      let (id, child) = storage.contents[index]
+      let step = withUnsafePointer(to: child) { feed(id, UnsafeRawPointer($0)) }
+      act(on: step, for: id)
+      return
+    }
+    switch storage.log.changes(since: seen) {
+    case .unchanged:
+      return
+    case .changed(let touched):
+      // A tracker fed the same child twice keeps its effect: repeated ids
+      // need no de-duplication.
+      for id in touched { reconcile(id, children) }
+    case .unknown:
+      let contents = storage.contents
+      let gone = trackers.filter { contents[$0.key] == nil }
+      let inOrder = gone.sorted { $0.value.takeUnretainedValue().appeared < $1.value.takeUnretainedValue().appeared }
+      for (id, _) in inOrder { reconcile(id, children) }
+      for id in contents.keys { reconcile(id, children) }
+    }
+  }
+
+  /// Feeds child `id`'s state (or its absence) to its tracker, and acts on
+  /// the step it returns.
+  @inlinable
+  final func reconcile(_ id: ID, _ children: UnsafePointer<TrackedDictionary<ID, Child>>) {
+    unowned(unsafe) let storage = children.pointee.storage
+    let step: LeafStep
+    let contents = storage.contents
+    if let index = contents.index(forKey: id) {
+      step = withUnsafePointer(to: contents.values[index]) { feed(id, UnsafeRawPointer($0)) }
+    } else {
+      step = feed(id, nil)
+    }
+    act(on: step, for: id)
+  }
+
+  /// Child `id`'s state (`nil`: it is gone) through its tracker, made when
+  /// the child first appears and dropped when it goes.
+  @inlinable
+  final func feed(_ id: ID, _ child: UnsafeRawPointer?) -> LeafStep {
+    if let trackerIndex = trackers.index(forKey: id) {
+      let tracker = trackers.values[trackerIndex]
+      guard let child else {
+        trackers.remove(at: trackerIndex)
+        defer { tracker.release() }
+        return tracker._withUnsafeGuaranteedRef { $0.step(nil) }
+      }
+      return tracker._withUnsafeGuaranteedRef { $0.step(locate(child)) }
+    }
+    guard let child else { return .keep }
+    appeared &+= 1
+    let tracker = Unmanaged.passRetained(LeafTrackerBox(step: makeTracker(), appeared: appeared))
+    trackers[id] = tracker
+    return tracker._withUnsafeGuaranteedRef { $0.step(locate(child)) }
+  }
+
+  /// Where the feedback's state is inside a child's, or `nil` if an
+  /// optional on the way is `nil`.
+  @inlinable
+  final func locate(_ child: UnsafeRawPointer) -> UnsafeRawPointer? {
+    if !presence.isEmpty {
+      for check in presence where !check.isPresent(child + check.offset) { return nil }
+    }
+    return child + offset
+  }
+
+  @inlinable
+  final func act(on step: LeafStep, for id: ID) {
+    switch step {
+    case .keep: return
+    case .cancel: table.cancel(id)
+    case .restart(let box):
+      table.cancel(id)
+      table.start(id, effect: effect(id, box))
+    }
+  }
+}
+
+/// One child's tracker in a by-id feedback, and when the child appeared.
+@usableFromInline
+final class LeafTrackerBox {
+  @usableFromInline let step: LeafTracker
+  @usableFromInline let appeared: UInt64
+
+  @inlinable
+  init(step: @escaping LeafTracker, appeared: UInt64) {
+    self.step = step
+    self.appeared = appeared
+  }
+}
