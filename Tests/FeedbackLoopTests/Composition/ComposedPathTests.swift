@@ -35,10 +35,12 @@ import Testing
     }
   }
 
-  static func feature(gate: Gate) -> Feature<State, Event> {
-    .combine(
-      name: "app", Loader.feature(gate: gate).lifted(children: \State.items, event: toItem),
-      Feature(name: "app", reducer: own))
+  /// The parent's own reducer after the lifted one, or before it (`ownFirst`):
+  /// then the change in place is the last of two.
+  static func feature(gate: Gate, ownFirst: Bool = false) -> Feature<State, Event> {
+    let child = Loader.feature(gate: gate).lifted(children: \State.items, event: toItem)
+    let parent = Feature<State, Event>(name: "app", reducer: own)
+    return ownFirst ? .combine(name: "app", parent, child) : .combine(name: "app", child, parent)
   }
 
   struct Probe {
@@ -46,9 +48,10 @@ import Testing
     let gate = Gate()
     let system: System<State, Event>
 
-    init() {
+    init(ownFirst: Bool = false) {
       system = System(
-        initial: State(), feature: ComposedPathTests.feature(gate: gate), environment: harness.environment)
+        initial: State(), feature: ComposedPathTests.feature(gate: gate, ownFirst: ownFirst),
+        environment: harness.environment)
     }
 
     func send(_ events: Event...) {
@@ -102,9 +105,10 @@ import Testing
   }
 
   @Test(
-    "G4 two children written in one event, one in place and one through the subscript: both feedbacks see their change")
-  func test_G4_twoWritesInOneEvent() {
-    let probe = Probe()
+    "G4 two children written in one event, one in place and one through the subscript, in either order: both feedbacks see their change",
+    arguments: [false, true])
+  func test_G4_twoWritesInOneEvent(ownFirst: Bool) {
+    let probe = Probe(ownFirst: ownFirst)
     probe.send(.add(1), .add(2), .item(1, .load(100)))
     #expect(probe.system.state.items[2]?.request == 101)
     #expect(probe.system.runningTaskCount == 2)
