@@ -58,7 +58,7 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
     {
       // The one change since the last state was a child changed in place:
       // the child, and its id, are where that write left them.
-      let (id, child) = storage.contents[index]
+      let (id, child) = storage.withContentsInPlace { $0.pointee[index] }
       let step = withUnsafePointer(to: child) { feed(id, UnsafeRawPointer($0)) }
       act(on: step, for: id)
       return
@@ -132,6 +132,9 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
     case .restart(let box):
       table.cancel(id)
       table.start(id, effect: effect(id, box))
+    case .restartDoingNothing:
+      table.cancel(id)
+      table.start(id, effect: Effect(.none))
     }
   }
 }

@@ -25,6 +25,9 @@ enum LeafStep {
   case cancel
   /// Start a new effect (an ``EffectBox`` of the feedback's own events).
   case restart(EffectTrigger)
+  /// Cancel its effect: the new one does nothing (`.none`). No box, so no
+  /// allocation, and no lift on the way is asked to embed it (W7, W7b).
+  case restartDoingNothing
 }
 
 /// Why an effect started, described only when a monitor asks: describing
@@ -38,10 +41,6 @@ class EffectTrigger {
   @usableFromInline
   var because: String { "" }
 
-  /// Whether the effect does nothing (`.none`): then no lift on the way
-  /// needs to be asked to embed it.
-  @usableFromInline
-  var doesNothing: Bool { false }
 }
 
 /// An effect of a lifted feedback's own events, carried through the lifts
@@ -49,17 +48,12 @@ class EffectTrigger {
 @usableFromInline
 class EffectBox<Event: Sendable>: EffectTrigger {
   @usableFromInline let effect: Effect<Event>
-  @usableFromInline let isNone: Bool
 
   @inlinable
   init(_ effect: Effect<Event>) {
     self.effect = effect
-    self.isNone = effect.isNone
     super.init()
   }
-
-  @inlinable
-  override var doesNothing: Bool { isNone }
 }
 
 /// The effect of a query, described by the query.
@@ -137,7 +131,11 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
           guard current != last.value else { return .keep }
           last.value = current
           guard let current else { return .cancel }
-          return .restart(QueryEffectBox(effects(current), query: current))
+          let effect = effects(current)
+          // A query's effect that does nothing is not described either:
+          // the runtimes consult `because` only for an effect that runs.
+          if effect.isNone { return .restartDoingNothing }
+          return .restart(QueryEffectBox(effect, query: current))
         }
       },
       strategy: strategy, offset: 0, presence: [],
@@ -212,9 +210,9 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
         case .keep: return
         case .cancel: runner._withUnsafeGuaranteedRef { $0.cancelAll() }
         case .restart(let box):
-          // An effect that does nothing is not embedded level by level.
-          let lifted = box.doesNothing ? Effect<Event>(.none) : effect(box)
-          runner._withUnsafeGuaranteedRef { $0.trigger(lifted, because: box.because) }
+          runner._withUnsafeGuaranteedRef { $0.trigger(effect(box), because: box.because) }
+        case .restartDoingNothing:
+          runner._withUnsafeGuaranteedRef { $0.trigger(Effect(.none), because: nil) }
         }
       }
       return runtime
@@ -234,7 +232,6 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   ) -> Feedback<Parent, ParentEvent> {
     let (makeTracker, effect, leafOffset, presence) = (self.makeTracker, self.effect, self.offset, self.presence)
     let childEffect: @Sendable (ID, EffectTrigger) -> Effect<ParentEvent> = { id, box in
-      if box.doesNothing { return Effect<ParentEvent>(.none) }
       let inner = effect(box)
       if case .none = inner.operation { return Effect<ParentEvent>(.none) }
       return inner.map { embed(id, $0) }
