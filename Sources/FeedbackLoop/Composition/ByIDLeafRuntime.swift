@@ -48,7 +48,13 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
   final func receive(_ children: UnsafePointer<TrackedDictionary<ID, Child>>) {
     // The state that `children` points into keeps the storage alive for
     // the whole call: holding it strongly too cost a retain and a release.
-    unowned(unsafe) let storage = children.pointee.storage
+    Unmanaged.passUnretained(children.pointee.storage)._withUnsafeGuaranteedRef { receive(children, storage: $0) }
+  }
+
+  @inlinable
+  final func receive(
+    _ children: UnsafePointer<TrackedDictionary<ID, Child>>, storage: TrackedStorage<[ID: Child], ID>
+  ) {
     let seen = cursor
     let now = storage.log.cursor
     guard seen.identity != now.identity || seen.generation != now.generation else { return }

@@ -40,7 +40,6 @@ class EffectTrigger {
   /// The trigger, as the monitor shows it.
   @usableFromInline
   var because: String { "" }
-
 }
 
 /// An effect of a lifted feedback's own events, carried through the lifts
@@ -257,6 +256,21 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
         }
       }
       return runtime
+    }
+  }
+}
+
+/// A projection of a stored property: its byte offset read directly where
+/// the key path has one, the key path otherwise. A key path applied at run
+/// time goes through the runtime's generic projection, about a hundred
+/// nanoseconds a state (measured in a standalone release build). The
+/// recipes' feedbacks by id read their children through it.
+@inlinable
+func storedProjection<Root, Value>(_ path: KeyPath<Root, Value> & Sendable) -> @Sendable (Root) -> Value {
+  guard let offset = MemoryLayout<Root>.offset(of: path) else { return { $0[keyPath: path] } }
+  return { root in
+    withUnsafePointer(to: root) {
+      UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
     }
   }
 }

@@ -208,11 +208,10 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     event: ChildEventPath<ParentEvent, ID, Event>,
     name prefix: String
   ) -> LiftableFeedback<Parent, ParentEvent>? {
+    let children = storedProjection(path)
     guard
       let lifted = recipe.liftedByID(
-        ChildrenScope(
-          prefix: prefix, children: { (parent: Parent) in parent[keyPath: path] }, embed: event.embed,
-          extract: event.extract))
+        ChildrenScope(prefix: prefix, children: { children($0) }, embed: event.embed, extract: event.extract))
     else { return nil }
     guard let leaf = self.path else { return LiftableFeedback<Parent, ParentEvent>(lifted) }
     return LiftableFeedback<Parent, ParentEvent>(
