@@ -13,13 +13,15 @@
 final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable, Child: Sendable>:
   KeyedRuntime<Parent, ParentEvent, ID, Never>
 {
-  /// Each child's tracker, retained once by this table (see `deinit`), so
-  /// that calling one retains nothing.
-  @exclusivity(unchecked) @usableFromInline var trackers: [ID: Unmanaged<LeafTrackerBox>] = [:]
+  /// Each child's memory, retained once by this table (see `deinit`), so
+  /// that using one retains nothing.
+  @exclusivity(unchecked) @usableFromInline var trackers: [ID: Unmanaged<LeafMemory>] = [:]
   /// How many children appeared so far: the order their effects are cancelled in.
   @exclusivity(unchecked) @usableFromInline var appeared: UInt64 = 0
   @exclusivity(unchecked) @usableFromInline var cursor = ChangeCursor()
-  @usableFromInline let makeTracker: @Sendable () -> LeafTracker
+  /// The feedback's logic, shared by the children, and a new child's memory.
+  @usableFromInline let logic: LeafLogic
+  @usableFromInline let makeMemory: @Sendable () -> LeafMemory
   /// Where a child's feedback state is inside the child's: the leaf path's
   /// offset and the optionals on the way.
   @usableFromInline let offset: Int
@@ -29,10 +31,12 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
 
   @inlinable
   init(
-    id: FeedbackID, core: SystemCore<Parent, ParentEvent>, makeTracker: @escaping @Sendable () -> LeafTracker,
-    offset: Int, presence: [PresenceCheck], effect: @escaping @Sendable (ID, EffectTrigger) -> Effect<ParentEvent>
+    id: FeedbackID, core: SystemCore<Parent, ParentEvent>, logic: @escaping LeafLogic,
+    makeMemory: @escaping @Sendable () -> LeafMemory, offset: Int, presence: [PresenceCheck],
+    effect: @escaping @Sendable (ID, EffectTrigger) -> Effect<ParentEvent>
   ) {
-    self.makeTracker = makeTracker
+    self.logic = logic
+    self.makeMemory = makeMemory
     self.offset = offset
     self.presence = presence
     self.effect = effect
@@ -100,24 +104,26 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
     act(on: step, for: id)
   }
 
-  /// Child `id`'s state (`nil`: it is gone) through its tracker, made when
-  /// the child first appears and dropped when it goes.
+  /// Child `id`'s state (`nil`: it is gone) through the logic, with the
+  /// child's memory, made when the child first appears and dropped when it
+  /// goes.
   @inlinable
   final func feed(_ id: ID, _ child: UnsafeRawPointer?) -> LeafStep {
     if let trackerIndex = trackers.index(forKey: id) {
-      let tracker = trackers.values[trackerIndex]
+      let memory = trackers.values[trackerIndex]
       guard let child else {
         trackers.remove(at: trackerIndex)
-        defer { tracker.release() }
-        return tracker._withUnsafeGuaranteedRef { $0.step(nil) }
+        defer { memory.release() }
+        return memory._withUnsafeGuaranteedRef { logic(nil, $0) }
       }
-      return tracker._withUnsafeGuaranteedRef { $0.step(locate(child)) }
+      return memory._withUnsafeGuaranteedRef { logic(locate(child), $0) }
     }
     guard let child else { return .keep }
     appeared &+= 1
-    let tracker = Unmanaged.passRetained(LeafTrackerBox(step: makeTracker(), appeared: appeared))
-    trackers[id] = tracker
-    return tracker._withUnsafeGuaranteedRef { $0.step(locate(child)) }
+    let memory = Unmanaged.passRetained(makeMemory())
+    memory._withUnsafeGuaranteedRef { $0.appeared = appeared }
+    trackers[id] = memory
+    return memory._withUnsafeGuaranteedRef { logic(locate(child), $0) }
   }
 
   /// Where the feedback's state is inside a child's, or `nil` if an
@@ -142,18 +148,5 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       table.cancel(id)
       table.start(id, effect: Effect(.none))
     }
-  }
-}
-
-/// One child's tracker in a by-id feedback, and when the child appeared.
-@usableFromInline
-final class LeafTrackerBox {
-  @usableFromInline let step: LeafTracker
-  @usableFromInline let appeared: UInt64
-
-  @inlinable
-  init(step: @escaping LeafTracker, appeared: UInt64) {
-    self.step = step
-    self.appeared = appeared
   }
 }

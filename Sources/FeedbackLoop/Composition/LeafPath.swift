@@ -70,10 +70,36 @@ final class QueryEffectBox<Event: Sendable, Query: Sendable>: EffectBox<Event> {
   override var because: String { "\(query)" }
 }
 
-/// One child's memory and logic: fed a pointer to each of its states, or
-/// `nil` while it does not exist. Called on the loop only.
+/// What one child's feedback remembers between its states (a query
+/// feedback: its last query), subclassed by each kind of logic; a by-id
+/// feedback keeps one per child. One object per child, so that 10,000
+/// children are 10,000 objects, not three times as many (W7-10000).
 @usableFromInline
-typealias LeafTracker = (UnsafeRawPointer?) -> LeafStep
+class LeafMemory {
+  /// When the child appeared, among its siblings (by-id feedbacks only).
+  @exclusivity(unchecked) @usableFromInline var appeared: UInt64 = 0
+
+  @inlinable
+  init() {}
+}
+
+/// A query feedback's memory: its last query.
+@usableFromInline
+final class QueryMemory<Query>: LeafMemory {
+  // Unchecked: only the loop touches it, one state at a time (a checked
+  // access cost a runtime call per state).
+  @exclusivity(unchecked) @usableFromInline var last: Query? = nil
+
+  @inlinable
+  override init() { super.init() }
+}
+
+/// A feedback's logic, shared by all its children: fed a pointer to one
+/// child's state (or `nil` while it does not exist) and that child's
+/// memory, made by the same path. Built where the feedback's types are
+/// concrete; called on the loop only.
+@usableFromInline
+typealias LeafLogic = @Sendable (UnsafeRawPointer?, LeafMemory) -> LeafStep
 
 /// An optional on the way to a lifted feedback's state.
 @usableFromInline
@@ -93,8 +119,9 @@ struct PresenceCheck: Sendable {
 /// a feedback composed into one path.
 @usableFromInline
 struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
-  /// A new child's tracker, built specialized for the feedback's own types.
-  @usableFromInline let makeTracker: @Sendable () -> LeafTracker
+  /// The feedback's logic, and a new child's memory for it.
+  @usableFromInline let logic: LeafLogic
+  @usableFromInline let makeMemory: @Sendable () -> LeafMemory
   @usableFromInline let strategy: ExecutionStrategy
   /// Where the feedback's own state is, in bytes from the start of `State`.
   @usableFromInline let offset: Int
@@ -105,10 +132,11 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
 
   @inlinable
   init(
-    makeTracker: @escaping @Sendable () -> LeafTracker, strategy: ExecutionStrategy, offset: Int,
-    presence: [PresenceCheck], effect: @escaping @Sendable (EffectTrigger) -> Effect<Event>
+    logic: @escaping LeafLogic, makeMemory: @escaping @Sendable () -> LeafMemory, strategy: ExecutionStrategy,
+    offset: Int, presence: [PresenceCheck], effect: @escaping @Sendable (EffectTrigger) -> Effect<Event>
   ) {
-    self.makeTracker = makeTracker
+    self.logic = logic
+    self.makeMemory = makeMemory
     self.strategy = strategy
     self.offset = offset
     self.presence = presence
@@ -123,20 +151,20 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
     effects: @escaping @Sendable (Query) -> Effect<Event>
   ) -> LeafPath {
     LeafPath(
-      makeTracker: {
-        let last = Memory<Query?>(nil)
-        return { state in
-          let current = state.flatMap { query($0.assumingMemoryBound(to: State.self).pointee) }
-          guard current != last.value else { return .keep }
-          last.value = current
-          guard let current else { return .cancel }
-          let effect = effects(current)
-          // A query's effect that does nothing is not described either:
-          // the runtimes consult `because` only for an effect that runs.
-          if effect.isNone { return .restartDoingNothing }
-          return .restart(QueryEffectBox(effect, query: current))
-        }
+      logic: { state, memory in
+        // The memory this path made: its own kind, unchecked.
+        let memory = unsafeDowncast(memory, to: QueryMemory<Query>.self)
+        let current = state.flatMap { query($0.assumingMemoryBound(to: State.self).pointee) }
+        guard current != memory.last else { return .keep }
+        memory.last = current
+        guard let current else { return .cancel }
+        let effect = effects(current)
+        // A query's effect that does nothing is not described either:
+        // the runtimes consult `because` only for an effect that runs.
+        if effect.isNone { return .restartDoingNothing }
+        return .restart(QueryEffectBox(effect, query: current))
       },
+      makeMemory: { QueryMemory<Query>() },
       strategy: strategy, offset: 0, presence: [],
       effect: { unsafeDowncast($0, to: EffectBox<Event>.self).effect })
   }
@@ -173,7 +201,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   ) -> LeafPath<Parent, ParentEvent>? {
     guard let outer = MemoryLayout<Parent>.offset(of: path) else { return nil }
     return LeafPath<Parent, ParentEvent>(
-      makeTracker: makeTracker, strategy: strategy, offset: outer + offset,
+      logic: logic, makeMemory: makeMemory, strategy: strategy, offset: outer + offset,
       presence: presence.map { PresenceCheck(offset: outer + $0.offset, isPresent: $0.isPresent) },
       effect: embedding(embed))
   }
@@ -190,7 +218,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
     guard let outer = MemoryLayout<Parent>.offset(of: path) else { return nil }
     let here = PresenceCheck(offset: outer) { $0.assumingMemoryBound(to: State?.self).pointee != nil }
     return LeafPath<Parent, ParentEvent>(
-      makeTracker: makeTracker, strategy: strategy, offset: outer + offset,
+      logic: logic, makeMemory: makeMemory, strategy: strategy, offset: outer + offset,
       presence: [here] + presence.map { PresenceCheck(offset: outer + $0.offset, isPresent: $0.isPresent) },
       effect: embedding(embed))
   }
@@ -198,13 +226,15 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   /// The feedback for a system of `State`, named `name`.
   @inlinable
   func feedback(name: String) -> Feedback<State, Event> {
-    let (makeTracker, strategy, effect, path) = (self.makeTracker, self.strategy, self.effect, self)
+    let (logic, makeMemory, strategy, effect, path) = (
+      self.logic, self.makeMemory, self.strategy, self.effect, self
+    )
     return Feedback(name: name, kind: "lensing", fileID: #fileID, line: #line) { id, core in
       let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
       let runner = runtime.unretained
-      let tracker = makeTracker()
+      let memory = makeMemory()
       runtime.onEachState { state in
-        let step = withUnsafePointer(to: state) { tracker(path.locate(UnsafeRawPointer($0))) }
+        let step = withUnsafePointer(to: state) { logic(path.locate(UnsafeRawPointer($0)), memory) }
         switch step {
         case .keep: return
         case .cancel: runner._withUnsafeGuaranteedRef { $0.cancelAll() }
@@ -229,7 +259,9 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
     name: String, children: KeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
     embed: @escaping @Sendable (ID, Event) -> ParentEvent
   ) -> Feedback<Parent, ParentEvent> {
-    let (makeTracker, effect, leafOffset, presence) = (self.makeTracker, self.effect, self.offset, self.presence)
+    let (logic, makeMemory, effect, leafOffset, presence) = (
+      self.logic, self.makeMemory, self.effect, self.offset, self.presence
+    )
     let childEffect: @Sendable (ID, EffectTrigger) -> Effect<ParentEvent> = { id, box in
       let inner = effect(box)
       if case .none = inner.operation { return Effect<ParentEvent>(.none) }
@@ -238,7 +270,8 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
     let offset = MemoryLayout<Parent>.offset(of: children)
     return Feedback(name: name, kind: "byID", fileID: #fileID, line: #line) { id, core in
       let runtime = ByIDLeafRuntime<Parent, ParentEvent, ID, State>(
-        id: id, core: core, makeTracker: makeTracker, offset: leafOffset, presence: presence, effect: childEffect)
+        id: id, core: core, logic: logic, makeMemory: makeMemory, offset: leafOffset, presence: presence,
+        effect: childEffect)
       let runner = Unmanaged.passUnretained(runtime)
       if let offset {
         runtime.onEachState { parent in
