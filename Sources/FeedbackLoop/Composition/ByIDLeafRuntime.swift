@@ -69,8 +69,7 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       // The one change since the last state was a child changed in place:
       // the child, and its id, are where that write left them.
       let (id, child) = storage.withContentsInPlace { $0.pointee[index] }
-      let step = withUnsafePointer(to: child) { feed(id, UnsafeRawPointer($0)) }
-      act(on: step, for: id)
+      withUnsafePointer(to: child) { feed(id, UnsafeRawPointer($0)) }
       return
     }
     switch storage.log.changes(since: seen) {
@@ -94,36 +93,38 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
   @inlinable
   final func reconcile(_ id: ID, _ children: UnsafePointer<TrackedDictionary<ID, Child>>) {
     unowned(unsafe) let storage = children.pointee.storage
-    let step: LeafStep
     let contents = storage.contents
     if let index = contents.index(forKey: id) {
-      step = withUnsafePointer(to: contents.values[index]) { feed(id, UnsafeRawPointer($0)) }
+      withUnsafePointer(to: contents.values[index]) { feed(id, UnsafeRawPointer($0)) }
     } else {
-      step = feed(id, nil)
+      feed(id, nil)
     }
-    act(on: step, for: id)
   }
 
   /// Child `id`'s state (`nil`: it is gone) through the logic, with the
   /// child's memory, made when the child first appears and dropped when it
-  /// goes.
+  /// goes; then what the logic says, done.
   @inlinable
-  final func feed(_ id: ID, _ child: UnsafeRawPointer?) -> LeafStep {
+  final func feed(_ id: ID, _ child: UnsafeRawPointer?) {
     if let trackerIndex = trackers.index(forKey: id) {
       let memory = trackers.values[trackerIndex]
       guard let child else {
         trackers.remove(at: trackerIndex)
         defer { memory.release() }
-        return memory._withUnsafeGuaranteedRef { logic(nil, $0) }
+        memory._withUnsafeGuaranteedRef { act(on: logic(nil, $0), for: id, memory: $0) }
+        return
       }
-      return memory._withUnsafeGuaranteedRef { logic(locate(child), $0) }
+      memory._withUnsafeGuaranteedRef { act(on: logic(locate(child), $0), for: id, memory: $0) }
+      return
     }
-    guard let child else { return .keep }
+    guard let child else { return }
     appeared &+= 1
     let memory = Unmanaged.passRetained(makeMemory())
-    memory._withUnsafeGuaranteedRef { $0.appeared = appeared }
     trackers[id] = memory
-    return memory._withUnsafeGuaranteedRef { logic(locate(child), $0) }
+    memory._withUnsafeGuaranteedRef {
+      $0.appeared = appeared
+      act(on: logic(locate(child), $0), for: id, memory: $0)
+    }
   }
 
   /// Where the feedback's state is inside a child's, or `nil` if an
@@ -136,17 +137,38 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
     return child + offset
   }
 
+  /// Does what child `id`'s logic said. The table of effects holds an
+  /// entry for the child only while `memory.hasEntry`: an effect that does
+  /// nothing is numbered and reported as the table would (started and
+  /// finished at once) without an entry to add and then remove, two hashes
+  /// of the id that W7 paid every eighth event.
   @inlinable
-  final func act(on step: LeafStep, for id: ID) {
+  final func act(on step: LeafStep, for id: ID, memory: LeafMemory) {
     switch step {
-    case .keep: return
-    case .cancel: table.cancel(id)
+    case .keep:
+      return
+    case .cancel:
+      removeEntry(id, memory)
     case .restart(let box):
-      table.cancel(id)
+      removeEntry(id, memory)
       table.start(id, effect: effect(id, box))
+      memory.hasEntry = true
     case .restartDoingNothing:
-      table.cancel(id)
-      table.start(id, effect: Effect(.none))
+      removeEntry(id, memory)
+      table.lastNumber += 1
+      guard core.isMonitored else { return }
+      let started = table.effectID(table.lastNumber, key: id)
+      core.monitor?.receive(.effectStarted(started))
+      core.monitor?.receive(.effectFinished(started))
     }
+  }
+
+  /// Cancels child `id`'s effect, if the table holds one (running, or
+  /// finished on its own and kept until now).
+  @inlinable
+  final func removeEntry(_ id: ID, _ memory: LeafMemory) {
+    guard memory.hasEntry else { return }
+    memory.hasEntry = false
+    table.cancel(id)
   }
 }

@@ -78,6 +78,9 @@ final class QueryEffectBox<Event: Sendable, Query: Sendable>: EffectBox<Event> {
 class LeafMemory {
   /// When the child appeared, among its siblings (by-id feedbacks only).
   @exclusivity(unchecked) @usableFromInline var appeared: UInt64 = 0
+  /// Whether the by-id feedback's table of effects holds an entry for the
+  /// child (see `ByIDLeafRuntime.act(on:for:memory:)`).
+  @exclusivity(unchecked) @usableFromInline var hasEntry = false
 
   @inlinable
   init() {}

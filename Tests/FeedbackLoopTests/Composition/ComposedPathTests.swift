@@ -255,3 +255,105 @@ extension ComposedPathTests {
     #expect(reducer.reduceReportingDiscards(&state, .top("c", .other))?.contains("no child") == true)
   }
 }
+
+/// A child by id whose query's effect sometimes does nothing: the by-id
+/// feedback keeps no entry in its table for such an effect, yet numbers and
+/// reports it as the table does (started and finished at once), and a later
+/// real effect is still cancelled when the child goes.
+extension ComposedPathTests {
+  enum Counter {
+    struct State: Sendable, Equatable { var value = 0 }
+    enum Event: Sendable, Equatable { case set(Int) }
+
+    /// Even values: an effect that does nothing; odd ones: one that waits.
+    static func feature(gate: Gate) -> Feature<State, Event> {
+      Feature(
+        name: "counter", reducer: Reducer { state, event in if case .set(let value) = event { state.value = value } },
+        feedbacks: [
+          .lensing({ $0.value == 0 ? nil : $0.value }, name: "work") { value in
+            value.isMultiple(of: 2) ? .none : .run { _ in await gate.wait() }
+          }
+        ])
+    }
+  }
+
+  struct Counters: Sendable, Equatable { var items: TrackedDictionary<Int, Counter.State> = [:] }
+
+  enum CountersEvent: Sendable, Equatable {
+    case add(Int)
+    case remove(Int)
+    case item(Int, Counter.Event)
+  }
+
+  static func counters(gate: Gate) -> Feature<Counters, CountersEvent> {
+    let own = Reducer<Counters, CountersEvent> { state, event in
+      switch event {
+      case .add(let id): state.items[id] = Counter.State()
+      case .remove(let id): state.items[id] = nil
+      case .item: break
+      }
+    }
+    let toItem = ChildEventPath<CountersEvent, Int, Counter.Event>(
+      embed: CountersEvent.item, extract: { if case .item(let id, let event) = $0 { (id, event) } else { nil } })
+    return .combine(
+      name: "app", Feature(name: "app", reducer: own),
+      Counter.feature(gate: gate).lifted(children: \Counters.items, event: toItem))
+  }
+
+  @Test(
+    "G4 G6 a child's effect that does nothing is reported started and finished, cancels the running one, and leaves nothing to cancel"
+  )
+  func test_G4_effectThatDoesNothingByID() {
+    let harness = Harness()
+    let gate = Gate()
+    let activity = ActivityLog<Counters, CountersEvent>()
+    let system = System(
+      initial: Counters(), feature: Self.counters(gate: gate), environment: harness.environment,
+      monitor: activity.monitor)
+    func send(_ events: CountersEvent...) {
+      for event in events { system.send(event) }
+      harness.settle()
+    }
+    send(.add(1), .add(2), .item(1, .set(2)))
+    #expect(activity.started.map(\.number) == [1])
+    #expect(activity.finished.map(\.number) == [1])
+    send(.item(1, .set(3)))
+    #expect(activity.started.map(\.number) == [1, 2])
+    #expect(activity.cancelled.isEmpty)
+    send(.item(1, .set(4)))
+    #expect(activity.cancelled.map(\.number) == [2])
+    #expect(activity.started.map(\.number) == [1, 2, 3])
+    #expect(activity.finished.map(\.number) == [1, 3])
+    send(.item(1, .set(5)), .item(2, .set(6)))
+    #expect(activity.started.map(\.number) == [1, 2, 3, 4, 5])
+    #expect(activity.cancelled.map(\.number) == [2])
+    send(.remove(1), .remove(2))
+    #expect(activity.cancelled.map(\.number) == [2, 4])
+    #expect(activity.started.allSatisfy { $0.feedback.name == "counter[id]/work" })
+    #expect(activity.started.compactMap(\.trigger) == ["1", "1", "1", "1", "2"])
+    gate.open()
+    harness.settle()
+    #expect(system.runningTaskCount == 0)
+    #expect(activity.finished.map(\.number) == [1, 3, 5])
+  }
+
+  @Test("G4 the same, unmonitored (each child changed in place): the running effect goes with the child")
+  func test_G4_effectThatDoesNothingByIDInPlace() {
+    let harness = Harness()
+    let gate = Gate()
+    let system = System(initial: Counters(), feature: Self.counters(gate: gate), environment: harness.environment)
+    for event in [CountersEvent.add(1), .item(1, .set(2)), .item(1, .set(3))] { system.send(event) }
+    harness.settle()
+    #expect(system.runningTaskCount == 1)
+    system.send(.item(1, .set(4)))
+    system.send(.item(1, .set(6)))
+    system.send(.item(1, .set(7)))
+    harness.settle()
+    #expect(system.runningTaskCount == 2)
+    system.send(.remove(1))
+    gate.open()
+    harness.settle()
+    #expect(system.runningTaskCount == 0)
+    #expect(system.state.items.isEmpty)
+  }
+}
