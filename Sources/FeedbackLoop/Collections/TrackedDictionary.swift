@@ -66,6 +66,24 @@ public struct TrackedDictionary<Key: Hashable & Sendable, Value: Sendable>: Send
     }
   }
 
+  /// Changes the value for `key` in place and logs the key, with one
+  /// look-up of the key (a get then a set hash it twice and copy the
+  /// value); `nil`, and nothing logged, if there is no value for `key`.
+  /// The lifted reducers by id reach their child through it (W7 in
+  /// BENCHMARKS.md).
+  @inlinable
+  mutating func modifyValue<Result>(forKey key: Key, _ body: (inout Value) -> Result) -> Result? {
+    makeUnique()
+    guard let index = storage.contents.index(forKey: key) else { return nil }
+    let result = body(&storage.contents.values[index])
+    storage.log.record(key, count: storage.contents.count)
+    // A value changed in place moves no entry: `index` stays valid until
+    // the next change, which moves the generation on.
+    storage.lastWrite = index
+    storage.lastWriteGeneration = storage.log.generation
+    return result
+  }
+
   /// Sets the value for `key` and returns the previous one.
   @inlinable
   @discardableResult

@@ -25,6 +25,9 @@ enum LeafStep {
   case cancel
   /// Start a new effect (an ``EffectBox`` of the feedback's own events).
   case restart(EffectTrigger)
+  /// Cancel its effect: the new one does nothing (`.none`). No box, so no
+  /// allocation, and no lift on the way is asked to embed it (W7, W7b).
+  case restartDoingNothing
 }
 
 /// Why an effect started, described only when a monitor asks: describing
@@ -67,10 +70,39 @@ final class QueryEffectBox<Event: Sendable, Query: Sendable>: EffectBox<Event> {
   override var because: String { "\(query)" }
 }
 
-/// One child's memory and logic: fed a pointer to each of its states, or
-/// `nil` while it does not exist. Called on the loop only.
+/// What one child's feedback remembers between its states (a query
+/// feedback: its last query), subclassed by each kind of logic; a by-id
+/// feedback keeps one per child. One object per child, so that 10,000
+/// children are 10,000 objects, not three times as many (W7-10000).
 @usableFromInline
-typealias LeafTracker = (UnsafeRawPointer?) -> LeafStep
+class LeafMemory {
+  /// When the child appeared, among its siblings (by-id feedbacks only).
+  @exclusivity(unchecked) @usableFromInline var appeared: UInt64 = 0
+  /// Whether the by-id feedback's table of effects holds an entry for the
+  /// child (see `ByIDLeafRuntime.act(on:for:memory:)`).
+  @exclusivity(unchecked) @usableFromInline var hasEntry = false
+
+  @inlinable
+  init() {}
+}
+
+/// A query feedback's memory: its last query.
+@usableFromInline
+final class QueryMemory<Query>: LeafMemory {
+  // Unchecked: only the loop touches it, one state at a time (a checked
+  // access cost a runtime call per state).
+  @exclusivity(unchecked) @usableFromInline var last: Query? = nil
+
+  @inlinable
+  override init() { super.init() }
+}
+
+/// A feedback's logic, shared by all its children: fed a pointer to one
+/// child's state (or `nil` while it does not exist) and that child's
+/// memory, made by the same path. Built where the feedback's types are
+/// concrete; called on the loop only.
+@usableFromInline
+typealias LeafLogic = @Sendable (UnsafeRawPointer?, LeafMemory) -> LeafStep
 
 /// An optional on the way to a lifted feedback's state.
 @usableFromInline
@@ -90,8 +122,9 @@ struct PresenceCheck: Sendable {
 /// a feedback composed into one path.
 @usableFromInline
 struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
-  /// A new child's tracker, built specialized for the feedback's own types.
-  @usableFromInline let makeTracker: @Sendable () -> LeafTracker
+  /// The feedback's logic, and a new child's memory for it.
+  @usableFromInline let logic: LeafLogic
+  @usableFromInline let makeMemory: @Sendable () -> LeafMemory
   @usableFromInline let strategy: ExecutionStrategy
   /// Where the feedback's own state is, in bytes from the start of `State`.
   @usableFromInline let offset: Int
@@ -102,10 +135,11 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
 
   @inlinable
   init(
-    makeTracker: @escaping @Sendable () -> LeafTracker, strategy: ExecutionStrategy, offset: Int,
-    presence: [PresenceCheck], effect: @escaping @Sendable (EffectTrigger) -> Effect<Event>
+    logic: @escaping LeafLogic, makeMemory: @escaping @Sendable () -> LeafMemory, strategy: ExecutionStrategy,
+    offset: Int, presence: [PresenceCheck], effect: @escaping @Sendable (EffectTrigger) -> Effect<Event>
   ) {
-    self.makeTracker = makeTracker
+    self.logic = logic
+    self.makeMemory = makeMemory
     self.strategy = strategy
     self.offset = offset
     self.presence = presence
@@ -120,16 +154,20 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
     effects: @escaping @Sendable (Query) -> Effect<Event>
   ) -> LeafPath {
     LeafPath(
-      makeTracker: {
-        let last = Memory<Query?>(nil)
-        return { state in
-          let current = state.flatMap { query($0.assumingMemoryBound(to: State.self).pointee) }
-          guard current != last.value else { return .keep }
-          last.value = current
-          guard let current else { return .cancel }
-          return .restart(QueryEffectBox(effects(current), query: current))
-        }
+      logic: { state, memory in
+        // The memory this path made: its own kind, unchecked.
+        let memory = unsafeDowncast(memory, to: QueryMemory<Query>.self)
+        let current = state.flatMap { query($0.assumingMemoryBound(to: State.self).pointee) }
+        guard current != memory.last else { return .keep }
+        memory.last = current
+        guard let current else { return .cancel }
+        let effect = effects(current)
+        // A query's effect that does nothing is not described either:
+        // the runtimes consult `because` only for an effect that runs.
+        if effect.isNone { return .restartDoingNothing }
+        return .restart(QueryEffectBox(effect, query: current))
       },
+      makeMemory: { QueryMemory<Query>() },
       strategy: strategy, offset: 0, presence: [],
       effect: { unsafeDowncast($0, to: EffectBox<Event>.self).effect })
   }
@@ -138,7 +176,9 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   /// an optional on the way is `nil`.
   @inlinable
   func locate(_ base: UnsafeRawPointer) -> UnsafeRawPointer? {
-    for check in presence where !check.isPresent(base + check.offset) { return nil }
+    if !presence.isEmpty {
+      for check in presence where !check.isPresent(base + check.offset) { return nil }
+    }
     return base + offset
   }
 
@@ -164,7 +204,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   ) -> LeafPath<Parent, ParentEvent>? {
     guard let outer = MemoryLayout<Parent>.offset(of: path) else { return nil }
     return LeafPath<Parent, ParentEvent>(
-      makeTracker: makeTracker, strategy: strategy, offset: outer + offset,
+      logic: logic, makeMemory: makeMemory, strategy: strategy, offset: outer + offset,
       presence: presence.map { PresenceCheck(offset: outer + $0.offset, isPresent: $0.isPresent) },
       effect: embedding(embed))
   }
@@ -181,7 +221,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
     guard let outer = MemoryLayout<Parent>.offset(of: path) else { return nil }
     let here = PresenceCheck(offset: outer) { $0.assumingMemoryBound(to: State?.self).pointee != nil }
     return LeafPath<Parent, ParentEvent>(
-      makeTracker: makeTracker, strategy: strategy, offset: outer + offset,
+      logic: logic, makeMemory: makeMemory, strategy: strategy, offset: outer + offset,
       presence: [here] + presence.map { PresenceCheck(offset: outer + $0.offset, isPresent: $0.isPresent) },
       effect: embedding(embed))
   }
@@ -189,110 +229,78 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   /// The feedback for a system of `State`, named `name`.
   @inlinable
   func feedback(name: String) -> Feedback<State, Event> {
-    let (makeTracker, strategy, effect, path) = (self.makeTracker, self.strategy, self.effect, self)
+    let (logic, makeMemory, strategy, effect, path) = (
+      self.logic, self.makeMemory, self.strategy, self.effect, self
+    )
     return Feedback(name: name, kind: "lensing", fileID: #fileID, line: #line) { id, core in
       let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
       let runner = runtime.unretained
-      let tracker = makeTracker()
+      let memory = makeMemory()
       runtime.onEachState { state in
-        let step = withUnsafePointer(to: state) { tracker(path.locate(UnsafeRawPointer($0))) }
+        let step = withUnsafePointer(to: state) { logic(path.locate(UnsafeRawPointer($0)), memory) }
         switch step {
         case .keep: return
         case .cancel: runner._withUnsafeGuaranteedRef { $0.cancelAll() }
         case .restart(let box):
           runner._withUnsafeGuaranteedRef { $0.trigger(effect(box), because: box.because) }
+        case .restartDoingNothing:
+          runner._withUnsafeGuaranteedRef { $0.trigger(Effect(.none), because: nil) }
         }
       }
       return runtime
     }
   }
 
-  /// The feedback over children by id at `children` (a projection of the
-  /// parent's state): one tracker per child, created when the child first
-  /// appears, dropped when it goes; a state costs O(k) for the k children
-  /// its events wrote, read from the dictionary's log. Children that go
-  /// together (the dictionary replaced wholesale) have their effects
-  /// cancelled in the order the children appeared.
+  /// The feedback over children by id at `children` of the parent's state:
+  /// one tracker per child, created when the child first appears, dropped
+  /// when it goes; a state costs O(k) for the k children its events wrote,
+  /// read from the dictionary's log. Children that go together (the
+  /// dictionary replaced wholesale) have their effects cancelled in the
+  /// order the children appeared. See ``ByIDLeafRuntime``.
   @inlinable
   func byIDFeedback<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
-    name: String, children: @escaping @Sendable (Parent) -> TrackedDictionary<ID, State>,
+    name: String, children: KeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
     embed: @escaping @Sendable (ID, Event) -> ParentEvent
   ) -> Feedback<Parent, ParentEvent> {
-    let (makeTracker, effect, path) = (self.makeTracker, self.effect, self)
+    let (logic, makeMemory, effect, leafOffset, presence) = (
+      self.logic, self.makeMemory, self.effect, self.offset, self.presence
+    )
+    let childEffect: @Sendable (ID, EffectTrigger) -> Effect<ParentEvent> = { id, box in
+      let inner = effect(box)
+      if case .none = inner.operation { return Effect<ParentEvent>(.none) }
+      return inner.map { embed(id, $0) }
+    }
+    let offset = MemoryLayout<Parent>.offset(of: children)
     return Feedback(name: name, kind: "byID", fileID: #fileID, line: #line) { id, core in
-      let runtime = KeyedRuntime<Parent, ParentEvent, ID, Never>(id: id, core: core)
-      let table = runtime.table
-      let trackers = Memory<[ID: ChildTracker]>([:])
-      let appeared = Memory<UInt64>(0)
-      let cursor = Memory(ChangeCursor())
-      func reconcile(_ id: ID, _ child: State?) {
-        let tracker: LeafTracker
-        if let known = trackers.value[id] {
-          tracker = known.step
-        } else {
-          guard child != nil else { return }
-          tracker = makeTracker()
-          appeared.value += 1
-          trackers.value[id] = ChildTracker(step: tracker, appeared: appeared.value)
+      let runtime = ByIDLeafRuntime<Parent, ParentEvent, ID, State>(
+        id: id, core: core, logic: logic, makeMemory: makeMemory, offset: leafOffset, presence: presence,
+        effect: childEffect)
+      let runner = Unmanaged.passUnretained(runtime)
+      if let offset {
+        runtime.onEachState { parent in
+          withUnsafePointer(to: parent) { pointer in
+            let children = UnsafeRawPointer(pointer).advanced(by: offset)
+              .assumingMemoryBound(to: TrackedDictionary<ID, State>.self)
+            runner._withUnsafeGuaranteedRef { $0.receive(children) }
+          }
         }
-        let step: LeafStep
-        if let child {
-          step = withUnsafePointer(to: child) { tracker(path.locate(UnsafeRawPointer($0))) }
-        } else {
-          step = tracker(nil)
-          trackers.value[id] = nil
-        }
-        switch step {
-        case .keep: return
-        case .cancel: table.cancel(id)
-        case .restart(let box):
-          table.cancel(id)
-          let inner = effect(box)
-          if case .none = inner.operation {
-            table.start(id, effect: Effect<ParentEvent>(.none))
-          } else {
-            table.start(id, effect: inner.map { embed(id, $0) })
+      } else {
+        runtime.onEachState { parent in
+          withUnsafePointer(to: parent[keyPath: children]) { pointer in
+            runner._withUnsafeGuaranteedRef { $0.receive(pointer) }
           }
         }
       }
-      runtime.onEachState { parent in
-        let current = children(parent)
-        switch current.changes(since: cursor.value) {
-        case .unchanged:
-          return
-        case .changed(let touched):
-          // A tracker fed the same child twice keeps its effect: repeated
-          // ids need no de-duplication.
-          for id in touched { reconcile(id, current[id]) }
-        case .unknown:
-          let gone = trackers.value.filter { current[$0.key] == nil }
-          for (id, _) in gone.sorted(by: { $0.value.appeared < $1.value.appeared }) { reconcile(id, nil) }
-          for (id, child) in current { reconcile(id, child) }
-        }
-        cursor.value = current.changeCursor
-      }
       return runtime
     }
-  }
-}
-
-/// One child's tracker in a by-id feedback, and when the child appeared.
-@usableFromInline
-struct ChildTracker {
-  @usableFromInline let step: LeafTracker
-  @usableFromInline let appeared: UInt64
-
-  @inlinable
-  init(step: @escaping LeafTracker, appeared: UInt64) {
-    self.step = step
-    self.appeared = appeared
   }
 }
 
 /// A projection of a stored property: its byte offset read directly where
 /// the key path has one, the key path otherwise. A key path applied at run
 /// time goes through the runtime's generic projection, about a hundred
-/// nanoseconds a state (measured in a standalone release build).
+/// nanoseconds a state (measured in a standalone release build). The
+/// recipes' feedbacks by id read their children through it.
 @inlinable
 func storedProjection<Root, Value>(_ path: KeyPath<Root, Value> & Sendable) -> @Sendable (Root) -> Value {
   guard let offset = MemoryLayout<Root>.offset(of: path) else { return { $0[keyPath: path] } }

@@ -215,7 +215,7 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     else { return nil }
     guard let leaf = self.path else { return LiftableFeedback<Parent, ParentEvent>(lifted) }
     return LiftableFeedback<Parent, ParentEvent>(
-      lifted, built: leaf.byIDFeedback(name: lifted.name, children: children, embed: event.embed))
+      lifted, built: leaf.byIDFeedback(name: lifted.name, children: path, embed: event.embed))
   }
 }
 

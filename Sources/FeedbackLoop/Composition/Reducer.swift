@@ -19,9 +19,17 @@
 public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
   /// Reduces, and returns why a part of the event was discarded, or `nil`.
   @usableFromInline let body: @Sendable (inout State, Event) -> String?
+  /// For a reducer that only reaches a child through stored properties
+  /// (``lifted(state:event:)`` at a stored property, again and again): the
+  /// way to it, so that lifting it once more composes one path rather than
+  /// wrapping one more reducer around it (W7b in BENCHMARKS.md).
+  @usableFromInline let reach: ChildReach<State, Event>?
 
   @inlinable
-  init(body: @escaping @Sendable (inout State, Event) -> String?) { self.body = body }
+  init(body: @escaping @Sendable (inout State, Event) -> String?, reach: ChildReach<State, Event>? = nil) {
+    self.body = body
+    self.reach = reach
+  }
 
   /// A reducer that changes the state in place.
   ///
@@ -39,6 +47,7 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
       reduce(&state, event)
       return nil
     }
+    self.reach = nil
   }
 
   /// A reducer that returns the new state.
@@ -52,6 +61,7 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
       state = reduce(state, event)
       return nil
     }
+    self.reach = nil
   }
 
   /// Reduces `event` into `state`.
@@ -128,11 +138,37 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
     event: EventPath<ParentEvent, Event>
   ) -> Reducer<Parent, ParentEvent> {
     let (body, extract) = (self.body, event.extract)
-    let offset = MemoryLayout<Parent>.offset(of: path)
-    return Reducer<Parent, ParentEvent> { parent, parentEvent in
-      guard let childEvent = extract(parentEvent) else { return nil }
-      return withStoredProperty(&parent, path, offset: offset) { body(&$0, childEvent) }
+    guard let offset = MemoryLayout<Parent>.offset(of: path) else {
+      return Reducer<Parent, ParentEvent> { parent, parentEvent in
+        guard let childEvent = extract(parentEvent) else { return nil }
+        return body(&parent[keyPath: path], childEvent)
+      }
     }
+    let reach: ChildReach<Parent, ParentEvent>
+    if let inner = self.reach {
+      // The child is itself a lift: one more extraction in front of its
+      // path, its offset added to this one's.
+      let innerReach = inner.reduce
+      reach = ChildReach(offset: offset + inner.offset) { parentEvent, child in
+        guard let childEvent = extract(parentEvent) else { return .notForChild }
+        return innerReach(childEvent, child)
+      }
+    } else {
+      reach = ChildReach(offset: offset) { parentEvent, child in
+        guard let childEvent = extract(parentEvent) else { return .notForChild }
+        return .reduced(body(&child.assumingMemoryBound(to: State.self).pointee, childEvent))
+      }
+    }
+    let (reduce, childOffset) = (reach.reduce, reach.offset)
+    return Reducer<Parent, ParentEvent>(
+      body: { parent, parentEvent in
+        withUnsafeMutablePointer(to: &parent) { pointer in
+          switch reduce(parentEvent, UnsafeMutableRawPointer(pointer) + childOffset) {
+          case .notForChild: nil
+          case .reduced(let discard): discard
+          }
+        }
+      }, reach: reach)
   }
 
   /// This child reducer, lifted into a parent whose state holds the child's
@@ -178,14 +214,11 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
     let offset = MemoryLayout<Parent>.offset(of: path)
     return Reducer<Parent, ParentEvent> { parent, parentEvent in
       guard let (id, childEvent) = extract(parentEvent) else { return nil }
-      return withStoredProperty(&parent, path, offset: offset) { children in
-        guard var child = children[id] else {
-          return "no child \(id) in \(path): \(childEvent) has no child to reach"
-        }
-        let discard = body(&child, childEvent)
-        children[id] = child
-        return discard
+      let reached = withStoredProperty(&parent, path, offset: offset) { children in
+        children.modifyValue(forKey: id) { body(&$0, childEvent) }
       }
+      guard let discard = reached else { return "no child \(id) in \(path): \(childEvent) has no child to reach" }
+      return discard
     }
   }
 
@@ -219,4 +252,33 @@ func withStoredProperty<Root, Value, Result>(
   return withUnsafeMutablePointer(to: &root) { pointer in
     body(&UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee)
   }
+}
+
+/// The way from a parent's event and state to the child a chain of lifts at
+/// stored properties reaches: the extractions one after the other, then
+/// the child's reducer on its state, found at `offset` bytes into the
+/// parent's. A lift of a lift adds one extraction and one offset: the
+/// reducer that runs is one path, not one reducer per level.
+@usableFromInline
+struct ChildReach<State: Sendable, Event: Sendable>: Sendable {
+  /// Where the reached child's state is, in bytes from the start of `State`.
+  @usableFromInline let offset: Int
+  /// Reduces the event into the child's state at the pointer, if the event
+  /// holds one of the child's.
+  @usableFromInline let reduce: @Sendable (Event, UnsafeMutableRawPointer) -> ChildReachOutcome
+
+  @inlinable
+  init(offset: Int, reduce: @escaping @Sendable (Event, UnsafeMutableRawPointer) -> ChildReachOutcome) {
+    self.offset = offset
+    self.reduce = reduce
+  }
+}
+
+/// What a ``ChildReach`` did with an event.
+@usableFromInline
+enum ChildReachOutcome {
+  /// The event holds none of the child's.
+  case notForChild
+  /// The child reduced its event, and said why a part of it was discarded.
+  case reduced(String?)
 }

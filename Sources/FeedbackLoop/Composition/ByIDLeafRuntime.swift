@@ -1,0 +1,174 @@
+/// The runtime of a feedback lifted by id through a ``LeafPath``: one
+/// tracker per child, fed the children its parent's events wrote, read from
+/// the ``TrackedDictionary``'s log.
+///
+/// Its memory is its own stored properties, and each state reaches it as a
+/// pointer to the children, not a copy: the handler built where the types
+/// are concrete calls ``receive(_:)`` without retaining the runtime, the
+/// dictionary or a tracker (W7 in BENCHMARKS.md: retains and releases were
+/// a quarter of an event). One child written in place since the last state,
+/// the case of one event for one child, costs one look-up: its tracker's;
+/// the child is read where the write left it.
+@usableFromInline
+final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable, Child: Sendable>:
+  KeyedRuntime<Parent, ParentEvent, ID, Never>
+{
+  /// Each child's memory, retained once by this table (see `deinit`), so
+  /// that using one retains nothing.
+  @exclusivity(unchecked) @usableFromInline var trackers: [ID: Unmanaged<LeafMemory>] = [:]
+  /// How many children appeared so far: the order their effects are cancelled in.
+  @exclusivity(unchecked) @usableFromInline var appeared: UInt64 = 0
+  @exclusivity(unchecked) @usableFromInline var cursor = ChangeCursor()
+  /// The feedback's logic, shared by the children, and a new child's memory.
+  @usableFromInline let logic: LeafLogic
+  @usableFromInline let makeMemory: @Sendable () -> LeafMemory
+  /// Where a child's feedback state is inside the child's: the leaf path's
+  /// offset and the optionals on the way.
+  @usableFromInline let offset: Int
+  @usableFromInline let presence: [PresenceCheck]
+  /// The effect in a tracker's box, as the parent's events of child `id`.
+  @usableFromInline let effect: @Sendable (ID, EffectTrigger) -> Effect<ParentEvent>
+
+  @inlinable
+  init(
+    id: FeedbackID, core: SystemCore<Parent, ParentEvent>, logic: @escaping LeafLogic,
+    makeMemory: @escaping @Sendable () -> LeafMemory, offset: Int, presence: [PresenceCheck],
+    effect: @escaping @Sendable (ID, EffectTrigger) -> Effect<ParentEvent>
+  ) {
+    self.logic = logic
+    self.makeMemory = makeMemory
+    self.offset = offset
+    self.presence = presence
+    self.effect = effect
+    super.init(id: id, core: core)
+  }
+
+  deinit {
+    for tracker in trackers.values { tracker.release() }
+  }
+
+  /// A new state's children.
+  @inlinable
+  final func receive(_ children: UnsafePointer<TrackedDictionary<ID, Child>>) {
+    // The state that `children` points into keeps the storage alive for
+    // the whole call: holding it strongly too cost a retain and a release.
+    Unmanaged.passUnretained(children.pointee.storage)._withUnsafeGuaranteedRef { receive(children, storage: $0) }
+  }
+
+  @inlinable
+  final func receive(
+    _ children: UnsafePointer<TrackedDictionary<ID, Child>>, storage: TrackedStorage<[ID: Child], ID>
+  ) {
+    let seen = cursor
+    let now = storage.log.cursor
+    guard seen.identity != now.identity || seen.generation != now.generation else { return }
+    cursor = now
+    if seen.identity == now.identity, now.generation &- seen.generation == 1,
+      storage.lastWriteGeneration == now.generation, let index = storage.lastWrite
+    {
+      // The one change since the last state was a child changed in place:
+      // the child, and its id, are where that write left them.
+      let (id, child) = storage.withContentsInPlace { $0.pointee[index] }
+      withUnsafePointer(to: child) { feed(id, UnsafeRawPointer($0)) }
+      return
+    }
+    switch storage.log.changes(since: seen) {
+    case .unchanged:
+      return
+    case .changed(let touched):
+      // A tracker fed the same child twice keeps its effect: repeated ids
+      // need no de-duplication.
+      for id in touched { reconcile(id, children) }
+    case .unknown:
+      let contents = storage.contents
+      let gone = trackers.filter { contents[$0.key] == nil }
+      let inOrder = gone.sorted { $0.value.takeUnretainedValue().appeared < $1.value.takeUnretainedValue().appeared }
+      for (id, _) in inOrder { reconcile(id, children) }
+      for id in contents.keys { reconcile(id, children) }
+    }
+  }
+
+  /// Feeds child `id`'s state (or its absence) to its tracker, and acts on
+  /// the step it returns.
+  @inlinable
+  final func reconcile(_ id: ID, _ children: UnsafePointer<TrackedDictionary<ID, Child>>) {
+    unowned(unsafe) let storage = children.pointee.storage
+    let contents = storage.contents
+    if let index = contents.index(forKey: id) {
+      withUnsafePointer(to: contents.values[index]) { feed(id, UnsafeRawPointer($0)) }
+    } else {
+      feed(id, nil)
+    }
+  }
+
+  /// Child `id`'s state (`nil`: it is gone) through the logic, with the
+  /// child's memory, made when the child first appears and dropped when it
+  /// goes; then what the logic says, done.
+  @inlinable
+  final func feed(_ id: ID, _ child: UnsafeRawPointer?) {
+    if let trackerIndex = trackers.index(forKey: id) {
+      let memory = trackers.values[trackerIndex]
+      guard let child else {
+        trackers.remove(at: trackerIndex)
+        defer { memory.release() }
+        memory._withUnsafeGuaranteedRef { act(on: logic(nil, $0), for: id, memory: $0) }
+        return
+      }
+      memory._withUnsafeGuaranteedRef { act(on: logic(locate(child), $0), for: id, memory: $0) }
+      return
+    }
+    guard let child else { return }
+    appeared &+= 1
+    let memory = Unmanaged.passRetained(makeMemory())
+    trackers[id] = memory
+    memory._withUnsafeGuaranteedRef {
+      $0.appeared = appeared
+      act(on: logic(locate(child), $0), for: id, memory: $0)
+    }
+  }
+
+  /// Where the feedback's state is inside a child's, or `nil` if an
+  /// optional on the way is `nil`.
+  @inlinable
+  final func locate(_ child: UnsafeRawPointer) -> UnsafeRawPointer? {
+    if !presence.isEmpty {
+      for check in presence where !check.isPresent(child + check.offset) { return nil }
+    }
+    return child + offset
+  }
+
+  /// Does what child `id`'s logic said. The table of effects holds an
+  /// entry for the child only while `memory.hasEntry`: an effect that does
+  /// nothing is numbered and reported as the table would (started and
+  /// finished at once) without an entry to add and then remove, two hashes
+  /// of the id that W7 paid every eighth event.
+  @inlinable
+  final func act(on step: LeafStep, for id: ID, memory: LeafMemory) {
+    switch step {
+    case .keep:
+      return
+    case .cancel:
+      removeEntry(id, memory)
+    case .restart(let box):
+      removeEntry(id, memory)
+      table.start(id, effect: effect(id, box))
+      memory.hasEntry = true
+    case .restartDoingNothing:
+      removeEntry(id, memory)
+      table.lastNumber += 1
+      guard core.isMonitored else { return }
+      let started = table.effectID(table.lastNumber, key: id)
+      core.monitor?.receive(.effectStarted(started))
+      core.monitor?.receive(.effectFinished(started))
+    }
+  }
+
+  /// Cancels child `id`'s effect, if the table holds one (running, or
+  /// finished on its own and kept until now).
+  @inlinable
+  final func removeEntry(_ id: ID, _ memory: LeafMemory) {
+    guard memory.hasEntry else { return }
+    memory.hasEntry = false
+    table.cancel(id)
+  }
+}
