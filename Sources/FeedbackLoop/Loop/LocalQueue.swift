@@ -73,15 +73,26 @@ struct LocalQueue<Element> {
     return nil
   }
 
-  /// Removes and returns the element at `position`, closing the gap: the
-  /// elements behind it move one place forward (a full inbox that drops its
-  /// oldest event).
+  /// Removes and returns the element at `position`, closing the gap from
+  /// the nearer end, as `Deque` does: a full inbox that drops its oldest
+  /// event, which is at or near the front, moves nothing or little.
   @usableFromInline
   mutating func remove(at position: Int) -> Element {
     let storage = storage.unsafelyUnwrapped
     let removed = (storage + slot(position)).move()
-    for later in position..<(count - 1) {
-      (storage + slot(later)).initialize(to: (storage + slot(later + 1)).move())
+    if position < count - 1 - position {
+      // The elements in front of it move one place back; the front follows.
+      var gap = position
+      while gap > 0 {
+        (storage + slot(gap)).initialize(to: (storage + slot(gap - 1)).move())
+        gap -= 1
+      }
+      head += 1
+      if head == capacity { head = 0 }
+    } else {
+      for later in position..<(count - 1) {
+        (storage + slot(later)).initialize(to: (storage + slot(later + 1)).move())
+      }
     }
     count -= 1
     return removed

@@ -127,4 +127,20 @@ struct EventInboxTests {
       Issue.record("the observer's removal moved: \(inbox.items[0])")
     }
   }
+
+  @Test("removing at any place of a ring that wrapped around keeps the others in order", arguments: 0..<6)
+  func removeAtAnyPosition(_ position: Int) {
+    var queue = LocalQueue<Int>()
+    defer { queue.deallocate() }
+    for number in 0..<8 { queue.append(number) }
+    for _ in 0..<5 { _ = queue.popFirst() }
+    for number in 8..<11 { queue.append(number) }
+    // Eight places, the front at the sixth: 5, 6, 7 | 8, 9, 10.
+    #expect(queue.capacity == 8 && queue.head == 5)
+    var expected = Array(5..<11)
+    #expect(queue.remove(at: position) == expected.remove(at: position))
+    #expect(queue.elements == expected)
+    queue.append(11)
+    #expect(queue.elements == expected + [11])
+  }
 }
