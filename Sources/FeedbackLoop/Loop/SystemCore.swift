@@ -366,8 +366,12 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       observed: current, mayDrain: mayDrain(callerIsMainActor: callerIsMainActor))
     {
     case .ownerTakesIt:
+      let backlog = inbox.items.count
       unlock()
       if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+      // The owner is far behind: most likely it lost its processor to the
+      // senders. Give one back rather than grow the inbox further (W9).
+      if backlog >= Self.backlogBeforeYielding { fl_yield() }
     case .takeLoop:
       guard acquire() else {
         // Another thread took the loop meanwhile (`stop()`,
@@ -393,6 +397,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       if schedule { scheduleMainDrain() }
     }
   }
+
+  /// How many items a sender finds queued behind an owner before it gives
+  /// its processor away once.
+  @inlinable static var backlogBeforeYielding: Int { 4_096 }
 
   @usableFromInline
   func scheduleMainDrain() {
