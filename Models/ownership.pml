@@ -23,6 +23,8 @@
  *     weak fairness; a waiting reader, sender or stopper that could wait
  *     forever is a counterexample.
  *
+ * THIRD_SENDER runs three senders, a stop() and no reader (see below).
+ *
  * WITHOUT_FALLBACK removes the reader's fallback to the reduction guard (it
  * then waits for a publication however long it takes): the publication
  * alone must then be live, and Scripts/model-check checks both forms.
@@ -39,7 +41,19 @@
  *                                    state without the guard (torn read);
  *   MUTANT_STOP_WITHOUT_GUARD        stop() sets `stopped` without waiting
  *                                    for the reduction running (a reduction
- *                                    after stop() returns).
+ *                                    after stop() returns);
+ *   MUTANT_STOP_FORGETS_BATCH        the stopping owner discards the inbox
+ *                                    but not the batch it took from it
+ *                                    (a lost event; checked THIRD_SENDER);
+ *   MUTANT_BATCH_WITHOUT_LOCK        the owner takes the inbox's items one
+ *                                    by one without the lock while senders
+ *                                    append (a lost event; THIRD_SENDER).
+ *
+ * The owner takes the inbox whole (SystemCore.moveAllLocked: the two
+ * buffers are swapped under the lock) into `batch`, its own queue
+ * (`pendingLocal`), and takes from it before it looks at the inbox again. A
+ * sender that finds QUEUED set under the lock only reads the word (one load,
+ * no read-modify-write: SystemCore.enqueueLockedReading).
  */
 
 #define OWNED   1
@@ -47,11 +61,20 @@
 #define STOPPED 4
 #define READER  8
 
+/* THIRD_SENDER puts a third sender where the reader was: with two senders,
+ * one of which owns the loop, the owner's batch never holds more than one
+ * event, and a race between the batch and a later sender cannot happen. */
+#ifdef THIRD_SENDER
+#define EVENTS 3
+#else
 #define EVENTS 2
+#endif
+#define PROCESSES 4
 
 byte word = 0;            /* the control word */
 byte lk = 0;              /* the system's lock: 0, or the holder's _pid + 1 */
 chan inbox = [EVENTS] of { byte };
+chan batch = [EVENTS] of { byte };   /* the owner's queue: only the owner */
 
 byte s1 = 0;              /* the state: a reducer writes s1, then s2 */
 byte s2 = 0;
@@ -151,6 +174,12 @@ inline process(e) {
 }
 
 inline finishStopping() {
+#ifndef MUTANT_STOP_FORGETS_BATCH
+  do
+  :: nempty(batch) -> batch?item; discarded[item]++
+  :: empty(batch) -> break
+  od;
+#endif
   lock();
   word = word | STOPPED;
   do
@@ -171,7 +200,8 @@ inline drain() {
   do
   :: cur = word;
      if
-     :: cur == OWNED ->
+     :: cur == OWNED && nempty(batch) -> batch?item; process(item)
+     :: cur == OWNED && empty(batch) ->
 #ifdef MUTANT_LET_GO_BLINDLY
         word = 0; break
 #else
@@ -193,22 +223,29 @@ inline drain() {
         :: else -> skip
         fi;
         if
-        :: (cur & QUEUED) != 0 ->
+        :: nempty(batch) -> batch?item; process(item)
+        :: empty(batch) && (cur & QUEUED) != 0 ->
+#ifdef MUTANT_BATCH_WITHOUT_LOCK
+           do
+           :: nempty(inbox) -> inbox?item; batch!item
+           :: empty(inbox) -> break
+           od;
+           word = word & ~QUEUED;
+#else
+           /* The whole inbox at once, under the lock. */
            lock();
-           if
-           :: nempty(inbox) -> inbox?item
-           :: empty(inbox) -> item = 0
-           fi;
-           if
-           :: empty(inbox) -> word = word & ~QUEUED
-           :: nempty(inbox) -> skip
-           fi;
+           do
+           :: nempty(inbox) -> inbox?item; batch!item
+           :: empty(inbox) -> break
+           od;
+           word = word & ~QUEUED;
            unlock();
+#endif
            if
-           :: item != 0 -> process(item)
-           :: else -> skip
+           :: nempty(batch) -> batch?item; process(item)
+           :: empty(batch) -> skip
            fi
-        :: else -> skip
+        :: empty(batch) && (cur & QUEUED) == 0 -> skip
         fi
      fi
   od
@@ -231,8 +268,13 @@ proctype Sender(byte e) {
      :: (word & STOPPED) != 0 -> unlock(); discarded[e]++
      :: else ->
         inbox!e;
-        word = word | QUEUED;
+        /* QUEUED set already: it stays set while the lock is held, and
+         * only a load; else set it, reading the word before. */
         cur = word;
+        if
+        :: (cur & QUEUED) == 0 -> atomic { cur = word; word = word | QUEUED }
+        :: else -> skip
+        fi;
         if
         :: (cur & OWNED) != 0 -> unlock()
         :: else ->
@@ -346,10 +388,14 @@ init {
   atomic {
     run Sender(1);
     run Sender(2);
+#ifdef THIRD_SENDER
+    run Sender(3);
+#else
     run Reader();
+#endif
     run Stopper()
   }
-  finished == 4;
+  finished == PROCESSES;
   /* Every event reduced once, or reported discarded once. */
   byte e = 1;
   do
@@ -360,7 +406,8 @@ init {
   od;
   assert((word & (OWNED | QUEUED | READER)) == 0);
   assert(empty(inbox));
+  assert(empty(batch));
   assert(s1 == s2)
 }
 
-ltl done { <> (finished == 4) }
+ltl done { <> (finished == PROCESSES) }

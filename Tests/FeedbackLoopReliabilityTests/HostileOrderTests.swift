@@ -154,5 +154,81 @@ extension Reliability {
       observation.cancel()
       system.stop()
     }
+
+    /// Events from eight threads, and the loop's answers to them.
+    struct Senders: Sendable {
+      enum Event: Sendable {
+        case sent(sender: Int, number: Int)
+        /// What the loop had seen of each sender's progress when it
+        /// answered: each of those events was sent before the answer.
+        case answer(seen: [Int])
+      }
+
+      var next: [Int]
+      var reduced = 0
+      var answers = 0
+      var failures: [String] = []
+
+      init(senders: Int) { next = Array(repeating: 0, count: senders) }
+
+      mutating func fail(_ text: String) {
+        if failures.count < 10 { failures.append(text) }
+      }
+
+      static func reduce(_ state: inout Senders, _ event: Event) {
+        switch event {
+        case .sent(let sender, let number):
+          if number != state.next[sender] {
+            state.fail("sender \(sender): \(number) reduced when \(state.next[sender]) was due")
+          }
+          state.next[sender] = number + 1
+          state.reduced += 1
+        case .answer(let seen):
+          state.answers += 1
+          for (sender, number) in seen.enumerated() where number >= state.next[sender] {
+            state.fail("an answer overtook sender \(sender)'s \(number), sent before it (\(state.next[sender]) due)")
+          }
+        }
+      }
+    }
+
+    @Test(
+      "G2 G14 8 threads send to one system while its loop answers from a feedback: none lost or duplicated, each sender's order kept, and no answer overtakes an event sent before it",
+      .timeLimit(.minutes(10)))
+    func eightSendersAndTheLoopsAnswers() async {
+      let senders = 8
+      let count = Scale.pick(20_000, sanitized: 2_000)
+      let answerEvery = 64
+      // Each sender's last event whose send returned: an answer built from
+      // it is sent after those events (the lock orders the two).
+      let progress = Locked<[Int]>(Array(repeating: -1, count: senders))
+      let system = System(
+        initial: Senders(senders: senders),
+        reduceInPlace: Senders.reduce,
+        feedbacks: [
+          .onEvent(strategy: .merge, name: "answer") { event, _ in
+            guard case .sent(_, let number) = event, number % answerEvery == 0 else { return .none }
+            // Sent from the loop: to its own queue behind what it took from
+            // the inbox, or into the inbox behind what other threads queued.
+            return .send(.answer(seen: progress.current))
+          }
+        ])
+      let start = Gate()
+      async let allSent: Void = onThreads(senders, startingAt: start) { sender in
+        for number in 0..<count {
+          system.send(.sent(sender: sender, number: number))
+          progress.withLock { $0[sender] = number }
+        }
+      }
+      start.open()
+      await allSent
+      // Every send returned: whoever owned the loop drained it.
+      let state = system.state
+      #expect(state.failures == [])
+      #expect(state.reduced == senders * count)
+      #expect(state.next == Array(repeating: count, count: senders))
+      #expect(state.answers == senders * ((count + answerEvery - 1) / answerEvery))
+      system.stop()
+    }
   }
 }

@@ -43,9 +43,9 @@ public enum Workloads {
   ]
 
   /// Many threads at once (issue 17), each beside its baseline: W9 with
-  /// W9mutex and W9actor, W10 with W10alone, W11 with the lock pair.
+  /// W9mutex, W9actor and W9lock, W10 with W10alone, W11 with the lock pair.
   public static let threads: [Workload] = [
-    ManySenders.workload, ManySenders.mutexFold, ManySenders.actorFold,
+    ManySenders.workload, ManySenders.mutexFold, ManySenders.actorFold, ManySenders.lockFold,
     ReadWhileSending.workload, ReadWhileSending.alone, ReadWhileSending.reads,
     IdleRead.workload,
   ]

@@ -69,12 +69,26 @@ static inline uint64_t fl_word_clear(uint64_t *_Nonnull word, uint64_t bits) {
   return atomic_fetch_and_explicit((_Atomic uint64_t *)word, ~bits, memory_order_acq_rel);
 }
 
-/// A system's lock, control word and reduction guard, in one allocation.
-/// `reducing` and `readers` are only accessed through the functions below.
+/// The size of a cache line, and the alignment of a `fl_loop_control`'s
+/// allocation: the control's three parts each have lines of their own.
+#define FL_CACHE_LINE 64
+
+/// A system's lock, control word and reduction guard, in one allocation
+/// aligned to `FL_CACHE_LINE`. `reducing` and `readers` are only accessed
+/// through the functions below.
+///
+/// Three cache lines, so that what one party writes per event never shares
+/// a line with what another reads per event (W9: eight threads sending to
+/// one system): the word, which every send reads and which is written only
+/// when the loop changes hands or the inbox goes from empty to not empty;
+/// the lock, which every sender on another thread writes; and the
+/// reduction guard, which the owner writes twice per reduction.
 typedef struct fl_loop_control {
   /// First, so that its address is the control's.
   uint64_t word;
+  char wordLine[FL_CACHE_LINE - sizeof(uint64_t)];
   fl_lock_t lock;
+  char lockLine[(sizeof(fl_lock_t) + FL_CACHE_LINE - 1) / FL_CACHE_LINE * FL_CACHE_LINE - sizeof(fl_lock_t)];
   uint64_t reducing;
   uint64_t readers;
   /// How many copies of the state the owner has published to readers on
@@ -83,6 +97,7 @@ typedef struct fl_loop_control {
   /// One more than the number of publications when a reader last gave up
   /// waiting for the owner, or 0.
   uint64_t stalled;
+  char guardLine[FL_CACHE_LINE - 4 * sizeof(uint64_t)];
 } fl_loop_control;
 
 /// The number of publications so far (acquire: a reader that sees it change

@@ -1,10 +1,10 @@
-import DequeModule
-
 /// The shared queue of work between the senders and the loop's owner, and
 /// the event buffer's policy (G14): which event a full buffer drops.
 ///
 /// A value with no lock and no atomic operation of its own, so that the
-/// policy is tested item by item without threads (EventInboxTests).
+/// policy is tested item by item without threads (EventInboxTests). Its
+/// buffer is a ``LocalQueue`` in raw memory, freed with ``deallocate()``,
+/// so that the owner can swap it whole with its own (``moveAll(into:)``).
 /// ``SystemCore`` keeps one, guarded by its lock: any thread appends under
 /// it, the owner takes from it under it, and the core sets the control
 /// word's `queued` bit exactly while ``isEmpty`` is false.
@@ -14,7 +14,7 @@ import DequeModule
 /// so that the effect's runtime hears of the end either way.
 @usableFromInline
 struct EventInbox<State: Sendable, Event: Sendable> {
-  @usableFromInline var items = Deque<InboxItem<State, Event>>()
+  @usableFromInline var items = LocalQueue<InboxItem<State, Event>>()
   /// How many of `items` are events: what a limit counts.
   @usableFromInline var queuedEvents = 0
   @usableFromInline let policy: EventBufferPolicy
@@ -50,12 +50,12 @@ struct EventInbox<State: Sendable, Event: Sendable> {
         if case .finalEvent(_, let token) = item { items.append(.effectEnded(token, .finished)) }
         return item.event
       }
-      if queuedEvents >= limit, let oldest = items.firstIndex(where: \.isEvent) {
+      if queuedEvents >= limit, let oldest = items.firstPosition(where: \.isEvent) {
         let removed = items[oldest]
         if case .finalEvent(_, let token) = removed {
           items[oldest] = .effectEnded(token, .finished)
         } else {
-          items.remove(at: oldest)
+          _ = items.remove(at: oldest)
         }
         items.append(item)
         return removed.event
@@ -76,10 +76,25 @@ struct EventInbox<State: Sendable, Event: Sendable> {
 
   /// Takes every item (a stopping loop reports the events discarded).
   @inlinable
-  mutating func takeAll() -> Deque<InboxItem<State, Event>> {
-    let all = items
-    items.removeAll()
+  mutating func takeAll() -> [InboxItem<State, Event>] {
     queuedEvents = 0
-    return all
+    return items.takeAll()
+  }
+
+  /// Hands every item, in order, to `queue`, which must be empty, by
+  /// swapping the two buffers: no item is copied and nothing is allocated.
+  /// The inbox keeps `queue`'s empty buffer for the next sends.
+  @inlinable
+  mutating func moveAll(into queue: inout LocalQueue<InboxItem<State, Event>>) {
+    precondition(queue.isEmpty, "EventInbox: moving items into a queue that holds some")
+    swap(&items, &queue)
+    queuedEvents = 0
+  }
+
+  /// Drops what is left and frees the buffer.
+  @inlinable
+  mutating func deallocate() {
+    items.deallocate()
+    queuedEvents = 0
   }
 }

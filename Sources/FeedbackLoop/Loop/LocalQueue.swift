@@ -1,5 +1,9 @@
 /// A first-in, first-out ring buffer in raw memory, for the work the owning
-/// thread queues for itself (a feedback answering a state at once).
+/// thread queues for itself (a feedback answering a state at once), and
+/// for the shared inbox (``EventInbox``), whose whole buffer the owner
+/// swaps with its own empty one in one acquisition of the lock: the two
+/// buffers change hands and are reused, so that a queued event allocates
+/// nothing once they have grown (W9).
 ///
 /// A `Deque` would do, but each append and each take of one retained and
 /// released its storage and checked it for uniqueness, which cost a third of
@@ -47,6 +51,56 @@ struct LocalQueue<Element> {
     (storage.unsafelyUnwrapped + head).initialize(to: element)
     count += 1
   }
+
+  /// The element at `position` from the front.
+  @usableFromInline
+  subscript(position: Int) -> Element {
+    get { storage.unsafelyUnwrapped[slot(position)] }
+    set { storage.unsafelyUnwrapped[slot(position)] = newValue }
+  }
+
+  @inlinable
+  func slot(_ position: Int) -> Int {
+    precondition(position >= 0 && position < count, "LocalQueue: position \(position) out of 0..<\(count)")
+    let index = head + position
+    return index >= capacity ? index - capacity : index
+  }
+
+  /// The position from the front of the first element that matches.
+  @usableFromInline
+  func firstPosition(where matches: (Element) -> Bool) -> Int? {
+    for position in 0..<count where matches(self[position]) { return position }
+    return nil
+  }
+
+  /// Removes and returns the element at `position`, closing the gap from
+  /// the nearer end, as `Deque` does: a full inbox that drops its oldest
+  /// event, which is at or near the front, moves nothing or little.
+  @usableFromInline
+  mutating func remove(at position: Int) -> Element {
+    let storage = storage.unsafelyUnwrapped
+    let removed = (storage + slot(position)).move()
+    if position < count - 1 - position {
+      // The elements in front of it move one place back; the front follows.
+      var gap = position
+      while gap > 0 {
+        (storage + slot(gap)).initialize(to: (storage + slot(gap - 1)).move())
+        gap -= 1
+      }
+      head += 1
+      if head == capacity { head = 0 }
+    } else {
+      for later in position..<(count - 1) {
+        (storage + slot(later)).initialize(to: (storage + slot(later + 1)).move())
+      }
+    }
+    count -= 1
+    return removed
+  }
+
+  /// A copy of the elements, in order (tests).
+  @usableFromInline
+  var elements: [Element] { (0..<count).map { self[$0] } }
 
   /// Takes every element out, in order.
   @usableFromInline

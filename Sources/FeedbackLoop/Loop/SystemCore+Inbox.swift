@@ -96,9 +96,36 @@ extension SystemCore {
   /// any. Caller holds `lock`.
   @inlinable
   func enqueueLocked(_ item: InboxItem<State, Event>) -> Event? {
+    enqueueLockedReading(item).dropped
+  }
+
+  /// ``enqueueLocked(_:)``, returning also the control word as it was just
+  /// before `queued` was set (with `queued` already set, as it is now). A
+  /// sender that finds `queued` set (it is set and cleared only under the
+  /// lock, which the caller holds) does not write the word at all: one load
+  /// instead of a read-modify-write per event, on the line every sender
+  /// reads (W9). Caller holds `lock`.
+  @inlinable @inline(__always)
+  func enqueueLockedReading(_ item: InboxItem<State, Event>) -> (dropped: Event?, observed: UInt64) {
     let dropped = inbox.append(item)
-    if !inbox.isEmpty { _ = fl_word_set(word, Control.queued) }
-    return dropped
+    let observed = fl_word_load(word)
+    guard !inbox.isEmpty, observed & Control.queued == 0 else { return (dropped, observed) }
+    return (dropped, fl_word_set(word, Control.queued))
+  }
+
+  /// Moves every queued item into the owner's `pendingLocal`, which is
+  /// empty, by swapping the two buffers, and clears `queued`: the owner
+  /// takes the lock once per batch of other threads' sends rather than
+  /// once per event (W9). The order stays that of the sends (G2): the batch
+  /// was sent before anything that reaches the inbox after it, and the
+  /// owner's own sends go behind the batch in `pendingLocal` while `queued`
+  /// stays clear. Only for an unbounded buffer: a limit counts the events
+  /// waiting in the inbox (G14), so a bounded inbox hands them over one by
+  /// one. The caller owns the loop and holds `lock`.
+  @inlinable
+  func moveAllLocked() {
+    inbox.moveAll(into: &pendingLocal)
+    _ = fl_word_clear(word, Control.queued)
   }
 
   /// Takes the first queued item; clears `queued` when none is left. Caller

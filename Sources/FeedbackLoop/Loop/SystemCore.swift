@@ -36,7 +36,7 @@ import Logging
 /// inbox.
 ///
 /// - A send from another thread goes to the inbox, at its end, under
-///   `lock`, and sets `queued`.
+///   `lock`, and sets `queued` (only reads it, if it is set already).
 /// - The owner's own send (a reducer, feedback or observer sending to its
 ///   system) goes to the inbox if the event buffer is bounded, so that the
 ///   limit counts it (G14). Otherwise it reads the word once: if neither
@@ -46,7 +46,11 @@ import Logging
 ///   behind what they sent first (`enqueueFromLoop`). Only the owner clears
 ///   `queued`, so what it read stays true until it appends.
 /// - The owner takes `pendingLocal` first, and the inbox only when
-///   `pendingLocal` is empty (`drain`, `takeFromOtherThreads`).
+///   `pendingLocal` is empty (`drain`, `takeFromOtherThreads`). With an
+///   unbounded buffer it takes the inbox whole, in one acquisition of the
+///   lock, by swapping its buffer with `pendingLocal`'s (`moveAllLocked`):
+///   the inbox is then empty, so the invariant holds, and the owner's own
+///   sends go behind the batch while `queued` stays clear.
 ///
 /// A send through another system on the owner's thread (a feedback of A
 /// sends to B, whose observer sends to A) is a send from another thread as
@@ -162,11 +166,22 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @inlinable
   var identity: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
 
+  /// The shared queue and its buffer policy (EventInbox.swift), guarded by
+  /// `lock`: in the control's allocation, on cache lines of its own after
+  /// the control's, so that the senders, which write it per event, do not
+  /// take from the owner the lines it reads per event (this object's
+  /// fields; W9).
+  @usableFromInline let inboxStorage: UnsafeMutablePointer<EventInbox<State, Event>>
+
+  @inlinable
+  var inbox: EventInbox<State, Event> {
+    unsafeAddress { UnsafePointer(inboxStorage) }
+    unsafeMutableAddress { inboxStorage }
+  }
+
   // Guarded by `lock`. Their accesses are exclusive by construction (the
   // lock, or the single owner), so Swift's dynamic exclusivity checks, a
   // fifth of the time of an event, are turned off for them.
-  /// The shared queue and its buffer policy (EventInbox.swift).
-  @exclusivity(unchecked) @usableFromInline var inbox: EventInbox<State, Event>
 
   @exclusivity(unchecked) @usableFromInline var nextObserverID: UInt64 = 0
 
@@ -223,19 +238,24 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     self.monitor = monitor
     self.isMonitored = monitor != nil
     self.isBounded = environment.eventBuffer != .unbounded
-    self.inbox = EventInbox(policy: environment.eventBuffer)
-    let controlSize = MemoryLayout<fl_loop_control>.stride
+    // [control: word, lock, guard lines][inbox lines][watermarks], each
+    // part starting on a cache line of its own (see fl_loop_control).
+    let line = Int(FL_CACHE_LINE)
+    let controlSize = (MemoryLayout<fl_loop_control>.stride + line - 1) / line * line
+    let inboxSize = (MemoryLayout<EventInbox<State, Event>>.stride + line - 1) / line * line
     let memory = UnsafeMutableRawPointer.allocate(
-      byteCount: controlSize + MemoryLayout<UInt64>.stride * max(feedbacks.count, 1),
-      alignment: max(MemoryLayout<fl_loop_control>.alignment, MemoryLayout<UInt64>.alignment))
+      byteCount: controlSize + inboxSize + MemoryLayout<UInt64>.stride * max(feedbacks.count, 1),
+      alignment: max(line, MemoryLayout<fl_loop_control>.alignment, MemoryLayout<EventInbox<State, Event>>.alignment))
     control = memory.bindMemory(to: fl_loop_control.self, capacity: 1)
+    inboxStorage = (memory + controlSize).bindMemory(to: EventInbox<State, Event>.self, capacity: 1)
+    inboxStorage.initialize(to: EventInbox(policy: environment.eventBuffer))
     switch environment.eventBuffer {
     case .unbounded: break
     case .dropNewest(let limit), .dropOldest(let limit):
       precondition(limit >= 0, "FeedbackLoop: an event buffer limit must be 0 or more, not \(limit)")
     }
     fl_loop_control_init(control)
-    watermarks = (memory + controlSize).bindMemory(to: UInt64.self, capacity: max(feedbacks.count, 1))
+    watermarks = (memory + controlSize + inboxSize).bindMemory(to: UInt64.self, capacity: max(feedbacks.count, 1))
     watermarks.initialize(repeating: 0, count: max(feedbacks.count, 1))
     runtimes.reserveCapacity(feedbacks.count)
     SharedHandlers.whileMaking {
@@ -251,6 +271,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     EventLink.releaseChain(&firstEventLink)
     StateObserver.releaseChain(&firstObserver)
     pendingLocal.deallocate()
+    inbox.deallocate()
+    inboxStorage.deinitialize(count: 1)
     if !stateDestroyed { stateStorage.deinitialize(count: 1) }
     stateStorage.deallocate()
     fl_loop_control_destroy(control)
@@ -336,16 +358,20 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       reportRefusedAtStop(item)
       return
     }
-    let dropped = enqueueLocked(item)
-    // Read after `queued` was set: an owner seen here sees `queued` when it
-    // tries to let the loop go, and takes the item.
-    let current = fl_word_set(word, 0)
+    // The word as `queued` was set (or, set already, as it is under the
+    // lock): an owner seen here sees `queued` when it tries to let the loop
+    // go, and takes the item; `queued` stays set until it does.
+    let (dropped, current) = enqueueLockedReading(item)
     switch OwnershipStateMachine.afterQueuing(
       observed: current, mayDrain: mayDrain(callerIsMainActor: callerIsMainActor))
     {
     case .ownerTakesIt:
+      let backlog = inbox.items.count
       unlock()
       if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+      // The owner is far behind: most likely it lost its processor to the
+      // senders. Give one back rather than grow the inbox further (W9).
+      if backlog >= Self.backlogBeforeYielding { fl_yield() }
     case .takeLoop:
       guard acquire() else {
         // Another thread took the loop meanwhile (`stop()`,
@@ -371,6 +397,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       if schedule { scheduleMainDrain() }
     }
   }
+
+  /// How many items a sender finds queued behind an owner before it gives
+  /// its processor away once.
+  @inlinable static var backlogBeforeYielding: Int { 4_096 }
 
   @usableFromInline
   func scheduleMainDrain() {
@@ -458,9 +488,14 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     if let local = pendingLocal.popFirst() { return .item(local) }
     guard inbox else { return .lookAgain }
     lock()
-    let next = popLocked()
+    if isBounded {
+      let next = popLocked()
+      unlock()
+      return next.map { .item($0) } ?? .lookAgain
+    }
+    moveAllLocked()
     unlock()
-    return next.map { .item($0) } ?? .lookAgain
+    return pendingLocal.popFirst().map { .item($0) } ?? .lookAgain
   }
 
   @usableFromInline
