@@ -70,25 +70,29 @@ static inline uint64_t fl_word_clear(uint64_t *_Nonnull word, uint64_t bits) {
 }
 
 /// The size of a cache line, and the alignment of a `fl_loop_control`'s
-/// allocation: the control's three parts each have lines of their own.
+/// allocation: the control's two parts each have lines of their own.
 #define FL_CACHE_LINE 64
 
 /// A system's lock, control word and reduction guard, in one allocation
 /// aligned to `FL_CACHE_LINE`. `reducing` and `readers` are only accessed
 /// through the functions below.
 ///
-/// Three cache lines, so that what one party writes per event never shares
-/// a line with what another reads per event (W9: eight threads sending to
-/// one system): the word, which every send reads and which is written only
-/// when the loop changes hands or the inbox goes from empty to not empty;
-/// the lock, which every sender on another thread writes; and the
-/// reduction guard, which the owner writes twice per reduction.
+/// Two parts on cache lines of their own, so that what the owner writes
+/// per event never shares a line with what the senders write per event
+/// (W9: eight threads sending to one system): the word and the lock, which
+/// the senders on other threads use per event (the word is written only
+/// when the loop changes hands or the inbox goes from empty to not empty);
+/// and the reduction guard, which the owner writes twice per reduction. The
+/// word and the lock share their line: each on a line of its own was no
+/// faster in W9 within its noise (about 7% at most, in three interleaved
+/// pairs) and cost every idle system 64 bytes (W4). The guard on the word's
+/// line made W9 clearly slower.
 typedef struct fl_loop_control {
   /// First, so that its address is the control's.
   uint64_t word;
-  char wordLine[FL_CACHE_LINE - sizeof(uint64_t)];
   fl_lock_t lock;
-  char lockLine[(sizeof(fl_lock_t) + FL_CACHE_LINE - 1) / FL_CACHE_LINE * FL_CACHE_LINE - sizeof(fl_lock_t)];
+  char wordLine[(sizeof(uint64_t) + sizeof(fl_lock_t) + FL_CACHE_LINE - 1) / FL_CACHE_LINE * FL_CACHE_LINE -
+                sizeof(uint64_t) - sizeof(fl_lock_t)];
   uint64_t reducing;
   uint64_t readers;
   /// How many copies of the state the owner has published to readers on

@@ -149,15 +149,55 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
 
   @usableFromInline let reducer: @Sendable (inout State, Event) -> Void
 
-  /// The lock, the control word and the feedbacks' watermarks, in one
-  /// allocation of their own: they need stable addresses.
+  /// The control word, the lock and the reduction guard, then the inbox,
+  /// the state and the feedbacks' watermarks, in one allocation of their
+  /// own: they need stable addresses. The parts after the control are
+  /// found at offsets that depend only on the types (``Layout``), not
+  /// kept in pointers of this object: each pointer cost every idle system
+  /// its 8 bytes, and the state's own allocation 32 (W4).
   @usableFromInline let control: UnsafeMutablePointer<fl_loop_control>
+
+  /// Where each part of `control`'s allocation starts:
+  /// [control: word and lock, guard lines][inbox lines][state][watermarks],
+  /// the control and the inbox each on cache lines of their own (see
+  /// fl_loop_control).
+  @usableFromInline enum Layout {
+    @inlinable static var line: Int { Int(FL_CACHE_LINE) }
+
+    @inlinable static func roundedUp(_ size: Int, to alignment: Int) -> Int {
+      (size + alignment - 1) / alignment * alignment
+    }
+
+    @inlinable static var inbox: Int { roundedUp(MemoryLayout<fl_loop_control>.stride, to: line) }
+
+    @inlinable static var state: Int {
+      roundedUp(
+        inbox + roundedUp(MemoryLayout<EventInbox<State, Event>>.stride, to: line), to: MemoryLayout<State>.alignment)
+    }
+
+    @inlinable static var watermarks: Int {
+      roundedUp(state + MemoryLayout<State>.size, to: MemoryLayout<UInt64>.alignment)
+    }
+
+    @inlinable static func byteCount(feedbacks: Int) -> Int {
+      watermarks + MemoryLayout<UInt64>.stride * max(feedbacks, 1)
+    }
+
+    @inlinable static var alignment: Int {
+      max(
+        line, MemoryLayout<fl_loop_control>.alignment, MemoryLayout<EventInbox<State, Event>>.alignment,
+        MemoryLayout<State>.alignment, MemoryLayout<UInt64>.alignment)
+    }
+  }
 
   /// Per feedback: its effects numbered up to this one are cancelled, and
   /// their events dropped (G4). `UInt64.max`: ask the runtime (keyed
   /// feedbacks cancel effects one by one). Plain memory, so that checking an
   /// event costs one comparison and no reference counting.
-  @usableFromInline let watermarks: UnsafeMutablePointer<UInt64>
+  @inlinable
+  var watermarks: UnsafeMutablePointer<UInt64> {
+    (UnsafeMutableRawPointer(control) + Layout.watermarks).assumingMemoryBound(to: UInt64.self)
+  }
 
   /// The control word: the first field of `control`.
   @inlinable
@@ -171,7 +211,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// the control's, so that the senders, which write it per event, do not
   /// take from the owner the lines it reads per event (this object's
   /// fields; W9).
-  @usableFromInline let inboxStorage: UnsafeMutablePointer<EventInbox<State, Event>>
+  @inlinable
+  var inboxStorage: UnsafeMutablePointer<EventInbox<State, Event>> {
+    (UnsafeMutableRawPointer(control) + Layout.inbox).assumingMemoryBound(to: EventInbox<State, Event>.self)
+  }
 
   @inlinable
   var inbox: EventInbox<State, Event> {
@@ -194,10 +237,13 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var waitingReaders = 0
 
   // Owned by the thread that owns the loop.
-  /// The state, out of line: the loop's thread destroys it when the
-  /// ``System`` is released, while an ``Input`` may still hold this core
-  /// (see ``systemReleased()``).
-  @usableFromInline let stateStorage: UnsafeMutablePointer<State>
+  /// The state, out of line (in `control`'s allocation): the loop's
+  /// thread destroys it when the ``System`` is released, while an ``Input``
+  /// may still hold this core (see ``systemReleased()``).
+  @inlinable
+  var stateStorage: UnsafeMutablePointer<State> {
+    (UnsafeMutableRawPointer(control) + Layout.state).assumingMemoryBound(to: State.self)
+  }
 
   /// Whether `stateStorage` was destroyed; owned by the loop's thread.
   @exclusivity(unchecked) @usableFromInline var stateDestroyed = false
@@ -230,33 +276,26 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     environment: SystemEnvironment,
     monitor: SystemMonitor<State, Event>?
   ) {
-    stateStorage = UnsafeMutablePointer<State>.allocate(capacity: 1)
-    stateStorage.initialize(to: consume initial)
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: Layout.byteCount(feedbacks: feedbacks.count), alignment: Layout.alignment)
+    control = memory.bindMemory(to: fl_loop_control.self, capacity: 1)
+    (memory + Layout.state).bindMemory(to: State.self, capacity: 1).initialize(to: consume initial)
     self.reducer = reducer
     self.isolation = isolation
     self.environment = environment
     self.monitor = monitor
     self.isMonitored = monitor != nil
     self.isBounded = environment.eventBuffer != .unbounded
-    // [control: word, lock, guard lines][inbox lines][watermarks], each
-    // part starting on a cache line of its own (see fl_loop_control).
-    let line = Int(FL_CACHE_LINE)
-    let controlSize = (MemoryLayout<fl_loop_control>.stride + line - 1) / line * line
-    let inboxSize = (MemoryLayout<EventInbox<State, Event>>.stride + line - 1) / line * line
-    let memory = UnsafeMutableRawPointer.allocate(
-      byteCount: controlSize + inboxSize + MemoryLayout<UInt64>.stride * max(feedbacks.count, 1),
-      alignment: max(line, MemoryLayout<fl_loop_control>.alignment, MemoryLayout<EventInbox<State, Event>>.alignment))
-    control = memory.bindMemory(to: fl_loop_control.self, capacity: 1)
-    inboxStorage = (memory + controlSize).bindMemory(to: EventInbox<State, Event>.self, capacity: 1)
-    inboxStorage.initialize(to: EventInbox(policy: environment.eventBuffer))
+    (memory + Layout.inbox).bindMemory(to: EventInbox<State, Event>.self, capacity: 1).initialize(
+      to: EventInbox(policy: environment.eventBuffer))
     switch environment.eventBuffer {
     case .unbounded: break
     case .dropNewest(let limit), .dropOldest(let limit):
       precondition(limit >= 0, "FeedbackLoop: an event buffer limit must be 0 or more, not \(limit)")
     }
     fl_loop_control_init(control)
-    watermarks = (memory + controlSize + inboxSize).bindMemory(to: UInt64.self, capacity: max(feedbacks.count, 1))
-    watermarks.initialize(repeating: 0, count: max(feedbacks.count, 1))
+    (memory + Layout.watermarks).bindMemory(to: UInt64.self, capacity: max(feedbacks.count, 1)).initialize(
+      repeating: 0, count: max(feedbacks.count, 1))
     runtimes.reserveCapacity(feedbacks.count)
     SharedHandlers.whileMaking {
       for (index, feedback) in feedbacks.enumerated() {
@@ -274,7 +313,6 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     inbox.deallocate()
     inboxStorage.deinitialize(count: 1)
     if !stateDestroyed { stateStorage.deinitialize(count: 1) }
-    stateStorage.deallocate()
     fl_loop_control_destroy(control)
     UnsafeMutableRawPointer(control).deallocate()
   }
