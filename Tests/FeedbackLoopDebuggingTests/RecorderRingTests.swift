@@ -160,6 +160,48 @@ import Testing
     #expect(moments.allSatisfy { $0.state == Self.label(Int($0.sequence)) })
   }
 
+  @Test("G14 one recorder given to two systems, each sent to from its own thread: every moment kept, none torn")
+  func oneRecorderTwoSystems() async {
+    // Misuse, but a monitor is a value and can be passed twice: from the
+    // second start on, both loops take the recorder's lock.
+    let recorder = Recorder<String, Int>(capacity: 10_000)
+    let systems = (0..<2).map { _ in
+      System(
+        initial: Self.label(0), reduce: { state, amount in Self.label(Self.count(in: state) + amount) },
+        monitor: recorder.monitor)
+    }
+    await withTaskGroup(of: Void.self) { group in
+      for system in systems {
+        group.addTask { for _ in 0..<2_000 { system.send(1) } }
+      }
+    }
+    let moments = recorder.moments
+    // Two starts and 4,000 reductions, numbered once each, in order.
+    #expect(moments.count == 4_002)
+    #expect(moments.map(\.sequence) == Array(0..<4_002))
+    #expect(moments.filter { $0.event == nil }.count == 2)
+    #expect(moments.allSatisfy { (0...2_000).contains(Self.count(in: $0.state)) })
+    for system in systems { system.stop() }
+  }
+
+  @Test("G14 activities handed to the stream's receive from another thread while the loop records: none lost")
+  func streamReceiveFromAnotherThread() async {
+    let recorder = Recorder<Int, Int>(capacity: 10_000)
+    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { for _ in 0..<2_000 { system.send(1) } }
+      group.addTask {
+        for _ in 0..<500 { recorder.stream.receive(.eventDiscarded(-1, reason: .bufferFull)) }
+      }
+    }
+    let moments = recorder.moments
+    #expect(moments.count == 2_001)
+    #expect(moments.last?.state == 2_000)
+    // Each refusal lands in the moment open when it came.
+    #expect(moments.flatMap(\.discarded).count == 500)
+    system.stop()
+  }
+
   static func label(_ count: Int) -> String { "a heap-allocated count of \(count)" }
   static func count(in label: String) -> Int { Int(label.split(separator: " ").last ?? "") ?? -1 }
 

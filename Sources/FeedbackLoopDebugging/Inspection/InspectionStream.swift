@@ -109,9 +109,15 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
   }
 
   /// Numbers, stamps, filters and delivers one activity.
+  ///
+  /// Safe from any thread: unlike the ``monitor``'s reports, which come
+  /// from the system's loop one at a time and reach the recorder without a
+  /// lock, an activity handed here takes the recorder's lock.
   @inlinable public func receive(_ activity: SystemActivity<State, Event>) {
     if let recorder {
-      receive(activity, recording: recorder)
+      let time = elapsed?.read()
+      if recorder.recordAloneFromOutside(activity, time: time) { return }
+      receiveShared(activity, time: time, recording: recorder)
     } else {
       receiveUnrecorded(activity)
     }

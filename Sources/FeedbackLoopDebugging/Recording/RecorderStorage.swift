@@ -75,6 +75,12 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
     /// ``InspectionStream/receive(_:)``). Set by `exclusively`, before the
     /// stream runs a consumer's catch-up.
     @usableFromInline var streamHasConsumers = false
+    /// How many systems reported `.started` to this recorder. A recorder
+    /// records one system; one given to a second system (the same monitor
+    /// passed twice) would have two loops writing the ring at once, so from
+    /// the second start on every report takes the lock (see ``asTheLoop(_:)``).
+    @usableFromInline var startedSystems = 0
+    @usableFromInline var recordsManySystems = false
     /// Feedback references by index: a feedback's name is built from its
     /// label each time it is read, and it never changes while the system runs.
     @usableFromInline var feedbacks: [FeedbackReference?] = []
@@ -153,7 +159,10 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
   /// waits for it.
   @inlinable @inline(__always) func asTheLoop<Result>(_ body: (inout Shared) -> Result) -> Result {
     loopInside.store(1, ordering: .sequentiallyConsistent)
-    guard othersWaiting.load(ordering: .sequentiallyConsistent) == 0 else {
+    // `recordsManySystems` is written only by `exclusively`, which waits
+    // for this flag to drop: read after the handshake, it is never read
+    // while being written.
+    guard othersWaiting.load(ordering: .sequentiallyConsistent) == 0, !shared.recordsManySystems else {
       loopInside.store(0, ordering: .releasing)
       return exclusively(body)
     }
@@ -193,11 +202,25 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
   /// returns whether it did (as ``recordAlone(reducing:to:source:time:)``).
   @inlinable @inline(never) func recordAlone(_ activity: SystemActivity<State, Event>, time: Duration?) -> Bool {
     // A refusal comes from the sender's thread, and the stop may come from
-    // the stopping thread: only the loop's own reports skip the lock.
+    // the stopping thread: only the loop's own reports skip the lock. A
+    // start is rare, and counts the systems this recorder records.
     switch activity {
+    case .started:
+      return exclusively { shared in
+        shared.startedSystems += 1
+        if shared.startedSystems > 1 { shared.recordsManySystems = true }
+        return recordAlone(activity, time: time, in: &shared)
+      }
     case .eventDiscarded, .stopped: return exclusively { recordAlone(activity, time: time, in: &$0) }
     default: return asTheLoop { recordAlone(activity, time: time, in: &$0) }
     }
+  }
+
+  /// ``recordAlone(_:time:)`` for a caller that is not a system's loop (an
+  /// activity handed to the stream's public `receive(_:)`): always under
+  /// the lock.
+  @inlinable func recordAloneFromOutside(_ activity: SystemActivity<State, Event>, time: Duration?) -> Bool {
+    exclusively { recordAlone(activity, time: time, in: &$0) }
   }
 
   @inlinable func recordAlone(_ activity: SystemActivity<State, Event>, time: Duration?, in shared: inout Shared)
