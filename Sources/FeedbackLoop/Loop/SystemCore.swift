@@ -98,6 +98,8 @@ import Logging
 /// what it owns and who may touch it:
 ///
 /// - SystemCore+Inbox.swift: the senders' way in;
+/// - SystemCore+Layout.swift: where the inbox, the state and the watermarks
+///   lie in the control's allocation;
 /// - EventInbox.swift: the shared queue and the buffer policy, a value;
 /// - SystemCore+FanOut.swift: one step, the reducer, the fan-out to
 ///   feedbacks and observers, the monitor's `.reduced`;
@@ -157,70 +159,12 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// its 8 bytes, and the state's own allocation 32 (W4).
   @usableFromInline let control: UnsafeMutablePointer<fl_loop_control>
 
-  /// Where each part of `control`'s allocation starts:
-  /// [control: word and lock, guard lines][inbox lines][state][watermarks],
-  /// the control and the inbox each on cache lines of their own (see
-  /// fl_loop_control).
-  @usableFromInline enum Layout {
-    @inlinable static var line: Int { Int(FL_CACHE_LINE) }
-
-    @inlinable static func roundedUp(_ size: Int, to alignment: Int) -> Int {
-      (size + alignment - 1) / alignment * alignment
-    }
-
-    @inlinable static var inbox: Int { roundedUp(MemoryLayout<fl_loop_control>.stride, to: line) }
-
-    @inlinable static var state: Int {
-      roundedUp(
-        inbox + roundedUp(MemoryLayout<EventInbox<State, Event>>.stride, to: line), to: MemoryLayout<State>.alignment)
-    }
-
-    @inlinable static var watermarks: Int {
-      roundedUp(state + MemoryLayout<State>.size, to: MemoryLayout<UInt64>.alignment)
-    }
-
-    @inlinable static func byteCount(feedbacks: Int) -> Int {
-      watermarks + MemoryLayout<UInt64>.stride * max(feedbacks, 1)
-    }
-
-    @inlinable static var alignment: Int {
-      max(
-        line, MemoryLayout<fl_loop_control>.alignment, MemoryLayout<EventInbox<State, Event>>.alignment,
-        MemoryLayout<State>.alignment, MemoryLayout<UInt64>.alignment)
-    }
-  }
-
-  /// Per feedback: its effects numbered up to this one are cancelled, and
-  /// their events dropped (G4). `UInt64.max`: ask the runtime (keyed
-  /// feedbacks cancel effects one by one). Plain memory, so that checking an
-  /// event costs one comparison and no reference counting.
-  @inlinable
-  var watermarks: UnsafeMutablePointer<UInt64> {
-    (UnsafeMutableRawPointer(control) + Layout.watermarks).assumingMemoryBound(to: UInt64.self)
-  }
-
   /// The control word: the first field of `control`.
   @inlinable
   var word: UnsafeMutablePointer<UInt64> { UnsafeMutableRawPointer(control).assumingMemoryBound(to: UInt64.self) }
 
   @inlinable
   var identity: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
-
-  /// The shared queue and its buffer policy (EventInbox.swift), guarded by
-  /// `lock`: in the control's allocation, on cache lines of its own after
-  /// the control's, so that the senders, which write it per event, do not
-  /// take from the owner the lines it reads per event (this object's
-  /// fields; W9).
-  @inlinable
-  var inboxStorage: UnsafeMutablePointer<EventInbox<State, Event>> {
-    (UnsafeMutableRawPointer(control) + Layout.inbox).assumingMemoryBound(to: EventInbox<State, Event>.self)
-  }
-
-  @inlinable
-  var inbox: EventInbox<State, Event> {
-    unsafeAddress { UnsafePointer(inboxStorage) }
-    unsafeMutableAddress { inboxStorage }
-  }
 
   // Guarded by `lock`. Their accesses are exclusive by construction (the
   // lock, or the single owner), so Swift's dynamic exclusivity checks, a
@@ -237,23 +181,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var waitingReaders = 0
 
   // Owned by the thread that owns the loop.
-  /// The state, out of line (in `control`'s allocation): the loop's
-  /// thread destroys it when the ``System`` is released, while an ``Input``
-  /// may still hold this core (see ``systemReleased()``).
-  @inlinable
-  var stateStorage: UnsafeMutablePointer<State> {
-    (UnsafeMutableRawPointer(control) + Layout.state).assumingMemoryBound(to: State.self)
-  }
-
   /// Whether `stateStorage` was destroyed; owned by the loop's thread.
   @exclusivity(unchecked) @usableFromInline var stateDestroyed = false
-
-  /// The state, mutated in place through its storage.
-  @inlinable
-  var state: State {
-    unsafeAddress { UnsafePointer(stateStorage) }
-    unsafeMutableAddress { stateStorage }
-  }
 
   @exclusivity(unchecked) @usableFromInline var runtimes: [FeedbackRuntime<State, Event>] = []
 
