@@ -34,17 +34,23 @@ public enum ReadWhileSending {
     let system = System(initial: State(), reduce: State.reduce)
     let done = Flag()
     let sent = Tally()
-    let reader = GatedThreads(1) { _ in
+    let sending = Flag()
+    let reader = GatedThreads(1, pinnedFrom: 1) { _ in
+      // Reads while the sender sends: a reader that ran before the sender
+      // was scheduled measured reads of an idle system (some trials sent
+      // nothing at all).
+      while !sending.isRaised {}
       var sum = 0
       for _ in 0..<readCount { sum &+= system.state.count }
       _ = opaque(sum)
       done.raise()
     }
-    let sender = GatedThreads(1) { _ in
+    let sender = GatedThreads(1, pinnedFrom: 0) { _ in
       var count = 0
       while !done.isRaised {
         for _ in 0..<64 { system.send(.increment) }
         count += 64
+        sending.raise()
       }
       sent.add(count)
     }
@@ -81,16 +87,21 @@ public enum ReadWhileSending {
     let system = System(initial: State(), reduce: State.reduce)
     let done = Flag()
     let reads = Tally()
-    let sender = GatedThreads(1) { _ in
+    let reading = Flag()
+    let sender = GatedThreads(1, pinnedFrom: 0) { _ in
+      // Sends while the reader reads, as W10reads reads while the sender
+      // sends (see there).
+      while withReader && !reading.isRaised {}
       for _ in 0..<eventCount { system.send(.increment) }
       done.raise()
     }
-    let reader = GatedThreads(withReader ? 1 : 0) { _ in
+    let reader = GatedThreads(withReader ? 1 : 0, pinnedFrom: 1) { _ in
       var count = 0
       var sum = 0
       while !done.isRaised {
         sum &+= system.state.count
         count += 1
+        reading.raise()
       }
       _ = opaque(sum)
       reads.add(count)

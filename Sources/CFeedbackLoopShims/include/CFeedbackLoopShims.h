@@ -188,8 +188,12 @@ typedef struct fl_last_read {
 extern _Thread_local fl_last_read fl_tls_last_read;
 /// Remembers this read; returns whether the thread polls a busy system:
 /// its read before was of the same system, which reduced at least once in
-/// the last `FL_POLLING_WINDOW` reads.
-#define FL_POLLING_WINDOW 16
+/// the last `FL_POLLING_WINDOW` reads. Wide: an owner whose cache lines an
+/// unpaced reader keeps taking can go hundreds of that reader's reads
+/// without a reduction, and a window of 16 let such a reader run unpaced
+/// (W10reads). A poller of a system that just went idle pauses at most
+/// that many times more.
+#define FL_POLLING_WINDOW 256
 static inline bool fl_remember_read(const void *_Nonnull control, uint64_t sequence) {
   fl_last_read *last = &fl_tls_last_read;
   if (last->control != control) {

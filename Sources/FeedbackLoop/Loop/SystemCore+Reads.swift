@@ -117,7 +117,7 @@ extension SystemCore {
   /// its copy. A thread that reads an idle system, or reads other systems
   /// in between, never pauses; one that reads a system that reduced since
   /// its last read of it pauses once, and again while the system goes on
-  /// reducing within its last 16 reads (`fl_remember_read`).
+  /// reducing within its last 256 reads (`fl_remember_read`).
   @inlinable
   func paceIfPolling(_ sequence: UInt64, nanoseconds: UInt64) {
     if fl_remember_read(control, sequence) { fl_spin_for(nanoseconds) }

@@ -61,7 +61,7 @@ struct ReadPacingTests {
   func pausesEndWhenTheSystemGoesIdle() {
     let answers = onFreshThread { system, _ in
       [fl_remember_read(system, 2), fl_remember_read(system, 4)]
-        + (0..<100).map { _ in fl_remember_read(system, 4) }
+        + (0..<1_000).map { _ in fl_remember_read(system, 4) }
     }
     #expect(answers.prefix(2) == [false, true])
     #expect(answers.dropFirst(2).filter { $0 }.count == Int(FL_POLLING_WINDOW))
