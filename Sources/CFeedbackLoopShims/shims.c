@@ -2,8 +2,10 @@
 #include <stdatomic.h>
 #include <sched.h>
 #include <string.h>
+#include <time.h>
 
 _Thread_local const void *fl_tls_current_drainer = NULL;
+_Thread_local fl_last_read fl_tls_last_read = {NULL, 0, 0};
 
 static _Thread_local void *fl_tls_build_context = NULL;
 void *fl_build_context(void) { return fl_tls_build_context; }
@@ -20,6 +22,39 @@ void fl_loop_control_init(fl_loop_control *control) {
 }
 
 void fl_yield(void) { sched_yield(); }
+
+static uint64_t monotonic_nanoseconds(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+/// Picoseconds per `fl_spin_pause`, 0 until measured. Two threads that
+/// measure at once store close values; either will do.
+static _Atomic uint64_t picoseconds_per_pause = 0;
+
+static uint64_t measure_pause(void) {
+  // The shortest of three short trials: a trial the thread was preempted in
+  // is long, and would make every later spin too short.
+  uint64_t best = UINT64_MAX;
+  for (int trial = 0; trial < 3; trial++) {
+    uint64_t start = monotonic_nanoseconds();
+    for (int i = 0; i < 64; i++) fl_spin_pause();
+    uint64_t elapsed = monotonic_nanoseconds() - start;
+    if (elapsed < best) best = elapsed;
+  }
+  uint64_t picoseconds = best * 1000 / 64;
+  return picoseconds < 500 ? 500 : picoseconds;
+}
+
+void fl_spin_for(uint64_t nanoseconds) {
+  uint64_t per = atomic_load_explicit(&picoseconds_per_pause, memory_order_relaxed);
+  if (per == 0) {
+    per = measure_pause();
+    atomic_store_explicit(&picoseconds_per_pause, per, memory_order_relaxed);
+  }
+  for (uint64_t left = nanoseconds * 1000 / per; left > 0; left--) fl_spin_pause();
+}
 void fl_loop_control_destroy(fl_loop_control *control) { fl_lock_destroy(&control->lock); }
 
 #if defined(__has_feature)
@@ -49,6 +84,9 @@ void fl_reduce_end(fl_loop_control *control) { guard_unlock(control); }
 void fl_read_begin(fl_loop_control *control) { guard_lock(control); }
 void fl_read_end(fl_loop_control *control) { guard_unlock(control); }
 int fl_reduction_guard_form(void) { return FL_GUARD_LOCK; }
+// The sequence is a lock word here, and the sanitizer would (rightly) report
+// the optimistic reader's racy copy.
+bool fl_optimistic_reads_available(void) { return false; }
 #else
 
 #if defined(__linux__)
@@ -102,21 +140,43 @@ static inline void heavy_barrier(void) {
 #define REDUCING(control) ((_Atomic uint64_t *)&(control)->reducing)
 #define READERS(control) ((_Atomic uint64_t *)&(control)->readers)
 
-void fl_reduce_begin(fl_loop_control *control) {
-  atomic_store_explicit(REDUCING(control), 1, memory_order_relaxed);
+// `reducing` is a sequence that only the owner writes (one owner at a time,
+// handed over through the control word's acquire and release), so it moves
+// it with a load and a store, never a read-modify-write: odd from before
+// the reducer's first write, even after its last. An optimistic reader
+// (fl_sequence_read_validate) that saw the same even value before and after
+// its copy copied a state no reducer touched in between.
+static inline uint64_t sequence(fl_loop_control *control) {
+  return atomic_load_explicit(REDUCING(control), memory_order_relaxed);
+}
+
+/// Makes the sequence odd, and orders that store before the reducer's
+/// writes (a seqlock writer's release fence: a compiler barrier on x86,
+/// where the light barrier is one too).
+static inline void enter_reduction(fl_loop_control *control, uint64_t even) {
+  atomic_store_explicit(REDUCING(control), even + 1, memory_order_relaxed);
+  atomic_thread_fence(memory_order_release);
   light_barrier();
+}
+
+void fl_reduce_begin(fl_loop_control *control) {
+  uint64_t even = sequence(control);
+  enter_reduction(control, even);
   while (atomic_load_explicit(READERS(control), memory_order_acquire) != 0) {
-    // A reader is copying the state: let it finish.
-    atomic_store_explicit(REDUCING(control), 0, memory_order_release);
+    // A reader is copying the state: let it finish. Stepping back to an
+    // even value is safe: nothing was written yet.
+    atomic_store_explicit(REDUCING(control), even + 2, memory_order_release);
+    even += 2;
     while (atomic_load_explicit(READERS(control), memory_order_acquire) != 0) sched_yield();
-    atomic_store_explicit(REDUCING(control), 1, memory_order_relaxed);
-    light_barrier();
+    enter_reduction(control, even);
   }
 }
 
 void fl_reduce_end(fl_loop_control *control) {
-  atomic_store_explicit(REDUCING(control), 0, memory_order_release);
+  atomic_store_explicit(REDUCING(control), sequence(control) + 1, memory_order_release);
 }
+
+bool fl_optimistic_reads_available(void) { return true; }
 
 void fl_read_begin(fl_loop_control *control) {
   atomic_fetch_add_explicit(READERS(control), 1, memory_order_seq_cst);
@@ -124,7 +184,7 @@ void fl_read_begin(fl_loop_control *control) {
   // The owner is reducing: wait with the flag up. Only the owner steps back
   // (fl_reduce_begin); when both did, they could step back in turn forever
   // (Models/ownership.pml found that livelock).
-  while (atomic_load_explicit(REDUCING(control), memory_order_acquire) != 0) sched_yield();
+  while ((atomic_load_explicit(REDUCING(control), memory_order_acquire) & 1) != 0) sched_yield();
 }
 
 void fl_read_end(fl_loop_control *control) {

@@ -10,10 +10,16 @@ final class GatedThreads: Sendable {
   private let finished = DispatchSemaphore(value: 0)
   private let count: Int
 
-  init(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  /// - Parameter firstProcessor: where given, thread `i` runs only on
+  ///   processor `(firstProcessor + i) % processors` (Linux): two threads
+  ///   meant to run at once then never share a processor while another
+  ///   idles, which the scheduler did for whole trials of W10 (a reader
+  ///   timed alone, the sender waiting for its turn).
+  init(_ count: Int, pinnedFrom firstProcessor: Int? = nil, _ body: @escaping @Sendable (Int) -> Void) {
     self.count = count
     for index in 0..<count {
       let thread = Thread { [gate, finished] in
+        if let firstProcessor { pinCurrentThread(to: firstProcessor + index) }
         gate.wait()
         body(index)
         finished.signal()
@@ -45,3 +51,23 @@ final class Tally: Sendable {
   var value: Int { total.load(ordering: .acquiring) }
   func add(_ amount: Int) { total.add(amount, ordering: .acquiringAndReleasing) }
 }
+
+/// Keeps the calling thread on one processor (modulo the processors
+/// online); does nothing where the platform has no affinity call.
+func pinCurrentThread(to processor: Int) {
+  #if os(Linux)
+    let online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    guard online > 1 else { return }
+    // A `cpu_set_t` (1,024 bits); Glibc's module leaves the GNU call and
+    // its macros out.
+    var set = [UInt8](repeating: 0, count: 128)
+    let cpu = processor % online
+    set[cpu / 8] |= UInt8(1 << (cpu % 8))
+    _ = set.withUnsafeBytes { setAffinity(0, $0.count, $0.baseAddress!) }
+  #endif
+}
+
+#if os(Linux)
+  @_silgen_name("sched_setaffinity")
+  private func setAffinity(_ thread: Int32, _ size: Int, _ set: UnsafeRawPointer) -> Int32
+#endif

@@ -47,6 +47,7 @@ public enum Workloads {
   public static let threads: [Workload] = [
     ManySenders.workload, ManySenders.mutexFold, ManySenders.actorFold, ManySenders.lockFold,
     ReadWhileSending.workload, ReadWhileSending.alone, ReadWhileSending.reads,
+    ReadWhileSending.withReference, ReadWhileSending.withReferenceAlone, ReadWhileSending.readsWithReference,
     IdleRead.workload,
   ]
 }

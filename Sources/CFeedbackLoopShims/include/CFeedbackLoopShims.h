@@ -86,13 +86,18 @@ static inline uint64_t fl_word_clear(uint64_t *_Nonnull word, uint64_t bits) {
 /// word and the lock share their line: each on a line of its own was no
 /// faster in W9 within its noise (about 7% at most, in three interleaved
 /// pairs) and cost every idle system 64 bytes (W4). The guard on the word's
-/// line made W9 clearly slower.
+/// line made W9 clearly slower. A state small enough lives in the guard
+/// line's spare bytes (`guardLine`, SystemCore+Layout.swift): a reader on
+/// another thread then loads one line, not two, and the owner writes one.
 typedef struct fl_loop_control {
   /// First, so that its address is the control's.
   uint64_t word;
   fl_lock_t lock;
   char wordLine[(sizeof(uint64_t) + sizeof(fl_lock_t) + FL_CACHE_LINE - 1) / FL_CACHE_LINE * FL_CACHE_LINE -
                 sizeof(uint64_t) - sizeof(fl_lock_t)];
+  /// The reduction guard's sequence: odd while the owner reduces (or is
+  /// about to), even between reductions, and never back to an even value
+  /// after a reduction changed the state (see `fl_sequence_read_begin`).
   uint64_t reducing;
   uint64_t readers;
   /// How many copies of the state the owner has published to readers on
@@ -128,6 +133,10 @@ static inline void fl_spin_pause(void) {
 }
 /// Gives the processor to another thread.
 void fl_yield(void);
+/// Spins for about `nanoseconds` with `fl_spin_pause`, whose length differs
+/// by processor (about 23 ns on the AMD EPYC of BENCHMARKS.md, 40 on recent
+/// Intel, a few on others): the first call times a few of them, once.
+void fl_spin_for(uint64_t nanoseconds);
 
 void fl_loop_control_init(fl_loop_control *_Nonnull control);
 void fl_loop_control_destroy(fl_loop_control *_Nonnull control);
@@ -147,6 +156,61 @@ void fl_reduce_end(fl_loop_control *_Nonnull control);
 void fl_read_begin(fl_loop_control *_Nonnull control);
 void fl_read_end(fl_loop_control *_Nonnull control);
 
+/// An optimistic read of the state (a seqlock's reader side): the owner
+/// never waits for it. `fl_sequence_read_begin` returns the guard's
+/// sequence (acquire); when it is even, the caller copies the state's bytes
+/// and calls `fl_sequence_read_validate` with it, which says whether no
+/// reduction began since (an acquire fence, then the sequence again): only
+/// then is the copy a state that existed between two reductions. For
+/// bitwise-copyable states only: a racy copy of a reference could be
+/// released by the reducer before the reader retains it. Not under
+/// ThreadSanitizer, whose guard is a lock (`fl_optimistic_reads_available`).
+static inline uint64_t fl_sequence_read_begin(fl_loop_control *_Nonnull control) {
+  return atomic_load_explicit((_Atomic uint64_t *)&control->reducing, memory_order_acquire);
+}
+static inline bool fl_sequence_read_validate(fl_loop_control *_Nonnull control, uint64_t before) {
+  // The copy's loads before the second load of the sequence: an acquire
+  // fence for the processor, a signal fence for the compiler, which must
+  // not move the caller's plain loads past it.
+  atomic_thread_fence(memory_order_acquire);
+  atomic_signal_fence(memory_order_seq_cst);
+  return atomic_load_explicit((_Atomic uint64_t *)&control->reducing, memory_order_relaxed) == before;
+}
+bool fl_optimistic_reads_available(void);
+/// What the calling thread's last read of a state from another thread saw:
+/// which system, its guard's sequence then, and how many reads in a row
+/// found that sequence unchanged.
+typedef struct fl_last_read {
+  const void *_Nullable control;
+  uint64_t sequence;
+  uint64_t unchanged;
+} fl_last_read;
+extern _Thread_local fl_last_read fl_tls_last_read;
+/// Remembers this read; returns whether the thread polls a busy system:
+/// its read before was of the same system, which reduced at least once in
+/// the last `FL_POLLING_WINDOW` reads. Wide: an owner whose cache lines an
+/// unpaced reader keeps taking can go hundreds of that reader's reads
+/// without a reduction, and a window of 16 let such a reader run unpaced
+/// (W10reads). A poller of a system that just went idle pauses at most
+/// that many times more.
+#define FL_POLLING_WINDOW 256
+static inline bool fl_remember_read(const void *_Nonnull control, uint64_t sequence) {
+  fl_last_read *last = &fl_tls_last_read;
+  if (last->control != control) {
+    last->control = control;
+    last->sequence = sequence;
+    last->unchanged = FL_POLLING_WINDOW;
+    return false;
+  }
+  if (last->sequence != sequence) {
+    last->sequence = sequence;
+    last->unchanged = 0;
+    return true;
+  }
+  if (last->unchanged >= FL_POLLING_WINDOW) return false;
+  last->unchanged += 1;
+  return true;
+}
 /// Which form of the reduction guard this process runs: decided once, before
 /// any Swift code runs.
 enum { FL_GUARD_MEMBARRIER = 1, FL_GUARD_FENCE = 2, FL_GUARD_LOCK = 3 };

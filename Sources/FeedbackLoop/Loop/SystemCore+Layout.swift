@@ -11,7 +11,7 @@ extension SystemCore {
   /// Where each part of `control`'s allocation starts:
   /// [control: word and lock, guard lines][inbox lines][state][watermarks],
   /// the control and the inbox each on cache lines of their own (see
-  /// fl_loop_control).
+  /// fl_loop_control); a state small enough goes in the guard's line.
   @usableFromInline enum Layout {
     @inlinable static var line: Int { Int(FL_CACHE_LINE) }
 
@@ -21,13 +21,28 @@ extension SystemCore {
 
     @inlinable static var inbox: Int { roundedUp(MemoryLayout<fl_loop_control>.stride, to: line) }
 
+    /// Where the guard's line has room left, after the guard's counters.
+    @inlinable static var guardSpare: Int { MemoryLayout<fl_loop_control>.offset(of: \.guardLine)! }
+
+    /// Whether the state fits in the guard's line. Then a reader on another
+    /// thread finds the guard's sequence and the state on one line, and the
+    /// owner writes one line per reduction, not two (W10: each line a
+    /// reader loads costs the owner a miss at its next write).
+    @inlinable static var stateInGuardLine: Bool {
+      MemoryLayout<State>.size <= MemoryLayout<fl_loop_control>.stride - guardSpare
+        && guardSpare % MemoryLayout<State>.alignment == 0
+    }
+
+    @inlinable static var afterInbox: Int {
+      inbox + roundedUp(MemoryLayout<EventInbox<State, Event>>.stride, to: line)
+    }
+
     @inlinable static var state: Int {
-      roundedUp(
-        inbox + roundedUp(MemoryLayout<EventInbox<State, Event>>.stride, to: line), to: MemoryLayout<State>.alignment)
+      stateInGuardLine ? guardSpare : roundedUp(afterInbox, to: MemoryLayout<State>.alignment)
     }
 
     @inlinable static var watermarks: Int {
-      roundedUp(state + MemoryLayout<State>.size, to: MemoryLayout<UInt64>.alignment)
+      roundedUp(stateInGuardLine ? afterInbox : state + MemoryLayout<State>.size, to: MemoryLayout<UInt64>.alignment)
     }
 
     @inlinable static func byteCount(feedbacks: Int) -> Int {

@@ -35,8 +35,26 @@ import CFeedbackLoopShims
 /// running, or for a short spin, and no cycle of readers can deadlock.
 ///
 /// No read costs a system call while the owner keeps stepping, and an idle
-/// read costs one lock pair and two atomic operations. Models/ownership.pml
-/// checks the protocol with spin (Scripts/model-check).
+/// read costs one lock pair and two atomic operations.
+///
+/// A bitwise-copyable state (no references: `Int`, a struct of numbers) is
+/// first read optimistically, without the lock and without asking the
+/// owner anything: the reduction guard's sequence is odd while a reducer
+/// runs and moves on after each, so a copy of the state's bytes taken
+/// between two equal even values of it is a state between two reductions
+/// (a seqlock; `fl_sequence_read_begin`). The owner never waits for such a
+/// reader, nor learns of it; it only finds the lines the reader loaded
+/// shared. After a few attempts that a reduction spoiled, the reader takes
+/// the protocol above, so it waits no longer than it would have. A state
+/// that holds references cannot be read so: the reducer could release an
+/// object between the reader's copy of its address and the retain.
+///
+/// A thread that reads a busy system again and again pauses a little after
+/// each read (``paceIfPolling(_:nanoseconds:)``), so that however often it
+/// reads, it cannot take the owner's cache lines at every event.
+///
+/// Models/ownership.pml checks the protocol with spin, the optimistic read
+/// included (Scripts/model-check).
 extension SystemCore {
   /// The current state. The owning thread reads it directly; another thread
   /// copies it while the loop is idle, or gets a copy the owner publishes at
@@ -55,10 +73,78 @@ extension SystemCore {
   @inlinable static var spinsBeforeFallback: Int { 2_048 }
   @inlinable static var yieldsBeforeFallback: Int { 16 }
 
+  /// Optimistic reads tried before the protocol: each fails only if a
+  /// reduction overlapped it.
+  @inlinable static var optimisticAttempts: Int { 8 }
+
+  /// How long a read pauses when its thread polls a busy system (see
+  /// ``paceIfPolling(_:nanoseconds:)``): an optimistic read, which costs
+  /// the owner a cache line, and a read through the owner, which costs it a
+  /// copy, the lock and a few lines (W10, W10ref in BENCHMARKS.md).
+  @inlinable static var pollingPause: UInt64 { 200 }
+  @inlinable static var pollingPauseThroughOwner: UInt64 { 500 }
+
   // Inlinable, so that the copy is specialized for the user's `State`:
   // unspecialized, it went through the runtime's value witnesses.
   @inlinable
   func readFromOtherThread() -> State {
+    guard sequenceAvailable else { return readThroughOwner() }
+    // Constant once specialized: a state with references skips it whole.
+    if _isPOD(State.self), let (copy, sequence) = readOptimistically() {
+      paceIfPolling(sequence, nanoseconds: Self.pollingPause)
+      return copy
+    }
+    let copy = readThroughOwner()
+    paceIfPolling(fl_sequence_read_begin(control), nanoseconds: Self.pollingPauseThroughOwner)
+    return copy
+  }
+
+  /// Whether this process's reduction guard keeps the sequence that
+  /// optimistic reads and pacing need (not under ThreadSanitizer).
+  @inlinable var sequenceAvailable: Bool { sequenceInProcess }
+
+  /// Spaces out the reads of a thread that reads this system again and
+  /// again while it reduces (its last read was of this system, and found
+  /// the sequence moved since the one before).
+  ///
+  /// Each read loads the guard's line (and the state's); the owner's next
+  /// reduction then waits for that line to come back (a cache miss, about
+  /// 50 ns here), and a reader in a tight loop made the owner pay it at
+  /// every event (W10: the sender kept a fifth of its throughput, or less).
+  /// A pause of a few hundred nanoseconds between such reads bounds what a
+  /// poller costs the owner, and still lets it read millions of times a
+  /// second. The reader waits for nothing during it: the pause comes after
+  /// its copy. A thread that reads an idle system, or reads other systems
+  /// in between, or runs another system's loop, never pauses; one that
+  /// reads a system that reduced since its last read of it pauses once,
+  /// and again while the system goes on reducing within its last 256 reads
+  /// (`fl_remember_read`).
+  @inlinable
+  func paceIfPolling(_ sequence: UInt64, nanoseconds: UInt64) {
+    // A thread in another system's loop (a feedback or an observer that
+    // reads a peer at each of its own events) is not a poller: a pause
+    // would slow its own loop by as much, at every event.
+    if fl_remember_read(control, sequence), fl_current_drainer() == nil { fl_spin_for(nanoseconds) }
+  }
+
+  /// A copy of the state's bytes taken while no reducer ran, or nil after
+  /// ``optimisticAttempts`` overlapped one. Only for a bitwise-copyable
+  /// state: the copy is racy until the sequence says it was not.
+  @inlinable
+  func readOptimistically() -> (State, sequence: UInt64)? {
+    for _ in 0..<Self.optimisticAttempts {
+      let before = fl_sequence_read_begin(control)
+      if before & 1 == 0 {
+        let copy = UnsafePointer(stateStorage).pointee
+        if fl_sequence_read_validate(control, before) { return (copy, before) }
+      }
+      fl_spin_pause()
+    }
+    return nil
+  }
+
+  @inlinable
+  func readThroughOwner() -> State {
     lock()
     let before = fl_word_set(word, Control.reader)
     if case .copyIdleState = OwnershipStateMachine.read(observed: before) {
@@ -130,3 +216,6 @@ extension SystemCore {
     unlock()
   }
 }
+
+/// Read once: the form of the reduction guard never changes in a process.
+@usableFromInline let sequenceInProcess = fl_optimistic_reads_available()
