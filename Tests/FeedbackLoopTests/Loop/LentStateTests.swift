@@ -133,9 +133,13 @@ import Testing
             }
           })
         ])
-      let reader = Thread { [system] in
+      // The thread holds the system weakly: its closure may outlive the
+      // test's checks below, and must not keep the state alive.
+      let reference = SystemReference()
+      reference.system = system
+      let reader = Thread {
         inHandler.wait()
-        read.keep(system.state)
+        if let system = reference.system { read.keep(system.state) }
         readDone.signal()
       }
       reader.start()
