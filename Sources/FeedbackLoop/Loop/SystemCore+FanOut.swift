@@ -45,15 +45,31 @@ extension SystemCore {
       publishIfAsked()
     }
     if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
-    // The handlers borrow the state where it is, without a copy: see
-    // `fanOutLendingState(_:)`. A state of plain values holds nothing to
-    // retain: its copy is free, and lending it would only cost a stack
-    // guard per pass (W1).
-    if _isPOD(State.self) {
-      fanOut(event, state)
-    } else {
-      fanOutLendingState(event)
+    // A state that holds references is lent to the handlers without a copy
+    // (`fanOutLendingState(_:)`). A state of plain values holds nothing to
+    // retain: its copy is free, and it keeps this loop written out here,
+    // the shape it had before the lending: through `fanOut(_:_:)` the same
+    // code allocated registers worse in the send path of an `Int` state
+    // (W1 0.3 to 0.5 ns slower, measured).
+    guard _isPOD(State.self) else { return fanOutLendingState(event) }
+    let current = state
+    var stateLink = firstStateLink
+    while let link = stateLink {
+      if isStopping { return }
+      stateLink = link._withUnsafeGuaranteedRef {
+        $0.call(current)
+        return $0.next
+      }
     }
+    var eventLink = firstEventLink
+    while let link = eventLink {
+      if isStopping { return }
+      eventLink = link._withUnsafeGuaranteedRef {
+        $0.call(event, current)
+        return $0.next
+      }
+    }
+    notifyObservers(current)
   }
 
   /// Gives `current` to the feedbacks, then to the observers (G3).
