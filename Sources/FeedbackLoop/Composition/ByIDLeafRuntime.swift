@@ -28,8 +28,10 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
   /// to a power of two at least the number of buckets, numbers the buckets
   /// without collision. An entry is only a guess: it is used when its id
   /// is the written child's id, else the id is looked up and the entry
-  /// replaced. It holds the memory unretained (`trackers` retains it), and
-  /// a memory that goes clears its entry (`recentSlot`).
+  /// replaced. It holds the memory unretained (`trackers` retains it): a
+  /// memory is in one entry at most, the one its `recentSlot` names, and
+  /// clears it when it moves to another (`remember`) or goes (`feed`), so
+  /// that every entry's memory is alive and is `trackers[id]`.
   @exclusivity(unchecked) @usableFromInline var recent: [RecentTracker] = []
   /// The feedback's logic, shared by the children, and a new child's memory.
   @usableFromInline let logic: LeafLogic
@@ -151,6 +153,12 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       recent = [RecentTracker](repeating: RecentTracker(), count: buckets)
     }
     let slot = Self.slot(of: address, among: recent.count)
+    // One entry per memory: the child may have moved (its buffer copied,
+    // or shifted by a removal), and an entry left at its old place would
+    // outlive the memory when the child goes.
+    memory._withUnsafeGuaranteedRef {
+      if $0.recentSlot >= 0 { recent[$0.recentSlot] = RecentTracker() }
+    }
     recent[slot].memory?._withUnsafeGuaranteedRef { $0.recentSlot = -1 }
     recent[slot] = RecentTracker(id: id, memory: memory)
     memory._withUnsafeGuaranteedRef { $0.recentSlot = slot }

@@ -38,6 +38,35 @@ extension ComposedPathTests {
   }
 
   @Test(
+    "G4 G5 the children's buffer copied (a state kept outside), a child written again, removed, then the dictionary grown: no memory is reached after it goes"
+  )
+  func test_G5_bufferCopiedThenChildRemoved() {
+    let probe = Probe()
+    probe.send(.add(1), .add(2), .item(1, .load(5)))
+    // A copy kept outside: the next write copies the children's buffer, so
+    // that child 1 is written at another address, found at another entry;
+    // eight times, at eight addresses.
+    var kept: [State] = []
+    for request in 6..<14 {
+      kept.append(probe.system.state)
+      probe.send(.item(1, .load(request)), .item(1, .load(request)))
+    }
+    // Child 1 goes: its memory is freed, and no entry may still lead to it.
+    probe.send(.item(1, .load(-1)))
+    // Every effect ends, so that nothing else keeps child 1's memory.
+    probe.gate.open()
+    probe.harness.settle()
+    // Growing the dictionary rebuilds the table, which visits every entry.
+    for id in 3..<100 { probe.send(.add(id)) }
+    probe.send(.item(2, .load(9)), .add(1), .item(1, .load(5)))
+    let state = probe.finish()
+    #expect(state.items[1]?.loaded == [5])
+    #expect(state.items[2]?.loaded == [9])
+    #expect(kept.map { $0.items[1]?.request } == [5] + Array(6..<13))
+    #expect(probe.system.runningTaskCount == 0)
+  }
+
+  @Test(
     "G4 children added after the first writes in place, the dictionary growing and moving its buffer: each child's writes reach its own memory"
   )
   func test_G4_dictionaryGrowsBetweenWrites() {
