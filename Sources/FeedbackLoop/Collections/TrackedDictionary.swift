@@ -75,13 +75,23 @@ public struct TrackedDictionary<Key: Hashable & Sendable, Value: Sendable>: Send
   mutating func modifyValue<Result>(forKey key: Key, _ body: (inout Value) -> Result) -> Result? {
     makeUnique()
     guard let index = storage.contents.index(forKey: key) else { return nil }
-    let result = body(&storage.contents.values[index])
+    let (result, address) = Self.writing(&storage.contents.values[index], body)
     storage.log.record(key, count: storage.contents.count)
     // A value changed in place moves no entry: `index` stays valid until
     // the next change, which moves the generation on.
     storage.lastWrite = index
+    storage.lastWriteAddress = address
     storage.lastWriteGeneration = storage.log.generation
     return result
+  }
+
+  /// Runs `body` on `value`, and returns the address it was written at:
+  /// the dictionary's own slot for the value, which its `values` subscript
+  /// lends for the write.
+  @inlinable @inline(__always)
+  static func writing<Result>(_ value: inout Value, _ body: (inout Value) -> Result) -> (Result, UInt) {
+    let address = _withUnprotectedUnsafeMutablePointer(to: &value) { UInt(bitPattern: $0) }
+    return (body(&value), address)
   }
 
   /// Sets the value for `key` and returns the previous one.

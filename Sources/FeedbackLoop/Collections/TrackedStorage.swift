@@ -20,6 +20,11 @@ final class TrackedStorage<Contents: Collection, Key>: @unchecked Sendable {
   /// the positions of the others (`TrackedDictionary.modifyValue`).
   @exclusivity(unchecked) @usableFromInline var lastWrite: Contents.Index? = nil
   @exclusivity(unchecked) @usableFromInline var lastWriteGeneration: UInt64 = 0
+  /// The address the last change wrote the element at, as a number: never
+  /// dereferenced, only a key by which a reader finds what it keeps per
+  /// element without hashing the element's key (`ByIDLeafRuntime`); 0 when
+  /// unknown. Valid under the same condition as `lastWrite`.
+  @exclusivity(unchecked) @usableFromInline var lastWriteAddress: UInt = 0
 
   @inlinable
   init(_ contents: Contents) { self.contents = contents }

@@ -19,6 +19,20 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
   /// How many children appeared so far: the order their effects are cancelled in.
   @exclusivity(unchecked) @usableFromInline var appeared: UInt64 = 0
   @exclusivity(unchecked) @usableFromInline var cursor = ChangeCursor()
+  /// Child memories by where their child's state is in the dictionary's
+  /// buffer (`TrackedStorage.lastWriteAddress`), so that the one child an
+  /// event wrote finds its memory without a second hash of its id (W7 in
+  /// BENCHMARKS.md: the id was hashed by the reducer's look-up and again by
+  /// this runtime's). The dictionary keeps its values in one buffer, a slot
+  /// per bucket; the slot's address divided by the value's stride, masked
+  /// to a power of two at least the number of buckets, numbers the buckets
+  /// without collision. An entry is only a guess: it is used when its id
+  /// is the written child's id, else the id is looked up and the entry
+  /// replaced. It holds the memory unretained (`trackers` retains it): a
+  /// memory is in one entry at most, the one its `recentSlot` names, and
+  /// clears it when it moves to another (`remember`) or goes (`feed`), so
+  /// that every entry's memory is alive and is `trackers[id]`.
+  @exclusivity(unchecked) @usableFromInline var recent: [RecentTracker] = []
   /// The feedback's logic, shared by the children, and a new child's memory.
   @usableFromInline let logic: LeafLogic
   @usableFromInline let makeMemory: @Sendable () -> LeafMemory
@@ -69,7 +83,7 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       // The one change since the last state was a child changed in place:
       // the child, and its id, are where that write left them.
       let (id, child) = storage.withContentsInPlace { $0.pointee[index] }
-      withUnsafePointer(to: child) { feed(id, UnsafeRawPointer($0)) }
+      withUnsafePointer(to: child) { feedWritten(id, UnsafeRawPointer($0), storage: storage) }
       return
     }
     switch storage.log.changes(since: seen) {
@@ -101,6 +115,68 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
     }
   }
 
+  /// Child `id`'s state, just written in place by the one change
+  /// `storage` logged since the last state, through the logic: its memory
+  /// found in `recent` when the entry there is the child's, else looked up
+  /// and remembered there.
+  @inlinable
+  final func feedWritten(_ id: ID, _ child: UnsafeRawPointer, storage: TrackedStorage<[ID: Child], ID>) {
+    let address = storage.lastWriteAddress
+    if !recent.isEmpty {
+      let slot = Self.slot(of: address, among: recent.count)
+      if let memory = recent[slot].memory, recent[slot].id == id {
+        memory._withUnsafeGuaranteedRef { act(on: logic(locate(child), $0), for: id, memory: $0) }
+        return
+      }
+    }
+    feed(id, child)
+    guard address != 0, let memory = trackers[id] else { return }
+    remember(id, memory, address: address, capacity: storage.withContentsInPlace { $0.pointee.capacity })
+  }
+
+  /// The entry of a table of `count` entries (a power of two) for the child
+  /// whose state is at `address`.
+  @inlinable
+  static func slot(of address: UInt, among count: Int) -> Int {
+    Int(truncatingIfNeeded: (address / UInt(MemoryLayout<Child>.stride)) & UInt(count - 1))
+  }
+
+  /// Puts `memory` in `recent` at `address`'s entry, first sizing the table
+  /// for a dictionary of `capacity` if it has fewer entries than buckets.
+  @inlinable
+  final func remember(_ id: ID, _ memory: Unmanaged<LeafMemory>, address: UInt, capacity: Int) {
+    // The dictionary's buckets: a power of two, filled to three quarters.
+    let atLeast = Swift.max(2, capacity + capacity / 3 + 1)
+    let buckets = 1 << (Int.bitWidth - (atLeast - 1).leadingZeroBitCount)
+    if recent.count < buckets {
+      for entry in recent { entry.memory?._withUnsafeGuaranteedRef { $0.recentSlot = -1 } }
+      recent = [RecentTracker](repeating: RecentTracker(), count: buckets)
+    }
+    let slot = Self.slot(of: address, among: recent.count)
+    // One entry per memory: the child may have moved (its buffer copied,
+    // or shifted by a removal), and an entry left at its old place would
+    // outlive the memory when the child goes.
+    memory._withUnsafeGuaranteedRef {
+      if $0.recentSlot >= 0 { recent[$0.recentSlot] = RecentTracker() }
+    }
+    recent[slot].memory?._withUnsafeGuaranteedRef { $0.recentSlot = -1 }
+    recent[slot] = RecentTracker(id: id, memory: memory)
+    memory._withUnsafeGuaranteedRef { $0.recentSlot = slot }
+  }
+
+  /// An entry of `recent`: a child's id and its memory, or none.
+  @usableFromInline
+  struct RecentTracker {
+    @usableFromInline var id: ID?
+    @usableFromInline var memory: Unmanaged<LeafMemory>?
+
+    @inlinable
+    init(id: ID? = nil, memory: Unmanaged<LeafMemory>? = nil) {
+      self.id = id
+      self.memory = memory
+    }
+  }
+
   /// Child `id`'s state (`nil`: it is gone) through the logic, with the
   /// child's memory, made when the child first appears and dropped when it
   /// goes; then what the logic says, done.
@@ -110,6 +186,9 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       let memory = trackers.values[trackerIndex]
       guard let child else {
         trackers.remove(at: trackerIndex)
+        memory._withUnsafeGuaranteedRef {
+          if $0.recentSlot >= 0 { recent[$0.recentSlot] = RecentTracker() }
+        }
         defer { memory.release() }
         memory._withUnsafeGuaranteedRef { act(on: logic(nil, $0), for: id, memory: $0) }
         return

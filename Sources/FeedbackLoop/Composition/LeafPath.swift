@@ -81,6 +81,9 @@ class LeafMemory {
   /// Whether the by-id feedback's table of effects holds an entry for the
   /// child (see `ByIDLeafRuntime.act(on:for:memory:)`).
   @exclusivity(unchecked) @usableFromInline var hasEntry = false
+  /// Where the by-id feedback's table of recent writes holds this memory,
+  /// or -1 (see `ByIDLeafRuntime.recent`).
+  @exclusivity(unchecked) @usableFromInline var recentSlot = -1
 
   @inlinable
   init() {}

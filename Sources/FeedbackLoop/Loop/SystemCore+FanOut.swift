@@ -45,17 +45,13 @@ extension SystemCore {
       publishIfAsked()
     }
     if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
-    // One copy of the state for the whole fan-out, lent to each handler:
-    // reading the stored property per handler retained and released the
-    // state's storage for each (W3: most of its time with 100 feedbacks).
-    // It is let go before the next reduction, which finds the storage
-    // unshared.
-    //
-    // The reducer, the monitor's `.reduced` report or a handler may stop
-    // the system (`stop()` in a query): the pass ends before the next
-    // handler, so that no later feedback starts an effect and no observer
-    // sees a state after `stop()` returned (G9). One load of the word
-    // before each handler, a plain load on x86 and ARM.
+    // A state that holds references is lent to the handlers without a copy
+    // (`fanOutLendingState(_:)`). A state of plain values holds nothing to
+    // retain: its copy is free, and it keeps this loop written out here,
+    // the shape it had before the lending: through `fanOut(_:_:)` the same
+    // code allocated registers worse in the send path of an `Int` state
+    // (W1 0.3 to 0.5 ns slower, measured).
+    guard _isPOD(State.self) else { return fanOutLendingState(event) }
     let current = state
     var stateLink = firstStateLink
     while let link = stateLink {
@@ -74,6 +70,68 @@ extension SystemCore {
       }
     }
     notifyObservers(current)
+  }
+
+  /// Gives `current` to the feedbacks, then to the observers (G3).
+  ///
+  /// The reducer, the monitor's `.reduced` report or a handler may stop the
+  /// system (`stop()` in a query): the pass ends before the next handler,
+  /// so that no later feedback starts an effect and no observer sees a
+  /// state after `stop()` returned (G9). One load of the word before each
+  /// handler, a plain load on x86 and ARM.
+  @inlinable @inline(__always)
+  func fanOut(_ event: Event, _ current: State) {
+    var stateLink = firstStateLink
+    while let link = stateLink {
+      if isStopping { return }
+      stateLink = link._withUnsafeGuaranteedRef {
+        $0.call(current)
+        return $0.next
+      }
+    }
+    var eventLink = firstEventLink
+    while let link = eventLink {
+      if isStopping { return }
+      eventLink = link._withUnsafeGuaranteedRef {
+        $0.call(event, current)
+        return $0.next
+      }
+    }
+    notifyObservers(current)
+  }
+
+  /// ``fanOut(_:_:)`` with the state as it is in its storage, lent without
+  /// a copy: no retain and no release of what the state holds (a child
+  /// collection's storage, W7 in BENCHMARKS.md).
+  ///
+  /// A copy of the state (`let current = state`) retained and released the
+  /// storage of every reference the state holds, once per event: a tenth
+  /// of W7. Passing `stateStorage.pointee` to each handler instead made the
+  /// compiler copy once per handler, since it cannot see that a handler
+  /// does not write the storage (W3 got slower). So the value the handlers
+  /// borrow is the storage's bits, taken into a temporary as a value of its
+  /// own, and given back to the temporary, not destroyed, when the pass
+  /// ends: the storage keeps owning what it holds all along.
+  ///
+  /// Sound because nothing writes or destroys the stored state while the
+  /// handlers run: only this thread, which owns the loop, writes it (the
+  /// reducer, between two passes), and destroys it (`destroyState()`, in
+  /// the teardown, at a step boundary: a `stop()` or a release from inside
+  /// the loop only marks the word). Readers on other threads copy it (a
+  /// retain of their own), and a handler that keeps the state copies it
+  /// too, as from any borrowed value (LentStateTests).
+  @inlinable @inline(__always)
+  func fanOutLendingState(_ event: Event) {
+    _withUnprotectedUnsafeTemporaryAllocation(of: State.self, capacity: 1) { buffer in
+      let slot = buffer.baseAddress.unsafelyUnwrapped
+      UnsafeMutableRawPointer(slot).copyMemory(
+        from: UnsafeRawPointer(stateStorage), byteCount: MemoryLayout<State>.size)
+      let lent = slot.move()
+      fanOut(event, lent)
+      // Back into the temporary, which is not deinitialized: the bits were
+      // the storage's, and it still owns them.
+      slot.initialize(to: consume lent)
+    }
   }
 
   /// Gives `state` to every observer, in the order they came.
