@@ -6,6 +6,12 @@
 
 _Thread_local const void *fl_tls_current_drainer = NULL;
 _Thread_local fl_last_read fl_tls_last_read = {NULL, 0, 0};
+_Thread_local char fl_tls_thread_marker = 0;
+
+/// Records the thread entering the guard (see `reducer`).
+static inline void record_reducer(fl_loop_control *control) {
+  atomic_store_explicit((_Atomic(const void *) *)&control->reducer, fl_thread_identity(), memory_order_relaxed);
+}
 
 static _Thread_local void *fl_tls_build_context = NULL;
 void *fl_build_context(void) { return fl_tls_build_context; }
@@ -19,6 +25,7 @@ void fl_loop_control_init(fl_loop_control *control) {
   control->readers = 0;
   control->publications = 0;
   control->stalled = 0;
+  control->reducer = NULL;
 }
 
 void fl_yield(void) { sched_yield(); }
@@ -79,8 +86,16 @@ static inline void guard_lock(fl_loop_control *control) {
 static inline void guard_unlock(fl_loop_control *control) {
   atomic_store_explicit(GUARD(control), 0, memory_order_release);
 }
-void fl_reduce_begin(fl_loop_control *control) { guard_lock(control); }
-void fl_reduce_end(fl_loop_control *control) { guard_unlock(control); }
+void fl_reduce_begin(fl_loop_control *control) {
+  guard_lock(control);
+  record_reducer(control);
+}
+void fl_reduce_end(fl_loop_control *control) {
+  // Readers take this same lock: cleared, so that a reader holding it is
+  // never taken for a reducer on the reading thread.
+  atomic_store_explicit((_Atomic(const void *) *)&control->reducer, NULL, memory_order_relaxed);
+  guard_unlock(control);
+}
 void fl_read_begin(fl_loop_control *control) { guard_lock(control); }
 void fl_read_end(fl_loop_control *control) { guard_unlock(control); }
 int fl_reduction_guard_form(void) { return FL_GUARD_LOCK; }
@@ -154,7 +169,9 @@ static inline uint64_t sequence(fl_loop_control *control) {
 /// writes (a seqlock writer's release fence: a compiler barrier on x86,
 /// where the light barrier is one too).
 static inline void enter_reduction(fl_loop_control *control, uint64_t even) {
-  atomic_store_explicit(REDUCING(control), even + 1, memory_order_relaxed);
+  record_reducer(control);
+  // Release: a reader that sees the odd value sees this thread's identity.
+  atomic_store_explicit(REDUCING(control), even + 1, memory_order_release);
   atomic_thread_fence(memory_order_release);
   light_barrier();
 }

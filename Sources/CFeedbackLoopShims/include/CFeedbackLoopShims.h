@@ -106,7 +106,12 @@ typedef struct fl_loop_control {
   /// One more than the number of publications when a reader last gave up
   /// waiting for the owner, or 0.
   uint64_t stalled;
-  char guardLine[FL_CACHE_LINE - 4 * sizeof(uint64_t)];
+  /// The thread that entered the guard last (`fl_thread_identity`), written
+  /// before the sequence turns odd: a read from the thread that is running
+  /// the reducer (through another system the reducer sent to) would wait
+  /// for itself, and stops the program with a message instead.
+  const void *_Nullable reducer;
+  char guardLine[FL_CACHE_LINE - 4 * sizeof(uint64_t) - sizeof(void *)];
 } fl_loop_control;
 
 /// The number of publications so far (acquire: a reader that sees it change
@@ -177,6 +182,18 @@ static inline bool fl_sequence_read_validate(fl_loop_control *_Nonnull control, 
   return atomic_load_explicit((_Atomic uint64_t *)&control->reducing, memory_order_relaxed) == before;
 }
 bool fl_optimistic_reads_available(void);
+/// A number unique to the calling thread while it lives (the address of a
+/// thread-local byte).
+extern _Thread_local char fl_tls_thread_marker;
+static inline const void *_Nonnull fl_thread_identity(void) { return &fl_tls_thread_marker; }
+/// Whether the calling thread is inside this system's reducer: the
+/// sequence is odd and the thread that made it so is this one. The
+/// sequence's acquire orders the identity stored before it.
+static inline bool fl_reducing_on_this_thread(fl_loop_control *_Nonnull control) {
+  uint64_t sequence = atomic_load_explicit((_Atomic uint64_t *)&control->reducing, memory_order_acquire);
+  return (sequence & 1) != 0 &&
+         atomic_load_explicit((_Atomic(const void *) *)&control->reducer, memory_order_relaxed) == fl_thread_identity();
+}
 /// What the calling thread's last read of a state from another thread saw:
 /// which system, its guard's sequence then, and how many reads in a row
 /// found that sequence unchanged.
