@@ -494,13 +494,13 @@ extension Reliability {
         },
       ]
       let start = Gate()
-      async let sending: Void = onThreads(2, startingAt: start) { index in
+      async let senders: Void = onThreads(2, startingAt: start) { index in
         for number in 1...sends {
           if index == 0 { first.send(number) } else { second.send(number) }
         }
       }
       start.open()
-      await sending
+      await senders
       #expect(torn.current == 0, "\(kind): torn reads from another system's callbacks")
       #expect(first.state.tornSeen == 0, "\(kind): torn reads from another system's reducer")
       #expect(first.state.inner.count == sends && second.state.count == sends)
