@@ -451,6 +451,42 @@ extension Reliability {
       #expect(system.state.isWhole)
     }
 
+    @Test(
+      "G9 G15 red team: observers' onStop handlers read the stopping system's state while a thread sends: whole, and the final state",
+      .timeLimit(.minutes(10)), arguments: ["31 bytes", "named"])
+    func onStopReadsTheState(kind: String) async {
+      await onStopReadsTheState(Self.probe(kind), kind: kind)
+    }
+
+    func onStopReadsTheState<State: TearProbe>(_: State.Type, kind: String) async {
+      for round in 0..<Scale.pick(200, sanitized: 20) {
+        let system = System<State, Int>(initial: State(), reduceInPlace: { state, _ in state.step() })
+        let seenAtStop = Locked<[State]>([])
+        let observations = (0..<4).map { _ in
+          system.observe({ _ in }, onStop: { seenAtStop.withLock { $0.append(system.state) } })
+        }
+        let start = Gate()
+        async let senders: Void = onThreads(2, startingAt: start) { index in
+          if index == 0 {
+            for number in 1...(200 + round) { system.send(number) }
+          } else {
+            for _ in 0..<round { _ = system.state }
+            system.stop()
+          }
+        }
+        start.open()
+        await senders
+        let final = system.state
+        #expect(seenAtStop.current.count == 4, "\(kind): every onStop ran")
+        #expect(seenAtStop.current.allSatisfy { $0.isWhole }, "\(kind): torn read in onStop")
+        #expect(final.isWhole)
+        #expect(
+          seenAtStop.current.allSatisfy { $0.count <= final.count },
+          "\(kind): onStop read a later state than the final one")
+        _ = observations
+      }
+    }
+
     // MARK: - From other systems' callbacks
 
     @Test(
