@@ -50,5 +50,6 @@ public enum Workloads {
     ReadWhileSending.withReference, ReadWhileSending.withReferenceAlone, ReadWhileSending.readsWithReference,
     IdleRead.workload,
     AlternatingReader.workload, PeerReadingObserver.workload, PeerReadingObserver.idlePeer,
+    ReadAfterOwnSend.workload, ReadAfterOwnSend.other,
   ]
 }
