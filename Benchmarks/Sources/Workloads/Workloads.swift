@@ -49,5 +49,7 @@ public enum Workloads {
     ReadWhileSending.workload, ReadWhileSending.alone, ReadWhileSending.reads,
     ReadWhileSending.withReference, ReadWhileSending.withReferenceAlone, ReadWhileSending.readsWithReference,
     IdleRead.workload,
+    AlternatingReader.workload, PeerReadingObserver.workload, PeerReadingObserver.idlePeer,
+    ReadAfterOwnSend.workload, ReadAfterOwnSend.other,
   ]
 }
