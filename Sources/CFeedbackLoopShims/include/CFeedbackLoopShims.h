@@ -186,6 +186,12 @@ bool fl_optimistic_reads_available(void);
 /// thread-local byte).
 extern _Thread_local char fl_tls_thread_marker;
 static inline const void *_Nonnull fl_thread_identity(void) { return &fl_tls_thread_marker; }
+/// Whether the calling thread entered this system's reduction guard last:
+/// the system's latest reduction was this thread's own send, not another
+/// thread's work that a poll would slow down.
+static inline bool fl_reduced_last_on_this_thread(fl_loop_control *_Nonnull control) {
+  return atomic_load_explicit((_Atomic(const void *) *)&control->reducer, memory_order_relaxed) == fl_thread_identity();
+}
 /// Whether the calling thread is inside this system's reducer: the
 /// sequence is odd and the thread that made it so is this one. The
 /// sequence's acquire orders the identity stored before it.

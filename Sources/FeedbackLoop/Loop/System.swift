@@ -100,11 +100,21 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   ///
   /// Read from any thread. A read from another thread than the one running
   /// the loop waits, at most, for the reducer running at that moment: never
-  /// for feedbacks, effects or observers. Such a read pays for the loop's
-  /// cheap reductions: on Linux it is one `membarrier` system call (a few
-  /// hundred nanoseconds, more under load); to follow every state, observe
-  /// them (``observe(isolation:_:onStop:)``, ``states``) rather than poll.
-  /// Reading it from inside the reducer is a programming error (the reducer
+  /// for feedbacks, effects or observers, and the loop never waits for it
+  /// (G15). A state without references (numbers, enums, structs of them) is
+  /// copied without a lock, in a few nanoseconds; another state with the
+  /// system's lock, or from a copy the loop publishes at its next step. A
+  /// thread that reads a busy system again and again pauses a fraction of
+  /// a microsecond after each read, so that it cannot slow the loop; to
+  /// follow every state, observe them (``observe(isolation:_:onStop:)``,
+  /// ``states``) rather than poll.
+  ///
+  /// ```swift
+  /// let count = system.state   // from any thread
+  /// ```
+  ///
+  /// Reading it from inside the reducer, or from code the reducer reaches
+  /// through a send to another system, is a programming error (the reducer
   /// receives the state).
   @inlinable
   public var state: State { core.currentState }

@@ -115,16 +115,21 @@ extension SystemCore {
   /// poller costs the owner, and still lets it read millions of times a
   /// second. The reader waits for nothing during it: the pause comes after
   /// its copy. A thread that reads an idle system, or reads other systems
-  /// in between, or runs another system's loop, never pauses; one that
-  /// reads a system that reduced since its last read of it pauses once,
-  /// and again while the system goes on reducing within its last 256 reads
-  /// (`fl_remember_read`).
+  /// in between, or runs another system's loop, or made the system's last
+  /// reduction itself, never pauses; one that reads a system that reduced
+  /// since its last read of it pauses once, and again while the system goes
+  /// on reducing within its last 256 reads (`fl_remember_read`).
   @inlinable
   func paceIfPolling(_ sequence: UInt64, nanoseconds: UInt64) {
     // A thread in another system's loop (a feedback or an observer that
     // reads a peer at each of its own events) is not a poller: a pause
-    // would slow its own loop by as much, at every event.
-    if fl_remember_read(control, sequence), fl_current_drainer() == nil { fl_spin_for(nanoseconds) }
+    // would slow its own loop by as much, at every event. Nor is a thread
+    // that reads the system it just sent to itself, as a UI does between
+    // its events: no other thread is reducing (W11own: 190 ns a read, not
+    // 6, before this).
+    if fl_remember_read(control, sequence), fl_current_drainer() == nil, !fl_reduced_last_on_this_thread(control) {
+      fl_spin_for(nanoseconds)
+    }
   }
 
   /// A copy of the state's bytes taken while no reducer ran, or nil after
