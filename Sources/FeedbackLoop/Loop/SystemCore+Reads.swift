@@ -81,7 +81,7 @@ extension SystemCore {
   /// ``paceIfPolling(_:nanoseconds:)``): an optimistic read, which costs
   /// the owner a cache line, and a read through the owner, which costs it a
   /// copy, the lock and a few lines (W10, W10ref in BENCHMARKS.md).
-  @inlinable static var pollingPause: UInt64 { 200 }
+  @inlinable static var pollingPause: UInt64 { 400 }
   @inlinable static var pollingPauseThroughOwner: UInt64 { 500 }
 
   // Inlinable, so that the copy is specialized for the user's `State`:
