@@ -14,7 +14,7 @@ extension Reliability {
   struct OptimisticReadTests {
     /// Three numbers the reducer moves one at a time: 24 bytes, so the
     /// state lives in the reduction guard's cache line.
-    struct Triple: Sendable, Equatable {
+    struct Triple: SteppedState, Equatable {
       var a = 0, b = 0, c = 0
       var isWhole: Bool { a == b && b == c }
       var count: Int { a }
@@ -38,7 +38,7 @@ extension Reliability {
 
     /// Sixteen numbers: 128 bytes, too many for the guard's line, so the
     /// state lives after the inbox.
-    struct Wide: Sendable {
+    struct Wide: SteppedState {
       var numbers = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
       var isWhole: Bool {
         withUnsafeBytes(of: numbers) { bytes in
@@ -65,24 +65,29 @@ extension Reliability {
       let readsPerReader = Scale.pick(50_000, sanitized: 5_000)
       let readers = ProcessInfo.processInfo.activeProcessorCount
       if kind == "triple" {
-        let system = System<Triple, Int>(initial: Triple(), reduceInPlace: { state, _ in state.step() })
-        let outcome = await readWhileSending(
-          system, sends: sends, readers: readers, readsPerReader: readsPerReader, isWhole: \.isWhole,
-          count: \.count)
-        #expect(outcome.torn == 0, "\(outcome.torn) reads saw a state in the middle of a reduction")
-        #expect(outcome.backwards == 0, "\(outcome.backwards) reads saw an older state than the read before")
-        #expect(system.state.isWhole && system.state.count == sends)
-        system.stop()
+        await checkReads(of: Triple(), sends: sends, readers: readers, readsPerReader: readsPerReader)
       } else {
-        let system = System<Wide, Int>(initial: Wide(), reduceInPlace: { state, _ in state.step() })
-        let outcome = await readWhileSending(
-          system, sends: sends, readers: readers, readsPerReader: readsPerReader, isWhole: \.isWhole,
-          count: \.count)
-        #expect(outcome.torn == 0, "\(outcome.torn) reads saw a state in the middle of a reduction")
-        #expect(outcome.backwards == 0, "\(outcome.backwards) reads saw an older state than the read before")
-        #expect(system.state.isWhole && system.state.count == sends)
-        system.stop()
+        await checkReads(of: Wide(), sends: sends, readers: readers, readsPerReader: readsPerReader)
       }
+    }
+
+    /// A state the reducer moves one field at a time, and can say whether
+    /// a copy of it is whole.
+    protocol SteppedState: Sendable {
+      var isWhole: Bool { get }
+      var count: Int { get }
+      mutating func step()
+    }
+
+    func checkReads<State: SteppedState>(of initial: State, sends: Int, readers: Int, readsPerReader: Int) async {
+      let system = System<State, Int>(initial: initial, reduceInPlace: { state, _ in state.step() })
+      let outcome = await readWhileSending(
+        system, sends: sends, readers: readers, readsPerReader: readsPerReader, isWhole: \.isWhole,
+        count: \.count)
+      #expect(outcome.torn == 0, "\(outcome.torn) reads saw a state in the middle of a reduction")
+      #expect(outcome.backwards == 0, "\(outcome.backwards) reads saw an older state than the read before")
+      #expect(system.state.isWhole && system.state.count == sends)
+      system.stop()
     }
 
     @Test(
