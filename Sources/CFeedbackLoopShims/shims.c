@@ -99,9 +99,7 @@ void fl_reduce_end(fl_loop_control *control) {
 void fl_read_begin(fl_loop_control *control) { guard_lock(control); }
 void fl_read_end(fl_loop_control *control) { guard_unlock(control); }
 int fl_reduction_guard_form(void) { return FL_GUARD_LOCK; }
-// The sequence is a lock word here, and the sanitizer would (rightly) report
-// the optimistic reader's racy copy.
-bool fl_optimistic_reads_available(void) { return false; }
+const bool fl_optimistic_reads_available = false;
 #else
 
 #if defined(__linux__)
@@ -193,7 +191,7 @@ void fl_reduce_end(fl_loop_control *control) {
   atomic_store_explicit(REDUCING(control), sequence(control) + 1, memory_order_release);
 }
 
-bool fl_optimistic_reads_available(void) { return true; }
+const bool fl_optimistic_reads_available = true;
 
 void fl_read_begin(fl_loop_control *control) {
   atomic_fetch_add_explicit(READERS(control), 1, memory_order_seq_cst);

@@ -16,18 +16,7 @@ extension Reliability {
     )
     func readInsideItsOwnReducerStops() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        let inner = System<Int, Int>(initial: 0, reduceInPlace: { state, event in state = event })
-        let outer = Locked<System<Int, Int>?>(nil)
-        let observation = inner.observe { _ in _ = outer.current?.state }
-        let system = System<Int, Int>(
-          initial: 0,
-          reduceInPlace: { state, event in
-            state += event
-            inner.send(event)
-          })
-        outer.withLock { $0 = system }
-        system.send(1)
-        _ = observation
+        Self.readInsideOwnReducer(initial: 0) { state, event in state += event }
       }
       let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
       #expect(message.contains("read during its own reducer"), "stderr: \(message)")
@@ -38,21 +27,30 @@ extension Reliability {
     )
     func readInsideItsOwnReducerStopsWithReferences() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-        let inner = System<Int, Int>(initial: 0, reduceInPlace: { state, event in state = event })
-        let outer = Locked<System<[Int], Int>?>(nil)
-        let observation = inner.observe { _ in _ = outer.current?.state }
-        let system = System<[Int], Int>(
-          initial: [],
-          reduceInPlace: { state, event in
-            state.append(event)
-            inner.send(event)
-          })
-        outer.withLock { $0 = system }
-        system.send(1)
-        _ = observation
+        Self.readInsideOwnReducer(initial: [Int]()) { state, event in state.append(event) }
       }
       let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
       #expect(message.contains("read during its own reducer"), "stderr: \(message)")
+    }
+
+    /// A system whose reducer, after `step`, sends to an idle system whose
+    /// observer reads the first system's state; sends it one event. (An exit
+    /// test's body cannot capture, so each test calls this with its state.)
+    static func readInsideOwnReducer<State: Sendable>(
+      initial: State, step: @escaping @Sendable (inout State, Int) -> Void
+    ) {
+      let inner = System<Int, Int>(initial: 0, reduceInPlace: { state, event in state = event })
+      let outer = Locked<System<State, Int>?>(nil)
+      let observation = inner.observe { _ in _ = outer.current?.state }
+      let system = System<State, Int>(
+        initial: initial,
+        reduceInPlace: { state, event in
+          step(&state, event)
+          inner.send(event)
+        })
+      outer.withLock { $0 = system }
+      system.send(1)
+      _ = observation
     }
 
     @Test("G15 the same read from an observer of the outer system (after its reducer) returns the new state")

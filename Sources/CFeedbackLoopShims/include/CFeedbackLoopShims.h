@@ -169,7 +169,7 @@ void fl_read_end(fl_loop_control *_Nonnull control);
 /// then is the copy a state that existed between two reductions. For
 /// bitwise-copyable states only: a racy copy of a reference could be
 /// released by the reducer before the reader retains it. Not under
-/// ThreadSanitizer, whose guard is a lock (`fl_optimistic_reads_available`).
+/// ThreadSanitizer (`fl_optimistic_reads_available`).
 static inline uint64_t fl_sequence_read_begin(fl_loop_control *_Nonnull control) {
   return atomic_load_explicit((_Atomic uint64_t *)&control->reducing, memory_order_acquire);
 }
@@ -181,7 +181,12 @@ static inline bool fl_sequence_read_validate(fl_loop_control *_Nonnull control, 
   atomic_signal_fence(memory_order_seq_cst);
   return atomic_load_explicit((_Atomic uint64_t *)&control->reducing, memory_order_relaxed) == before;
 }
-bool fl_optimistic_reads_available(void);
+/// Whether this build's reduction guard keeps the sequence that optimistic
+/// reads and pacing need: not under ThreadSanitizer, whose guard is a lock
+/// word and which would (rightly) report the optimistic reader's racy copy.
+/// A constant in shims.c, read with one load (a Swift global would check
+/// its lazy initialization at every read).
+extern const bool fl_optimistic_reads_available;
 /// A number unique to the calling thread while it lives (the address of a
 /// thread-local byte).
 extern _Thread_local char fl_tls_thread_marker;
@@ -233,6 +238,16 @@ static inline bool fl_remember_read(const void *_Nonnull control, uint64_t seque
   if (last->unchanged >= FL_POLLING_WINDOW) return false;
   last->unchanged += 1;
   return true;
+}
+/// Whether a read of `control` by the calling thread, which saw `sequence`,
+/// should pause after its copy: the thread polls the system while it
+/// reduces (`fl_remember_read`, which this always updates), and is neither
+/// running a system's loop (a feedback or an observer that reads a peer at
+/// each of its own events: a pause would slow its own loop as much) nor
+/// the thread that made the system's last reduction (a UI reading the
+/// system it sends to: nobody else is reducing).
+static inline bool fl_read_should_pause(fl_loop_control *_Nonnull control, uint64_t sequence) {
+  return fl_remember_read(control, sequence) && fl_current_drainer() == NULL && !fl_reduced_last_on_this_thread(control);
 }
 /// Which form of the reduction guard this process runs: decided once, before
 /// any Swift code runs.

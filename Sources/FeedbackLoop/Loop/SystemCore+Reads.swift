@@ -88,7 +88,7 @@ extension SystemCore {
   // unspecialized, it went through the runtime's value witnesses.
   @inlinable
   func readFromOtherThread() -> State {
-    guard sequenceAvailable else { return readThroughOwner() }
+    guard fl_optimistic_reads_available else { return readThroughOwner() }
     // Constant once specialized: a state with references skips it whole.
     if _isPOD(State.self), let (copy, sequence) = readOptimistically() {
       paceIfPolling(sequence, nanoseconds: Self.pollingPause)
@@ -98,10 +98,6 @@ extension SystemCore {
     paceIfPolling(fl_sequence_read_begin(control), nanoseconds: Self.pollingPauseThroughOwner)
     return copy
   }
-
-  /// Whether this process's reduction guard keeps the sequence that
-  /// optimistic reads and pacing need (not under ThreadSanitizer).
-  @inlinable var sequenceAvailable: Bool { sequenceInProcess }
 
   /// Spaces out the reads of a thread that reads this system again and
   /// again while it reduces (its last read was of this system, and found
@@ -118,18 +114,10 @@ extension SystemCore {
   /// in between, or runs another system's loop, or made the system's last
   /// reduction itself, never pauses; one that reads a system that reduced
   /// since its last read of it pauses once, and again while the system goes
-  /// on reducing within its last 256 reads (`fl_remember_read`).
+  /// on reducing within its last 256 reads (`fl_read_should_pause`).
   @inlinable
   func paceIfPolling(_ sequence: UInt64, nanoseconds: UInt64) {
-    // A thread in another system's loop (a feedback or an observer that
-    // reads a peer at each of its own events) is not a poller: a pause
-    // would slow its own loop by as much, at every event. Nor is a thread
-    // that reads the system it just sent to itself, as a UI does between
-    // its events: no other thread is reducing (W11own: 190 ns a read, not
-    // 6, before this).
-    if fl_remember_read(control, sequence), fl_current_drainer() == nil, !fl_reduced_last_on_this_thread(control) {
-      fl_spin_for(nanoseconds)
-    }
+    if fl_read_should_pause(control, sequence) { fl_spin_for(nanoseconds) }
   }
 
   /// A copy of the state's bytes taken while no reducer ran, or nil after
@@ -228,6 +216,3 @@ extension SystemCore {
     unlock()
   }
 }
-
-/// Read once: the form of the reduction guard never changes in a process.
-@usableFromInline let sequenceInProcess = fl_optimistic_reads_available()

@@ -79,9 +79,7 @@ import Logging
 ///
 /// The one exception is the state, which other threads may read. The owner
 /// mutates it in place, so that a large state is never copied to be reduced.
-/// A reader on another thread copies a bitwise-copyable state between two
-/// reductions without the owner's knowledge (a seqlock on the reduction
-/// guard's sequence), and any other state while the loop is idle, or gets a
+/// A reader on another thread copies it between two reductions, or gets a
 /// copy the owner publishes at its next step; it never makes the owner wait
 /// for more than a copy (G15; SystemCore+Reads.swift). `stop()` from another
 /// thread waits for a running reducer through the reduction guard
