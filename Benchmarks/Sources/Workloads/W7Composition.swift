@@ -8,7 +8,10 @@ import FeedbackLoop
 ///
 /// W7b: the same child feature lifted 1, 5 and 10 levels deep, each level a
 /// struct around the next and an enum case around its events: the cost per
-/// event should be flat in the depth.
+/// event should be flat in the depth. W7b-N lifts through closures
+/// (`EventPath`), W7bcase-N through an `EventCase`, the type-level path
+/// that the compiler composes into one reducer; both run the same feature,
+/// states and events.
 public enum Composition {
   public static let eventCount = 100_000
 
@@ -95,8 +98,23 @@ public enum Composition {
       event: EventPath(embed: LevelEvent.inner, extract: { if case .inner(let event) = $0 { event } else { nil } }))
   }
 
+  /// One level's event case, as a type.
+  public struct IntoLevel<Inner: Sendable>: EventCase {
+    public func embed(_ event: Inner) -> LevelEvent<Inner> { .inner(event) }
+    public func extract(_ event: LevelEvent<Inner>) -> Inner? {
+      if case .inner(let event) = event { event } else { nil }
+    }
+  }
+
+  static func nestThroughCase<Inner: FeatureProtocol>(
+    _ feature: Inner
+  ) -> LiftedFeature<Inner, Level<Inner.State>, IntoLevel<Inner.Event>> where Inner.State: Equatable {
+    feature.lifted(state: \Level<Inner.State>.inner, event: IntoLevel())
+  }
+
   static func deepTrial<State: Sendable & Equatable, Event: Sendable>(
-    _ feature: Feature<State, Event>, initial: State, event: Event, count: @escaping @Sendable (State) -> Int
+    _ feature: some FeatureProtocol<State, Event>, initial: State, event: Event,
+    count: @escaping @Sendable (State) -> Int
   ) -> Trial {
     let system = System(initial: initial, feature: feature)
     let events = [Event](repeating: event, count: eventCount)
@@ -127,6 +145,42 @@ public enum Composition {
             count: { $0.inner.inner.inner.inner.inner.count })
         default:
           let ten = nest(nest(nest(nest(nest(nest(nest(nest(nest(one)))))))))
+          let initial = Level(
+            inner: Level(
+              inner: Level(
+                inner: Level(inner: Level(inner: Level(inner: Level(inner: Level(inner: Level(inner: start)))))))))
+          return deepTrial(
+            ten, initial: initial,
+            event: .inner(.inner(.inner(.inner(.inner(.inner(.inner(.inner(.inner(.inner(.tick)))))))))),
+            count: { $0.inner.inner.inner.inner.inner.inner.inner.inner.inner.inner.count })
+        }
+      })
+  }
+
+  /// W7bcase at 1, 5 and 10 levels: W7b, lifted through an `EventCase`.
+  public static func deepThroughCase(levels: Int) -> Workload {
+    Workload(
+      id: "W7bcase-\(levels)",
+      summary: "the child feature lifted \(levels) levels deep through an EventCase, each event through all",
+      operations: eventCount, runs: 9,
+      makeTrial: {
+        let one = nestThroughCase(Child.feature)
+        let start = Level(inner: Child.State())
+        switch levels {
+        case 1:
+          return deepTrial(one, initial: start, event: .inner(.tick), count: { $0.inner.count })
+        case 5:
+          let five = nestThroughCase(nestThroughCase(nestThroughCase(nestThroughCase(one))))
+          let initial = Level(inner: Level(inner: Level(inner: Level(inner: start))))
+          return deepTrial(
+            five, initial: initial, event: .inner(.inner(.inner(.inner(.inner(.tick))))),
+            count: { $0.inner.inner.inner.inner.inner.count })
+        default:
+          let ten = nestThroughCase(
+            nestThroughCase(
+              nestThroughCase(
+                nestThroughCase(
+                  nestThroughCase(nestThroughCase(nestThroughCase(nestThroughCase(nestThroughCase(one)))))))))
           let initial = Level(
             inner: Level(
               inner: Level(

@@ -32,6 +32,8 @@ public enum Workloads {
     Composition.workload(children: 1_000), Composition.workload(children: 100),
     Composition.workload(children: 10_000), Composition.single,
     Composition.deep(levels: 1), Composition.deep(levels: 5), Composition.deep(levels: 10),
+    Composition.deepThroughCase(levels: 1), Composition.deepThroughCase(levels: 5),
+    Composition.deepThroughCase(levels: 10),
     RecordedInputThroughput.emptyMonitor, RecordedInputThroughput.inMemory, RecordedInputThroughput.toFile,
   ]
 

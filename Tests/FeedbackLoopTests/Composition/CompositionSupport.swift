@@ -1,4 +1,5 @@
 import FeedbackLoop
+import Testing
 
 /// A child feature that loads what its state asks for: its effect waits on a
 /// gate that ignores cancellation, so a test can make it send after it was
@@ -88,4 +89,59 @@ enum Parent {
       Feature(name: "items", reducer: loader.reducer, feedbacks: loader.feedbacks)
         .lifted(children: \.items, event: toItem))
   }
+}
+
+/// The same parent, composed through event cases: the compiler's form.
+extension Parent {
+  struct MainCase: EventCase {
+    func embed(_ event: Loader.Event) -> Event { .main(event) }
+    func extract(_ event: Event) -> Loader.Event? { if case .main(let event) = event { event } else { nil } }
+  }
+
+  struct OptionalCase: EventCase {
+    func embed(_ event: Loader.Event) -> Event { .optional(event) }
+    func extract(_ event: Event) -> Loader.Event? { if case .optional(let event) = event { event } else { nil } }
+  }
+
+  struct ItemCase: ChildEventCase {
+    func embed(_ id: Int, _ event: Loader.Event) -> Event { .item(id, event) }
+    func extract(_ event: Event) -> (Int, Loader.Event)? {
+      if case .item(let id, let event) = event { (id, event) } else { nil }
+    }
+  }
+
+  static func composedFeature(gate: Gate) -> some FeatureProtocol<State, Event> {
+    let loader = Loader.feature(gate: gate)
+    return Feature(name: "parent", reducer: own)
+      .combined(with: loader.lifted(state: \.main, event: MainCase()))
+      .combined(
+        with: Feature(name: "optional", reducer: loader.reducer, feedbacks: loader.feedbacks)
+          .lifted(optional: \.optional, event: OptionalCase())
+      )
+      .combined(
+        with: Feature(name: "items", reducer: loader.reducer, feedbacks: loader.feedbacks)
+          .lifted(children: \.items, event: ItemCase()))
+  }
+}
+
+/// How a test composes ``Parent``: through closures (`EventPath`) or
+/// through event cases (`EventCase`, the compiler's form).
+enum CompositionForm: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case closures
+  case cases
+
+  var testDescription: String { rawValue }
+
+  func parentFeature(gate: Gate) -> Feature<Parent.State, Parent.Event> {
+    switch self {
+    case .closures: Parent.feature(gate: gate)
+    case .cases: Parent.composedFeature(gate: gate).feature
+    }
+  }
+}
+
+/// An event case that is the event itself.
+struct SameEvent<Event: Sendable>: EventCase {
+  func embed(_ event: Event) -> Event { event }
+  func extract(_ event: Event) -> Event? { event }
 }

@@ -6,7 +6,8 @@ import Testing
 /// Lifted feedbacks keep G3-G7: the child's feedbacks, lifted at a key path,
 /// as an optional child and by id, restart only when their query changes,
 /// and a child whose state goes takes its effects with it, their late events
-/// dropped.
+/// dropped. Each holds for a parent composed through closures and through
+/// event cases.
 @Suite(.runsLeftoverJobs) struct LiftedFeedbackGuaranteeTests {
   struct Probe {
     let harness = Harness()
@@ -14,9 +15,9 @@ import Testing
     let activity = ActivityLog<Parent.State, Parent.Event>()
     let system: System<Parent.State, Parent.Event>
 
-    init() {
+    init(_ form: CompositionForm) {
       system = System(
-        initial: Parent.State(), feature: Parent.feature(gate: gate), environment: harness.environment,
+        initial: Parent.State(), feature: form.parentFeature(gate: gate), environment: harness.environment,
         monitor: activity.monitor)
     }
 
@@ -29,9 +30,11 @@ import Testing
     func cancelled(_ prefix: String) -> [EffectID] { activity.cancelled.filter { $0.feedback.name.hasPrefix(prefix) } }
   }
 
-  @Test("G4 a lifted query feedback restarts only when its query changes, not on the parent's other events")
-  func test_G4_liftedQueryRestartsOnlyOnChange() {
-    let probe = Probe()
+  @Test(
+    "G4 a lifted query feedback restarts only when its query changes, not on the parent's other events",
+    arguments: CompositionForm.allCases)
+  func test_G4_liftedQueryRestartsOnlyOnChange(form: CompositionForm) {
+    let probe = Probe(form)
     probe.send(.main(.load(1)), .other, .other, .main(.load(1)), .add(1), .open)
     #expect(probe.started("loader/").count == 1)
     probe.send(.main(.load(2)))
@@ -43,9 +46,11 @@ import Testing
     #expect(probe.system.state.main.loaded == [2])
   }
 
-  @Test("G4 an optional child that goes cancels its effects; their late events are dropped")
-  func test_G4_optionalChildGoneCancelsEffects() {
-    let probe = Probe()
+  @Test(
+    "G4 an optional child that goes cancels its effects; their late events are dropped",
+    arguments: CompositionForm.allCases)
+  func test_G4_optionalChildGoneCancelsEffects(form: CompositionForm) {
+    let probe = Probe(form)
     probe.send(.open, .optional(.load(5)))
     #expect(probe.started("optional/").count == 1)
     #expect(probe.system.runningTaskCount == 1)
@@ -59,9 +64,9 @@ import Testing
     #expect(probe.system.runningTaskCount == 0)
   }
 
-  @Test("G4 an optional child that comes back starts afresh")
-  func test_G4_optionalChildComesBack() {
-    let probe = Probe()
+  @Test("G4 an optional child that comes back starts afresh", arguments: CompositionForm.allCases)
+  func test_G4_optionalChildComesBack(form: CompositionForm) {
+    let probe = Probe(form)
     probe.send(.open, .optional(.load(5)), .close, .open, .optional(.load(5)))
     #expect(probe.started("optional/").count == 2)
     probe.gate.open()
@@ -69,9 +74,11 @@ import Testing
     #expect(probe.system.state.optional?.loaded == [5])
   }
 
-  @Test("G6 G4 children by id: each child's effect is its own, named after the child; a removed child's is cancelled")
-  func test_G6_byIDChildrenEffects() {
-    let probe = Probe()
+  @Test(
+    "G6 G4 children by id: each child's effect is its own, named after the child; a removed child's is cancelled",
+    arguments: CompositionForm.allCases)
+  func test_G6_byIDChildrenEffects(form: CompositionForm) {
+    let probe = Probe(form)
     probe.send(.add(1), .add(2), .add(3))
     probe.send(.item(1, .load(10)), .item(2, .load(20)), .item(3, .load(30)))
     let started = probe.started("items[id]/")
@@ -94,9 +101,9 @@ import Testing
     #expect(probe.system.runningTaskCount == 0)
   }
 
-  @Test("G9 stopping the parent cancels every child's effects")
-  func test_G9_stopCancelsChildren() {
-    let probe = Probe()
+  @Test("G9 stopping the parent cancels every child's effects", arguments: CompositionForm.allCases)
+  func test_G9_stopCancelsChildren(form: CompositionForm) {
+    let probe = Probe(form)
     probe.send(.add(1), .open, .item(1, .load(1)), .optional(.load(2)), .main(.load(3)))
     #expect(probe.system.runningTaskCount == 3)
     probe.system.stop()

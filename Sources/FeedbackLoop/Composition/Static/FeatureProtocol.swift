@@ -1,0 +1,115 @@
+/// A feature whose type records how it was composed, so that the compiler
+/// composes its reducer: a ``Feature`` lifted through an ``EventCase``, then
+/// lifted again, reduces an event in one inlined pass, at the cost of one
+/// level whatever the number of levels (W7b in BENCHMARKS.md).
+///
+/// ``Feature`` is one: any feature, a declared system's among them, is
+/// lifted through an ``EventCase`` into a ``LiftedFeature``, and features
+/// over one state combine into a ``CombinedFeatures``. A ``System`` runs any
+/// of them; ``feature`` gives the ``Feature`` to store or to lift through
+/// closures.
+///
+/// ```swift
+/// let app = CombinedFeatures(
+///   name: "app",
+///   Feature(name: "app", reducer: Reducer(App.reduce)),
+///   Search.feature.lifted(state: \App.State.search, event: ToSearch()),
+///   Player.feature.lifted(optional: \App.State.player, event: ToPlayer())
+/// )
+/// let system = System(initial: App.State(), feature: app)
+/// ```
+public protocol FeatureProtocol<State, Event>: Sendable {
+  /// The state the feature reduces.
+  associatedtype State: Sendable
+  /// The events it reduces.
+  associatedtype Event: Sendable
+
+  /// The feature's name: the prefix of the names of its lifted feedbacks.
+  var name: String { get }
+  /// The feedbacks, in the order they see each state.
+  var feedbacks: [LiftableFeedback<State, Event>] { get }
+  /// Reduces `event` into `state`, and returns why a part of it reached no
+  /// child, or `nil` if nothing was discarded.
+  func reduceReportingDiscards(_ state: inout State, _ event: Event) -> String?
+  /// The feature as a ``Feature``: its reducer one closure around this
+  /// value's.
+  var feature: Feature<State, Event> { get }
+
+  /// For the library's lifts; keep the default. Where the state that
+  /// ``_reduceReached(_:_:)`` reduces is, in bytes from the start of
+  /// `State`: 0 but for a chain of lifts at stored properties, whose
+  /// offsets it sums once so that no level adds its own on each event;
+  /// `nil` where a lift's key path has no offset.
+  var _reach: Int? { get }
+  /// For the library's lifts; keep the default. Reduces `event` into the
+  /// state that ``_reach`` locates, at `reached`.
+  func _reduceReached(_ reached: UnsafeMutableRawPointer, _ event: Event) -> String?
+}
+
+extension FeatureProtocol {
+  /// The state itself.
+  @inlinable
+  public var _reach: Int? { 0 }
+
+  /// Reduces into the state at `reached`.
+  @inlinable @inline(__always)
+  public func _reduceReached(_ reached: UnsafeMutableRawPointer, _ event: Event) -> String? {
+    reduceReportingDiscards(&reached.assumingMemoryBound(to: State.self).pointee, event)
+  }
+
+  /// The feature as a ``Feature``: its reducer calls this value's, which the
+  /// compiler specialized in the module that composed it.
+  @inlinable
+  public var feature: Feature<State, Event> {
+    let box = ComposedFeatureBox(self)
+    return Feature(
+      name: name, reducer: Reducer(body: { box.composed.reduceReportingDiscards(&$0, $1) }), feedbacks: feedbacks)
+  }
+}
+
+/// A composed feature behind a reference: captured by value, a feature ten
+/// levels deep (300 bytes) was copied out of the closure's context on every
+/// event (W7bcase in BENCHMARKS.md); borrowed from a class's constant, it is
+/// not.
+@usableFromInline
+final class ComposedFeatureBox<Composed: FeatureProtocol>: Sendable {
+  @usableFromInline let composed: Composed
+
+  @inlinable
+  init(_ composed: Composed) { self.composed = composed }
+}
+
+extension Feature: FeatureProtocol {
+  @inlinable @inline(__always)
+  public func reduceReportingDiscards(_ state: inout State, _ event: Event) -> String? {
+    reducer.body(&state, event)
+  }
+
+  /// This feature.
+  @inlinable
+  public var feature: Feature<State, Event> { self }
+}
+
+extension System {
+  /// Starts a system running a composed `feature`, plus any `feedbacks` of
+  /// the root that need not be lifted: as with a ``Feature``, the reducer
+  /// composed by the compiler.
+  ///
+  /// ```swift
+  /// let system = System(initial: App.State(), feature: app, feedbacks: [.input(buttons)])
+  /// ```
+  @inlinable
+  public convenience init<Composed: FeatureProtocol<State, Event>>(
+    initial: consuming State,
+    feature: Composed,
+    feedbacks: [Feedback<State, Event>] = [],
+    isolation: SystemIsolation = .own,
+    environment: SystemEnvironment = SystemEnvironment(),
+    monitor: SystemMonitor<State, Event>? = nil,
+    caller: isolated (any Actor)? = #isolation
+  ) {
+    self.init(
+      initial: initial, feature: feature.feature, feedbacks: feedbacks, isolation: isolation,
+      environment: environment, monitor: monitor, caller: caller)
+  }
+}

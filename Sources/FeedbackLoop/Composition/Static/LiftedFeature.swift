@@ -1,0 +1,224 @@
+/// A feature lifted into a parent through a stored property and an
+/// ``EventCase``: the child's reducer runs on the child's state, found at
+/// the property's byte offset, for the parent events that hold a child
+/// event; its feedbacks are lifted as ``Feature/lifted(state:event:)``
+/// lifts them.
+///
+/// Made by ``FeatureProtocol/lifted(state:event:)``; lift it again, combine
+/// it, or run it: its type holds every level, so the compiler inlines them
+/// into one reducer.
+///
+/// ```swift
+/// let search = Search.feature.lifted(state: \App.State.search, event: ToSearch())
+/// let system = System(initial: App.State(), feature: search)
+/// ```
+public struct LiftedFeature<Child: FeatureProtocol, Parent: Sendable, Case: EventCase>: FeatureProtocol
+where Case.Child == Child.Event {
+  public typealias State = Parent
+  public typealias Event = Case.Parent
+
+  @usableFromInline let child: Child
+  @usableFromInline let path: WritableKeyPath<Parent, Child.State> & Sendable
+  /// Where the state that the chain of lifts at stored properties ends at
+  /// is, in bytes; `nil` if a key path on the way has no offset.
+  public let _reach: Int?
+  @usableFromInline let eventCase: Case
+
+  @inlinable
+  init(child: Child, path: WritableKeyPath<Parent, Child.State> & Sendable, eventCase: Case) {
+    self.child = child
+    self.path = path
+    if let offset = MemoryLayout<Parent>.offset(of: path), let inner = child._reach {
+      self._reach = offset + inner
+    } else {
+      self._reach = nil
+    }
+    self.eventCase = eventCase
+  }
+
+  /// The child's name.
+  @inlinable
+  public var name: String { child.name }
+
+  /// The child's feedbacks, lifted.
+  @inlinable
+  public var feedbacks: [LiftableFeedback<Parent, Case.Parent>] {
+    let (path, event, name) = (self.path, EventPath(eventCase), child.name)
+    return child.feedbacks.map { $0.lifted(state: path, event: event, name: name) }
+  }
+
+  @inlinable @inline(__always)
+  public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
+    guard let reach = _reach else {
+      guard let childEvent = eventCase.extract(event) else { return nil }
+      return child.reduceReportingDiscards(&state[keyPath: path], childEvent)
+    }
+    return withUnsafeMutablePointer(to: &state) { _reduceReached(UnsafeMutableRawPointer($0) + reach, event) }
+  }
+
+  /// Extracts the child's event, and has the child reduce it at `reached`,
+  /// which this lift's offset and the child's already lead to.
+  @inlinable @inline(__always)
+  public func _reduceReached(_ reached: UnsafeMutableRawPointer, _ event: Case.Parent) -> String? {
+    guard let childEvent = eventCase.extract(event) else { return nil }
+    return child._reduceReached(reached, childEvent)
+  }
+}
+
+/// A feature lifted into a parent through an optional stored property and
+/// an ``EventCase``: the child runs only while its state exists. An event
+/// for it while it is `nil` changes nothing and is reported as discarded
+/// (``DiscardReason/noSuchChild(_:)``); its feedbacks' effects are
+/// cancelled when the state goes, their late events dropped (G4).
+///
+/// ```swift
+/// let player = Player.feature.lifted(optional: \App.State.player, event: ToPlayer())
+/// ```
+public struct OptionalLiftedFeature<Child: FeatureProtocol, Parent: Sendable, Case: EventCase>: FeatureProtocol
+where Case.Child == Child.Event {
+  public typealias State = Parent
+  public typealias Event = Case.Parent
+
+  @usableFromInline let child: Child
+  @usableFromInline let path: WritableKeyPath<Parent, Child.State?> & Sendable
+  /// The byte offset of the optional, or `nil` for a computed property.
+  @usableFromInline let offset: Int?
+  @usableFromInline let eventCase: Case
+
+  @inlinable
+  init(child: Child, path: WritableKeyPath<Parent, Child.State?> & Sendable, eventCase: Case) {
+    self.child = child
+    self.path = path
+    self.offset = MemoryLayout<Parent>.offset(of: path)
+    self.eventCase = eventCase
+  }
+
+  /// The child's name.
+  @inlinable
+  public var name: String { child.name }
+
+  /// The child's feedbacks, lifted.
+  @inlinable
+  public var feedbacks: [LiftableFeedback<Parent, Case.Parent>] {
+    let (path, event, name) = (self.path, EventPath(eventCase), child.name)
+    return child.feedbacks.map { $0.lifted(optional: path, event: event, name: name) }
+  }
+
+  @inlinable @inline(__always)
+  public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
+    guard let childEvent = eventCase.extract(event) else { return nil }
+    let reached = withStoredProperty(&state, path, offset: offset) { optional -> String?? in
+      guard optional != nil else { return .none }
+      return .some(child.reduceReportingDiscards(&optional!, childEvent))
+    }
+    guard let discard = reached else { return "\(path) is nil: \(childEvent) has no child to reach" }
+    return discard
+  }
+}
+
+/// A feature lifted into a parent as children by id in a
+/// ``TrackedDictionary``, through a ``ChildEventCase``: each event reaches
+/// the child it names, in O(1) of the number of children; an event for an
+/// id that is not there changes nothing and is reported as discarded
+/// (``DiscardReason/noSuchChild(_:)``). Its feedbacks are lifted as
+/// ``Feature/lifted(children:event:)`` lifts them.
+///
+/// ```swift
+/// let downloads = Download.feature.lifted(children: \App.State.downloads, event: ToDownload())
+/// ```
+public struct LiftedFeaturesByID<Child: FeatureProtocol, Parent: Sendable, Case: ChildEventCase>: FeatureProtocol
+where Case.Child == Child.Event {
+  public typealias State = Parent
+  public typealias Event = Case.Parent
+
+  @usableFromInline let child: Child
+  @usableFromInline let path: WritableKeyPath<Parent, TrackedDictionary<Case.ID, Child.State>> & Sendable
+  /// The byte offset of the dictionary, or `nil` for a computed property.
+  @usableFromInline let offset: Int?
+  @usableFromInline let eventCase: Case
+
+  @inlinable
+  init(
+    child: Child, path: WritableKeyPath<Parent, TrackedDictionary<Case.ID, Child.State>> & Sendable,
+    eventCase: Case
+  ) {
+    self.child = child
+    self.path = path
+    self.offset = MemoryLayout<Parent>.offset(of: path)
+    self.eventCase = eventCase
+  }
+
+  /// The child's name.
+  @inlinable
+  public var name: String { child.name }
+
+  /// The child's feedbacks, lifted by id. A feature that already holds
+  /// children by id cannot be lifted by id again (not supported yet): this
+  /// traps with a message saying so.
+  @inlinable
+  public var feedbacks: [LiftableFeedback<Parent, Case.Parent>] {
+    let (path, event, name) = (self.path, ChildEventPath(eventCase), child.name)
+    return child.feedbacks.map { feedback in
+      guard let lifted = feedback.lifted(children: path, event: event, name: name) else {
+        preconditionFailure(
+          "\(feedback.name) is a feedback over children by id: features by id inside children by id are not supported"
+        )
+      }
+      return lifted
+    }
+  }
+
+  @inlinable @inline(__always)
+  public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
+    guard let (id, childEvent) = eventCase.extract(event) else { return nil }
+    let reached = withStoredProperty(&state, path, offset: offset) { children in
+      children.modifyValue(forKey: id) { child.reduceReportingDiscards(&$0, childEvent) }
+    }
+    guard let discard = reached else { return "no child \(id) in \(path): \(childEvent) has no child to reach" }
+    return discard
+  }
+}
+
+extension FeatureProtocol {
+  /// This feature, as the child at the stored property `state` of a parent
+  /// whose events hold its own as `event` says. Lifted again, the levels
+  /// compose into one reducer that the compiler inlines.
+  ///
+  /// ```swift
+  /// Search.feature.lifted(state: \App.State.search, event: ToSearch())
+  /// ```
+  @inlinable
+  public func lifted<Parent: Sendable, Case: EventCase>(
+    state path: WritableKeyPath<Parent, State> & Sendable, event: Case
+  ) -> LiftedFeature<Self, Parent, Case> where Case.Child == Event {
+    LiftedFeature(child: self, path: path, eventCase: event)
+  }
+
+  /// This feature, as an optional child: its reducer runs only while its
+  /// state exists, and its effects are cancelled when the state goes to
+  /// `nil`, their late events dropped (G4).
+  ///
+  /// ```swift
+  /// Player.feature.lifted(optional: \App.State.player, event: ToPlayer())
+  /// ```
+  @inlinable
+  public func lifted<Parent: Sendable, Case: EventCase>(
+    optional path: WritableKeyPath<Parent, State?> & Sendable, event: Case
+  ) -> OptionalLiftedFeature<Self, Parent, Case> where Case.Child == Event {
+    OptionalLiftedFeature(child: self, path: path, eventCase: event)
+  }
+
+  /// This feature, as children by id in a ``TrackedDictionary``: each event
+  /// reaches the child it names; each child's feedbacks run for it alone;
+  /// a removed child's effects are cancelled and their late events dropped.
+  ///
+  /// ```swift
+  /// Download.feature.lifted(children: \App.State.downloads, event: ToDownload())
+  /// ```
+  @inlinable
+  public func lifted<Parent: Sendable, Case: ChildEventCase>(
+    children path: WritableKeyPath<Parent, TrackedDictionary<Case.ID, State>> & Sendable, event: Case
+  ) -> LiftedFeaturesByID<Self, Parent, Case> where Case.Child == Event {
+    LiftedFeaturesByID(child: self, path: path, eventCase: event)
+  }
+}
