@@ -204,4 +204,30 @@ extension TestSystem {
       System(initial: initial, feature: feature, feedbacks: feedbacks, environment: environment, monitor: monitor)
     }
   }
+  /// Tests a system running a feature composed through event cases
+  /// (``FeedbackLoop/FeatureProtocol``), exactly as
+  /// `System(initial:feature:)` makes it.
+  ///
+  /// ```swift
+  /// let app = TestSystem(
+  ///   initial: App.State(),
+  ///   feature: Search.feature.lifted(state: \App.State.search, event: ToSearch())
+  /// )
+  /// ```
+  public convenience init<Composed: FeatureProtocol<State, Event>>(
+    initial: State,
+    feature: Composed,
+    feedbacks: [Feedback<State, Event>] = [],
+    clock: TestClock = TestClock(),
+    exhaustivity: Exhaustivity = .on,
+    reporter: TestFailureReporter = .automatic,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    self.init(
+      initial: initial, feature: feature.feature, feedbacks: feedbacks, clock: clock, exhaustivity: exhaustivity,
+      reporter: reporter, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
 }

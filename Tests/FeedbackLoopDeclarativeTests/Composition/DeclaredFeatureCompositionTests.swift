@@ -53,4 +53,32 @@ import Testing
     #expect(Self.value(system.state.right) == 5)
     #expect(Self.value(system.state.left) == 0)
   }
+
+  struct ToLeft: EventCase {
+    func embed(_ event: any Event) -> MixerEvent { .left(event) }
+    func extract(_ event: MixerEvent) -> (any Event)? { if case .left(let event) = event { event } else { nil } }
+  }
+
+  struct ToRight: EventCase {
+    func embed(_ event: any Event) -> MixerEvent { .right(event) }
+    func extract(_ event: MixerEvent) -> (any Event)? { if case .right(let event) = event { event } else { nil } }
+  }
+
+  @Test("a declared system's feature composes through event cases too, and a system runs the composition")
+  func declaredFeatureThroughEventCases() {
+    let declared = DeclarativeSystem<any State, any Event> {
+      InitialState { Volume.VolumeState(value: 0) }
+      Volume.transitions()
+    }
+    let volume = declared.feature(name: "volume")
+    let mixer = volume.lifted(state: \Mixer.left, event: ToLeft())
+      .combined(with: volume.lifted(state: \Mixer.right, event: ToRight()), name: "mixer")
+    let system = System(initial: Mixer(), feature: mixer)
+    system.send(.left(Volume.IncreaseEvent()))
+    system.send(.left(Volume.IncreaseEvent()))
+    system.send(.right(Volume.DecreaseEvent()))
+    #expect(Self.value(system.state.left) == 2)
+    #expect(Self.value(system.state.right) == -1)
+    system.stop()
+  }
 }

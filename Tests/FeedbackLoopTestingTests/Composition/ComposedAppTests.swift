@@ -40,18 +40,18 @@ enum Shell {
     case item(Int, Toast.Event)
   }
 
+  static let own = Reducer<State, Event> { state, event in
+    switch event {
+    case .open: state.toast = Toast.State()
+    case .close: state.toast = nil
+    case .add(let id): state.toasts[id] = Toast.State()
+    case .toast, .item: break
+    }
+  }
+
   static let feature = Feature<State, Event>.combine(
     name: "shell",
-    Feature(
-      name: "shell",
-      reducer: Reducer { state, event in
-        switch event {
-        case .open: state.toast = Toast.State()
-        case .close: state.toast = nil
-        case .add(let id): state.toasts[id] = Toast.State()
-        case .toast, .item: break
-        }
-      }),
+    Feature(name: "shell", reducer: own),
     Toast.feature.lifted(
       optional: \.toast,
       event: EventPath(embed: Event.toast, extract: { if case .toast(let event) = $0 { event } else { nil } })),
@@ -61,11 +61,40 @@ enum Shell {
         embed: Event.item, extract: { if case .item(let id, let event) = $0 { (id, event) } else { nil } })))
 }
 
+/// The same shell, composed through event cases: the compiler's form.
+extension Shell {
+  struct ToToast: EventCase {
+    func embed(_ event: Toast.Event) -> Event { .toast(event) }
+    func extract(_ event: Event) -> Toast.Event? { if case .toast(let event) = event { event } else { nil } }
+  }
+
+  struct ToItem: ChildEventCase {
+    func embed(_ id: Int, _ event: Toast.Event) -> Event { .item(id, event) }
+    func extract(_ event: Event) -> (Int, Toast.Event)? {
+      if case .item(let id, let event) = event { (id, event) } else { nil }
+    }
+  }
+
+  static let composed = Feature(name: "shell", reducer: own)
+    .combined(with: Toast.feature.lifted(optional: \State.toast, event: ToToast()))
+    .combined(
+      with: Feature(name: "toasts", reducer: Toast.feature.reducer, feedbacks: Toast.feature.feedbacks)
+        .lifted(children: \State.toasts, event: ToItem()))
+}
+
 @Suite("Composition in the testing kit", .runsLeftoverJobs)
 struct ComposedAppTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-  @Test func aComposedAppIsTestedExhaustivelyWithChildEffectsNamedAfterTheirChild() {
-    let app = TestSystem(initial: Shell.State(), feature: Shell.feature)
+  static func shell(composedThroughCases: Bool) -> TestSystem<Shell.State, Shell.Event> {
+    composedThroughCases
+      ? TestSystem(initial: Shell.State(), feature: Shell.composed)
+      : TestSystem(initial: Shell.State(), feature: Shell.feature)
+  }
+
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+  @Test(arguments: [false, true])
+  func aComposedAppIsTestedExhaustivelyWithChildEffectsNamedAfterTheirChild(composedThroughCases: Bool) {
+    let app = Self.shell(composedThroughCases: composedThroughCases)
     app.send(.open) { $0.toast = Toast.State() }
     app.send(.toast(.tap)) {
       $0.toast?.isVisible = true
@@ -92,8 +121,9 @@ struct ComposedAppTests {
   }
 
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-  @Test func anEventForAMissingChildShowsInTheTimelineAsDiscarded() {
-    let app = TestSystem(initial: Shell.State(), feature: Shell.feature)
+  @Test(arguments: [false, true])
+  func anEventForAMissingChildShowsInTheTimelineAsDiscarded(composedThroughCases: Bool) {
+    let app = Self.shell(composedThroughCases: composedThroughCases)
     app.send(.item(3, .tap))
     app.send(.toast(.tap))
     #expect(app.state == Shell.State())
