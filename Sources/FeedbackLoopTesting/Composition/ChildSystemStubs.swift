@@ -204,8 +204,9 @@ extension TestSystem {
       System(initial: initial, feature: feature, feedbacks: feedbacks, environment: environment, monitor: monitor)
     }
   }
+
   /// Tests a system running a feature composed through event cases
-  /// (``FeedbackLoop/FeatureProtocol``), exactly as
+  /// (`FeatureProtocol`), exactly as
   /// `System(initial:feature:)` makes it.
   ///
   /// ```swift
