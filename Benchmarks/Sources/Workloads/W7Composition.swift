@@ -42,14 +42,27 @@ public enum Composition {
   static let toChild = ChildEventPath<ParentEvent, Int, Child.Event>(
     embed: ParentEvent.child, extract: { if case .child(let id, let event) = $0 { (id, event) } else { nil } })
 
-  /// W7 at `children` children (`W7` for 1,000).
-  public static func workload(children: Int) -> Workload {
+  /// The way to a child by id, as a type.
+  public struct IntoChild: ChildEventCase {
+    public func embed(_ id: Int, _ event: Child.Event) -> ParentEvent { .child(id, event) }
+    public func extract(_ event: ParentEvent) -> (Int, Child.Event)? {
+      if case .child(let id, let event) = event { (id, event) } else { nil }
+    }
+  }
+
+  /// W7 at `children` children (`W7` for 1,000); through an `EventCase`
+  /// (`W7case`) if `throughCase`.
+  public static func workload(children: Int, throughCase: Bool = false) -> Workload {
     Workload(
-      id: children == 1_000 ? "W7" : "W7-\(children)",
-      summary: "a child feature lifted by id over \(children) children, each event for one child",
+      id: (throughCase ? "W7case" : "W7") + (children == 1_000 ? "" : "-\(children)"),
+      summary: "a child feature lifted by id over \(children) children"
+        + (throughCase ? " through a ChildEventCase" : "") + ", each event for one child",
       operations: eventCount, runs: 9,
       makeTrial: {
-        let feature = Child.feature.lifted(children: \Parent.children, event: toChild)
+        let feature =
+          throughCase
+          ? Child.feature.lifted(children: \Parent.children, event: IntoChild()).feature
+          : Child.feature.lifted(children: \Parent.children, event: toChild)
         let initial = Parent(
           children: TrackedDictionary(uniqueKeysWithValues: (0..<children).map { ($0, Child.State()) }))
         let system = System(initial: initial, feature: feature)

@@ -31,6 +31,7 @@ public enum Workloads {
     CycleAnimation.workload, CycleAnimation.longWorkload,
     Composition.workload(children: 1_000), Composition.workload(children: 100),
     Composition.workload(children: 10_000), Composition.single,
+    Composition.workload(children: 1_000, throughCase: true),
     Composition.deep(levels: 1), Composition.deep(levels: 5), Composition.deep(levels: 10),
     Composition.deepThroughCase(levels: 1), Composition.deepThroughCase(levels: 5),
     Composition.deepThroughCase(levels: 10),

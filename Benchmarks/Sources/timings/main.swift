@@ -16,7 +16,7 @@
 //                            render's baselines; C2, C2-3600, a tick of a 60- and a
 //                            3,600-frame animation;
 //                            W7, W7-100, W7-10000, a child feature lifted by id, W7single,
-//                            the child alone; W7b-1, W7b-5, W7b-10, the child lifted 1, 5 and
+//                            the child alone, W7case, W7 through a ChildEventCase; W7b-1, W7b-5, W7b-10, the child lifted 1, 5 and
 //                            10 levels deep; W7bcase-1, W7bcase-5, W7bcase-10, the same
 //                            through an EventCase
 //   timings W4               memory of 10,000 idle systems (run it in a process of its own)
