@@ -10,12 +10,9 @@
 /// closures.
 ///
 /// ```swift
-/// let app = CombinedFeatures(
-///   name: "app",
-///   Feature(name: "app", reducer: Reducer(App.reduce)),
-///   Search.feature.lifted(state: \App.State.search, event: ToSearch()),
-///   Player.feature.lifted(optional: \App.State.player, event: ToPlayer())
-/// )
+/// let app = Feature(name: "app", reducer: Reducer(App.reduce))
+///   .combined(with: Search.feature.lifted(state: \App.State.search, event: ToSearch()))
+///   .combined(with: Player.feature.lifted(optional: \App.State.player, event: ToPlayer()))
 /// let system = System(initial: App.State(), feature: app)
 /// ```
 public protocol FeatureProtocol<State, Event>: Sendable {
