@@ -30,7 +30,7 @@ where First.State == Second.State, First.Event == Second.Event {
   @inlinable
   public var feedbacks: [LiftableFeedback<State, Event>] { first.feedbacks + second.feedbacks }
 
-  @inlinable @inline(__always)
+  @inlinable
   public func reduceReportingDiscards(_ state: inout State, _ event: Event) -> String? {
     let firstDiscard = first.reduceReportingDiscards(&state, event)
     let secondDiscard = second.reduceReportingDiscards(&state, event)

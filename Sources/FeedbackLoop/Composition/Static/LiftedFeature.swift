@@ -22,18 +22,30 @@ where Case.Child == Child.Event {
   /// Where the state that the chain of lifts at stored properties ends at
   /// is, in bytes; `nil` if a key path on the way has no offset.
   public let _reach: Int?
+  /// Where `_reach` is `nil`: the reduction through the key path, made once
+  /// here. A closure rather than a method, so that the inlined chain calls
+  /// it with its context alone: a method out of line took the whole chain
+  /// (300 bytes at ten levels), copied on every event, and inlined at every
+  /// level, the slow paths of a deep chain grew until the compiler crashed
+  /// in release builds (Swift 6.3, Mem2Reg).
+  @usableFromInline let throughKeyPath: (@Sendable (inout Parent, Case.Parent) -> String?)?
   @usableFromInline let eventCase: Case
 
   @inlinable
   init(child: Child, path: WritableKeyPath<Parent, Child.State> & Sendable, eventCase: Case) {
     self.child = child
     self.path = path
+    self.eventCase = eventCase
     if let offset = MemoryLayout<Parent>.offset(of: path), let inner = child._reach {
       self._reach = offset + inner
+      self.throughKeyPath = nil
     } else {
       self._reach = nil
+      self.throughKeyPath = { state, event in
+        guard let childEvent = eventCase.extract(event) else { return nil }
+        return child.reduceReportingDiscards(&state[keyPath: path], childEvent)
+      }
     }
-    self.eventCase = eventCase
   }
 
   /// The child's name.
@@ -49,10 +61,7 @@ where Case.Child == Child.Event {
 
   @inlinable @inline(__always)
   public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
-    guard let reach = _reach else {
-      guard let childEvent = eventCase.extract(event) else { return nil }
-      return child.reduceReportingDiscards(&state[keyPath: path], childEvent)
-    }
+    guard let reach = _reach else { return throughKeyPath!(&state, event) }
     return withUnsafeMutablePointer(to: &state) { _reduceReached(UnsafeMutableRawPointer($0) + reach, event) }
   }
 
@@ -104,7 +113,7 @@ where Case.Child == Child.Event {
     return child.feedbacks.map { $0.lifted(optional: path, event: event, name: name) }
   }
 
-  @inlinable @inline(__always)
+  @inlinable
   public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
     guard let childEvent = eventCase.extract(event) else { return nil }
     let reached = withStoredProperty(&state, path, offset: offset) { optional -> String?? in
@@ -168,7 +177,7 @@ where Case.Child == Child.Event {
     }
   }
 
-  @inlinable @inline(__always)
+  @inlinable
   public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
     guard let (id, childEvent) = eventCase.extract(event) else { return nil }
     let reached = withStoredProperty(&state, path, offset: offset) { children in
