@@ -55,19 +55,31 @@ extension FeatureProtocol {
   }
 
   /// The feature as a ``Feature``: its reducer calls this value's, which the
-  /// compiler specialized in the module that composed it.
+  /// compiler specialized in the module that composed it. Where a chain of
+  /// lifts at stored properties leads to its state (``_reach``), the
+  /// reducer goes there at once, and the chain inlines into it.
   @inlinable
   public var feature: Feature<State, Event> {
     let box = ComposedFeatureBox(self)
+    guard let reach = _reach else {
+      return Feature(
+        name: name, reducer: Reducer(body: { box.composed.reduceReportingDiscards(&$0, $1) }), feedbacks: feedbacks)
+    }
     return Feature(
-      name: name, reducer: Reducer(body: { box.composed.reduceReportingDiscards(&$0, $1) }), feedbacks: feedbacks)
+      name: name,
+      reducer: Reducer(body: { state, event in
+        withUnsafeMutablePointer(to: &state) { box.composed._reduceReached(UnsafeMutableRawPointer($0) + reach, event) }
+      }),
+      feedbacks: feedbacks)
   }
 }
 
 /// A composed feature behind a reference: captured by value, a feature ten
 /// levels deep (300 bytes) was copied out of the closure's context on every
-/// event (W7bcase in BENCHMARKS.md); borrowed from a class's constant, it is
-/// not.
+/// event (W7bcase in BENCHMARKS.md); borrowed from a class's constant by
+/// inlined code, it is not. (Passed to a function that is not inlined, it
+/// is copied still: hence the reducer of ``FeatureProtocol/feature`` calls
+/// the chain that ``FeatureProtocol/_reduceReached(_:_:)`` inlines.)
 @usableFromInline
 final class ComposedFeatureBox<Composed: FeatureProtocol>: Sendable {
   @usableFromInline let composed: Composed

@@ -59,7 +59,7 @@ where Case.Child == Child.Event {
     return child.feedbacks.map { $0.lifted(state: path, event: event, name: name) }
   }
 
-  @inlinable @inline(__always)
+  @inlinable
   public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
     guard let reach = _reach else { return throughKeyPath!(&state, event) }
     return withUnsafeMutablePointer(to: &state) { _reduceReached(UnsafeMutableRawPointer($0) + reach, event) }
