@@ -146,6 +146,38 @@ import Testing
     #expect(byCases.items[5] == 11)
   }
 
+  /// A parent whose children by id are observed: each write to them counts.
+  struct ObservedChildren: Sendable, Equatable {
+    var writes = 0
+    var children: TrackedDictionary<Int, Int> = [:] { didSet { writes += 1 } }
+  }
+
+  struct ToObservedChild: ChildEventCase {
+    func embed(_ id: Int, _ event: Int) -> (Int, Int) { (id, event) }
+    func extract(_ event: (Int, Int)) -> (Int, Int)? { event }
+  }
+
+  @Test("an event for an id that is not there writes nothing back, through an observed property, in both forms")
+  func byIDDiscardDoesNotWriteObservedProperty() {
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    let closures = counter.lifted(children: \ObservedChildren.children, event: ChildEventPath(ToObservedChild()))
+    let cases = counter.lifted(children: \ObservedChildren.children, event: ToObservedChild())
+    var byClosures = ObservedChildren()
+    var byCases = ObservedChildren()
+    let closureDiscard = closures.reduceReportingDiscards(&byClosures, (3, 1))
+    let caseDiscard = cases.reduceReportingDiscards(&byCases, (3, 1))
+    #expect(caseDiscard == closureDiscard)
+    #expect(caseDiscard?.contains("no child 3") == true)
+    #expect(byClosures.writes == 0, "a discarded event ran the property's observer (closures)")
+    #expect(byCases.writes == 0, "a discarded event ran the property's observer (cases)")
+    byClosures.children[3] = 10
+    byCases.children[3] = 10
+    #expect(closures.reduceReportingDiscards(&byClosures, (3, 1)) == nil)
+    #expect(cases.reduceReportingDiscards(&byCases, (3, 1)) == nil)
+    #expect(byCases == byClosures)
+    #expect(byCases.children[3] == 11 && byCases.writes == 2)
+  }
+
   // MARK: - Shapes of key paths and levels
 
   @Test("a tuple element, a zero-sized state and a class-typed level reach the right place")
