@@ -333,11 +333,15 @@ import Testing
     func run(_ form: CompositionForm) -> (RTRoot.State, [RTRoot.Event], [Int]) {
       let harness = Harness()
       let input = Input<RTRoot.Event>()
+      // The hook reaches the input through a cell, cleared at the end: an
+      // input keeps its system's core, which keeps the reducer and its hook.
+      let inputRef = Ref<Input<RTRoot.Event>>()
+      inputRef.value = input
       let other = System(initial: [Int](), reduceInPlace: { (list: inout [Int], value: Int) in list.append(value) })
       let hook = RTHook { event in
         switch event {
         case .echo(let value):
-          if value > 0 { input.send(.main(.padded(.echo(value - 1)))) }
+          if value > 0 { inputRef.value?.send(.main(.padded(.echo(value - 1)))) }
           other.send(value)
         default: break
         }
@@ -352,6 +356,7 @@ import Testing
       let result = (system.state, activity.reducedEvents, other.state)
       system.stop()
       other.stop()
+      inputRef.value = nil
       return result
     }
     let (closureState, closureEvents, closureOther) = run(.closures)
