@@ -273,6 +273,32 @@ import Testing
     #expect(state.inner.inner.inner.text.count == 190)
   }
 
+  @Test("closure lifts with their own offset path, lifted on through cases at other offsets, and back, alike")
+  func closureReachUnderCaseLifts() {
+    typealias Three = RTPad<RTGenericLevel<UInt16, RTPad<Int>>>
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    // Two closure levels at stored properties: a Reducer with its own reach.
+    let byClosures = counter.lifted(state: \RTPad<Int>.inner, event: .identity)
+      .lifted(state: \RTGenericLevel<UInt16, RTPad<Int>>.value, event: .identity)
+    let mixed = byClosures.lifted(state: \Three.inner, event: SameEvent())
+      .lifted(state: \RTPad<Three>.inner, event: SameEvent())
+      .feature
+      .lifted(state: \RTPad<RTPad<Three>>.inner, event: .identity)
+    let reference = byClosures.lifted(state: \Three.inner, event: .identity)
+      .lifted(state: \RTPad<Three>.inner, event: .identity)
+      .lifted(state: \RTPad<RTPad<Three>>.inner, event: .identity)
+    let start = RTPad(inner: RTPad(inner: RTPad(inner: RTGenericLevel(filler: UInt16(7), value: RTPad(inner: 1)))))
+    var byMixed = start
+    var byReference = start
+    for event in [1, 2, 3] {
+      #expect(mixed.reducer.reduceReportingDiscards(&byMixed, event) == nil)
+      reference.reducer.reduce(&byReference, event)
+    }
+    #expect(byMixed == byReference)
+    #expect(byMixed.inner.inner.inner.value.inner == 7)
+    #expect(byMixed.inner.inner.inner.filler == 7 && byMixed.inner.inner.inner.trailer == 0)
+  }
+
   // MARK: - Users' own conformers
 
   @Test("a user's type that keeps the defaults lifts like a Feature, several levels deep")
