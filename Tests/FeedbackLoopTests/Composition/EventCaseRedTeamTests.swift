@@ -1,3 +1,4 @@
+import Dispatch
 import FeedbackLoop
 import FeedbackLoopScenarios
 import FeedbackLoopTesting
@@ -72,6 +73,26 @@ import Testing
       probe.system.stop()
       probe.harness.settle()
       #expect(probe.system.runningTaskCount == 0)
+    }
+  }
+
+  @Test("G10 two systems on two threads share one composed feature: each reduces as the closure form does")
+  func sharedComposedFeatureOnTwoThreads() {
+    let shared = RTRoot.feature(form: .cases, gate: Gate(), hook: .none)
+    let reference = RTRoot.feature(form: .closures, gate: Gate(), hook: .none)
+    var generator = RTSeeded(seed: 31)
+    // No loads: no effect runs, so the sends alone decide the states.
+    let events = (0..<400).map { _ in RTRoot.Event.random(using: &generator) }.filter { !"\($0)".contains("load") }
+    let systems = (0..<2).map { _ in System(initial: RTRoot.State(), feature: shared) }
+    DispatchQueue.concurrentPerform(iterations: systems.count) { index in
+      for event in events { systems[index].send(event) }
+    }
+    var expected = RTRoot.State()
+    for event in events { _ = reference.reduceReportingDiscards(&expected, event) }
+    #expect(events.count > 200)
+    for system in systems {
+      #expect(system.state == expected)
+      system.stop()
     }
   }
 
