@@ -246,6 +246,67 @@ import Testing
     #expect(box.padded.inner == 6 && box.padded.before == 0 && box.padded.after == 0)
   }
 
+  /// Doubles what is stored through it, so that a lift that bypassed the
+  /// wrapper would show.
+  @propertyWrapper struct Doubled: Sendable, Equatable {
+    var stored: Int
+    init(wrappedValue: Int) { stored = wrappedValue * 2 }
+    var wrappedValue: Int {
+      get { stored / 2 }
+      set { stored = newValue * 2 }
+    }
+  }
+
+  struct Paths: Sendable, Equatable {
+    var flag: UInt8 = 1
+    var list = [10, 20, 30]
+    @Doubled var wrapped = 5
+    var inner: RTPad<Int?>? = RTPad(inner: 1)
+    var wrappedStorage: Int { _wrapped.stored }
+  }
+
+  @Test("array subscripts, property wrappers and force unwraps: no offset, the key path, alike in both forms")
+  func keyPathsWithoutOffsets() {
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    let elementByCases = counter.lifted(state: \Paths.list[1], event: SameEvent())
+      .lifted(state: \RTPad<Paths>.inner, event: SameEvent())
+    let wrappedByCases = counter.lifted(state: \Paths.wrapped, event: SameEvent())
+      .lifted(state: \RTPad<Paths>.inner, event: SameEvent())
+    let chainedByCases = counter.lifted(optional: \Paths.inner!.inner, event: SameEvent())
+      .lifted(state: \RTPad<Paths>.inner, event: SameEvent())
+    let elementByClosures = counter.lifted(state: \Paths.list[1], event: .identity)
+      .lifted(state: \RTPad<Paths>.inner, event: .identity)
+    let wrappedByClosures = counter.lifted(state: \Paths.wrapped, event: .identity)
+      .lifted(state: \RTPad<Paths>.inner, event: .identity)
+    let chainedByClosures = counter.lifted(optional: \Paths.inner!.inner, event: .identity)
+      .lifted(state: \RTPad<Paths>.inner, event: .identity)
+    #expect(elementByCases._reach == nil && wrappedByCases._reach == nil)
+    var byCases = RTPad(inner: Paths())
+    var byClosures = byCases
+    for event in [1, 2] {
+      #expect(
+        elementByCases.reduceReportingDiscards(&byCases, event)
+          == elementByClosures.reducer.reduceReportingDiscards(&byClosures, event))
+      #expect(
+        wrappedByCases.reduceReportingDiscards(&byCases, event)
+          == wrappedByClosures.reducer.reduceReportingDiscards(&byClosures, event))
+      #expect(
+        chainedByCases.reduceReportingDiscards(&byCases, event)
+          == chainedByClosures.reducer.reduceReportingDiscards(&byClosures, event))
+      #expect(byCases == byClosures)
+    }
+    #expect(byCases.inner.list == [10, 23, 30])
+    #expect(byCases.inner.wrapped == 8 && byCases.inner.wrappedStorage == 16)
+    #expect(byCases.inner.inner?.inner == 4)
+    // Through a force unwrap to an optional that is nil: discarded alike.
+    byCases.inner.inner?.inner = nil
+    byClosures.inner.inner?.inner = nil
+    let discard = chainedByCases.reduceReportingDiscards(&byCases, 1)
+    #expect(discard == chainedByClosures.reducer.reduceReportingDiscards(&byClosures, 1))
+    #expect(discard?.contains("is nil") == true)
+    #expect(byCases == byClosures && byCases.inner.inner?.inner == nil)
+  }
+
   @Test("generic levels whose layout depends on the type argument sum the right offsets")
   func genericLevelsSumTheRightOffsets() {
     func check<Filler: Sendable & Equatable>(_ filler: Filler) {
