@@ -433,6 +433,26 @@ import Testing
     #expect(state.inner.inner == 3 && state.inner.before == 0)
   }
 
+  @Test("a user's wrapper around a deep lift, keeping the defaults or forwarding both, lifts on at other offsets")
+  func userWrappersAroundDeepLifts() {
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    let deep = counter.lifted(state: \RTPad<Int>.inner, event: SameEvent())
+      .lifted(state: \RTPad<RTPad<Int>>.inner, event: SameEvent())
+    let log = Log<Int>()
+    let keeping = RTLogging(inner: deep, log: log)
+      .lifted(state: \RTPad<RTPad<RTPad<Int>>>.inner, event: SameEvent())
+    let forwarding = RTForwarding(inner: deep)
+      .lifted(state: \RTPad<RTPad<RTPad<Int>>>.inner, event: SameEvent())
+    #expect(forwarding._reach == keeping._reach.map { $0 + deep._reach! })
+    var byKeeping = RTPad(inner: RTPad(inner: RTPad(inner: 1)))
+    var byForwarding = byKeeping
+    _ = keeping.reduceReportingDiscards(&byKeeping, 2)
+    _ = forwarding.reduceReportingDiscards(&byForwarding, 2)
+    #expect(byKeeping.inner.inner.inner == 3 && byForwarding.inner.inner.inner == 3)
+    #expect(byKeeping == byForwarding && byKeeping.before == 0 && byKeeping.inner.inner.after == 0)
+    #expect(log.entries == [2])
+  }
+
   // MARK: - Reentrancy and stopping
 
   @Test(
@@ -906,6 +926,33 @@ struct RTDoubling: FeatureProtocol {
   func reduceReportingDiscards(_ state: inout Int, _ event: Int) -> String? {
     state = state * 2 + event
     return event < 0 ? "negative \(event)" : nil
+  }
+}
+
+/// A user's wrapper that logs each event and keeps the defaults.
+struct RTLogging<Inner: FeatureProtocol>: FeatureProtocol {
+  let inner: Inner
+  let log: Log<Inner.Event>
+  var name: String { inner.name }
+  var feedbacks: [LiftableFeedback<Inner.State, Inner.Event>] { inner.feedbacks }
+  func reduceReportingDiscards(_ state: inout Inner.State, _ event: Inner.Event) -> String? {
+    log.append(event)
+    return inner.reduceReportingDiscards(&state, event)
+  }
+}
+
+/// A user's wrapper that forwards every requirement, the underscored two
+/// included, consistently.
+struct RTForwarding<Inner: FeatureProtocol>: FeatureProtocol {
+  let inner: Inner
+  var name: String { inner.name }
+  var feedbacks: [LiftableFeedback<Inner.State, Inner.Event>] { inner.feedbacks }
+  var _reach: Int? { inner._reach }
+  func reduceReportingDiscards(_ state: inout Inner.State, _ event: Inner.Event) -> String? {
+    inner.reduceReportingDiscards(&state, event)
+  }
+  func _reduceReached(_ reached: UnsafeMutableRawPointer, _ event: Inner.Event) -> String? {
+    inner._reduceReached(reached, event)
   }
 }
 
