@@ -381,6 +381,29 @@ import Testing
     #expect(byMixed.inner.inner.inner.filler == 7 && byMixed.inner.inner.inner.trailer == 0)
   }
 
+  @Test("four nested levels, each an optional child beside stored and by-id siblings, reduce every event")
+  func nestedOptionalLevels() {
+    // In a release build this shape, forced inline all the way down,
+    // crashed the 6.3.1 optimizer (see OptionalLiftedFeature's reducer).
+    let deep = RTTree.level(RTTree.level(RTTree.level(RTTree.level(RTTree.leaf))))
+    var state = RTNode(next: RTNode(next: RTNode(next: RTNode(next: RTLeaf.State()))))
+    for step in 0..<300 {
+      let event: RTNodeEvent<RTNodeEvent<RTNodeEvent<RTNodeEvent<RTLeaf.Event>>>> =
+        switch step % 4 {
+        case 0: .next(.next(.next(.next(.inc))))
+        case 1: .next(.next(.kid(1, .inc)))
+        case 2: .leaf(.text("a"))
+        default: .next(.kid(2, .inc))
+        }
+      let discard = deep.reduceReportingDiscards(&state, event)
+      #expect((discard != nil) == (step % 4 == 3), "after \(event)")
+    }
+    #expect(state.next?.next?.next?.next?.count == 75)
+    #expect(state.next?.next?.kids[1]?.count == 75)
+    #expect(state.leaf.text.count == 75)
+    #expect(state.flag == 0 && state.next?.next?.next?.flag == 0)
+  }
+
   // MARK: - Users' own conformers
 
   @Test("a user's type that keeps the defaults lifts like a Feature, several levels deep")
@@ -901,6 +924,62 @@ enum RTRoot {
             .lifted(state: \State.viaClassRoot, event: ToViaClassRoot())
         )
         .feature
+    }
+  }
+}
+
+/// A level of a generic tree: stored, optional and by-id children.
+struct RTNode<Next: Sendable & Equatable>: Sendable, Equatable {
+  var flag: UInt8 = 0
+  var leaf = RTLeaf.State()
+  var other = RTLeaf.State()
+  var next: Next?
+  var kids: TrackedDictionary<Int, RTLeaf.State> = [1: RTLeaf.State()]
+}
+
+/// The tree of ``RTNode`` levels, composed through cases.
+enum RTTree {
+  static var leaf: Feature<RTLeaf.State, RTLeaf.Event> {
+    Feature(name: "leaf", reducer: RTLeaf.reducer(hook: .none))
+  }
+
+  static func level<Inner: FeatureProtocol>(
+    _ inner: Inner
+  ) -> some FeatureProtocol<RTNode<Inner.State>, RTNodeEvent<Inner.Event>>
+  where Inner.State: Equatable, Inner.Event: Equatable {
+    Feature<RTNode<Inner.State>, RTNodeEvent<Inner.Event>>(name: "node", reducer: Reducer { _, _ in })
+      .combined(with: leaf.lifted(state: \RTNode<Inner.State>.leaf, event: RTNodeCase.Leaf()))
+      .combined(with: leaf.lifted(state: \RTNode<Inner.State>.other, event: RTNodeCase.Other()))
+      .combined(with: inner.lifted(optional: \RTNode<Inner.State>.next, event: RTNodeCase.Next()))
+      .combined(with: leaf.lifted(children: \RTNode<Inner.State>.kids, event: RTNodeCase.Kid()))
+  }
+}
+
+enum RTNodeEvent<NextEvent: Sendable & Equatable>: Sendable, Equatable {
+  case leaf(RTLeaf.Event), other(RTLeaf.Event), next(NextEvent), kid(Int, RTLeaf.Event)
+}
+
+enum RTNodeCase {
+  struct Leaf<Next: Sendable & Equatable>: EventCase {
+    func embed(_ event: RTLeaf.Event) -> RTNodeEvent<Next> { .leaf(event) }
+    func extract(_ event: RTNodeEvent<Next>) -> RTLeaf.Event? {
+      if case .leaf(let event) = event { event } else { nil }
+    }
+  }
+  struct Other<Next: Sendable & Equatable>: EventCase {
+    func embed(_ event: RTLeaf.Event) -> RTNodeEvent<Next> { .other(event) }
+    func extract(_ event: RTNodeEvent<Next>) -> RTLeaf.Event? {
+      if case .other(let event) = event { event } else { nil }
+    }
+  }
+  struct Next<Next: Sendable & Equatable>: EventCase {
+    func embed(_ event: Next) -> RTNodeEvent<Next> { .next(event) }
+    func extract(_ event: RTNodeEvent<Next>) -> Next? { if case .next(let event) = event { event } else { nil } }
+  }
+  struct Kid<Next: Sendable & Equatable>: ChildEventCase {
+    func embed(_ id: Int, _ event: RTLeaf.Event) -> RTNodeEvent<Next> { .kid(id, event) }
+    func extract(_ event: RTNodeEvent<Next>) -> (Int, RTLeaf.Event)? {
+      if case .kid(let id, let event) = event { (id, event) } else { nil }
     }
   }
 }
