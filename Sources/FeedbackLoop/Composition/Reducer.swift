@@ -214,9 +214,15 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
     let offset = MemoryLayout<Parent>.offset(of: path)
     return Reducer<Parent, ParentEvent> { parent, parentEvent in
       guard let (id, childEvent) = extract(parentEvent) else { return nil }
-      let reached = withStoredProperty(&parent, path, offset: offset) { children in
-        children.modifyValue(forKey: id) { body(&$0, childEvent) }
-      }
+      // Through a computed or observed property, an id that is not there is
+      // read, not written back: the setter and observers must not run for an
+      // event that changes nothing.
+      let present = offset != nil || parent[keyPath: path][id] != nil
+      let reached =
+        present
+        ? withStoredProperty(&parent, path, offset: offset) { children in
+          children.modifyValue(forKey: id) { body(&$0, childEvent) }
+        } : nil
       guard let discard = reached else { return "no child \(id) in \(path): \(childEvent) has no child to reach" }
       return discard
     }

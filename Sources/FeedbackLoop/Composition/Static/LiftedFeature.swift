@@ -116,6 +116,13 @@ where Case.Child == Child.Event {
   @inlinable
   public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
     guard let childEvent = eventCase.extract(event) else { return nil }
+    guard offset != nil else {
+      // A computed or observed property is read first, as
+      // `Reducer.lifted(optional:)` reads it: a write of its `nil` back would
+      // run its setter or observers for an event that changes nothing.
+      guard state[keyPath: path] != nil else { return "\(path) is nil: \(childEvent) has no child to reach" }
+      return child.reduceReportingDiscards(&state[keyPath: path]!, childEvent)
+    }
     let reached = withStoredProperty(&state, path, offset: offset) { optional -> String?? in
       guard optional != nil else { return .none }
       return .some(child.reduceReportingDiscards(&optional!, childEvent))
@@ -180,9 +187,14 @@ where Case.Child == Child.Event {
   @inlinable
   public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
     guard let (id, childEvent) = eventCase.extract(event) else { return nil }
-    let reached = withStoredProperty(&state, path, offset: offset) { children in
-      children.modifyValue(forKey: id) { child.reduceReportingDiscards(&$0, childEvent) }
-    }
+    // Through a computed or observed property, an id that is not there is
+    // read, not written back, as in `Reducer.lifted(children:event:)`.
+    let present = offset != nil || state[keyPath: path][id] != nil
+    let reached =
+      present
+      ? withStoredProperty(&state, path, offset: offset) { children in
+        children.modifyValue(forKey: id) { child.reduceReportingDiscards(&$0, childEvent) }
+      } : nil
     guard let discard = reached else { return "no child \(id) in \(path): \(childEvent) has no child to reach" }
     return discard
   }
