@@ -18,7 +18,8 @@
 //                            W7, W7-100, W7-10000, a child feature lifted by id, W7single,
 //                            the child alone, W7case, W7 through a ChildEventCase; W7b-1, W7b-5, W7b-10, the child lifted 1, 5 and
 //                            10 levels deep; W7bcase-1, W7bcase-5, W7bcase-10, the same
-//                            through an EventCase
+//                            through an EventCase; W7bmix-10, through ten levels of three
+//                            shapes
 //   timings W4               memory of 10,000 idle systems (run it in a process of its own)
 //   timings W5               100,000 systems, 10 events each: one run (in a process of its own)
 //   timings W5-tasks         the same with one task per system: one run (in a process of its own)
