@@ -62,7 +62,11 @@ extension SystemCore {
   @inlinable
   var currentState: State {
     if isDrainingThread {
-      precondition(!isReducing, "FeedbackLoop: a reducer read the system's state; reducers receive it as a parameter")
+      // `fatalError`, not `precondition`: an optimized build drops a
+      // precondition's message, and a misuse must say what it was.
+      if isReducing {
+        fatalError("FeedbackLoop: a reducer read the system's state; reducers receive it as a parameter")
+      }
       return state
     }
     return readFromOtherThread()
@@ -141,10 +145,11 @@ extension SystemCore {
     // The reducer running on this very thread (it sent to another, idle
     // system, which ran that system's loop inline, whose callback reads
     // this one): waiting for the reduction would wait for this thread.
-    precondition(
-      !fl_reducing_on_this_thread(control),
-      "FeedbackLoop: a system's state was read during its own reducer, from code the reducer reached through a send to another system; reducers receive the state as a parameter and must not send to systems whose callbacks read it"
-    )
+    if fl_reducing_on_this_thread(control) {
+      fatalError(
+        "FeedbackLoop: a system's state was read during its own reducer, from code the reducer reached through a send to another system; reducers receive the state as a parameter and must not send to systems whose callbacks read it"
+      )
+    }
     lock()
     let before = fl_word_set(word, Control.reader)
     if case .copyIdleState = OwnershipStateMachine.read(observed: before) {

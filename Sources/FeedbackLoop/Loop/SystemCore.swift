@@ -220,7 +220,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     switch environment.eventBuffer {
     case .unbounded: break
     case .dropNewest(let limit), .dropOldest(let limit):
-      precondition(limit >= 0, "FeedbackLoop: an event buffer limit must be 0 or more, not \(limit)")
+      // Not `precondition`, whose message an optimized build drops.
+      if limit < 0 { fatalError("FeedbackLoop: an event buffer limit must be 0 or more, not \(limit)") }
     }
     fl_loop_control_init(control)
     (memory + Layout.watermarks).bindMemory(to: UInt64.self, capacity: max(feedbacks.count, 1)).initialize(
