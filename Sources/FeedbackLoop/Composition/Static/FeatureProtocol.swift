@@ -33,13 +33,13 @@ public protocol FeatureProtocol<State, Event>: Sendable {
   var feature: Feature<State, Event> { get }
 
   /// For the library's lifts; keep the default. Where the state that
-  /// ``_reduceReached(_:_:)`` reduces is, in bytes from the start of
+  /// `_reduceReached(_:_:)` reduces is, in bytes from the start of
   /// `State`: 0 but for a chain of lifts at stored properties, whose
   /// offsets it sums once so that no level adds its own on each event;
   /// `nil` where a lift's key path has no offset.
   var _reach: Int? { get }
   /// For the library's lifts; keep the default. Reduces `event` into the
-  /// state that ``_reach`` locates, at `reached`.
+  /// state that `_reach` locates, at `reached`.
   func _reduceReached(_ reached: UnsafeMutableRawPointer, _ event: Event) -> String?
 }
 
@@ -56,7 +56,7 @@ extension FeatureProtocol {
 
   /// The feature as a ``Feature``: its reducer calls this value's, which the
   /// compiler specialized in the module that composed it. Where a chain of
-  /// lifts at stored properties leads to its state (``_reach``), the
+  /// lifts at stored properties leads to its state (`_reach`), the
   /// reducer goes there at once, and the chain inlines into it.
   @inlinable
   public var feature: Feature<State, Event> {
@@ -79,7 +79,7 @@ extension FeatureProtocol {
 /// event (W7bcase in BENCHMARKS.md); borrowed from a class's constant by
 /// inlined code, it is not. (Passed to a function that is not inlined, it
 /// is copied still: hence the reducer of ``FeatureProtocol/feature`` calls
-/// the chain that ``FeatureProtocol/_reduceReached(_:_:)`` inlines.)
+/// the chain that `FeatureProtocol._reduceReached(_:_:)` inlines.)
 @usableFromInline
 final class ComposedFeatureBox<Composed: FeatureProtocol>: Sendable {
   @usableFromInline let composed: Composed
