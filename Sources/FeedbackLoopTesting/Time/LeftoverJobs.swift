@@ -34,10 +34,11 @@ final class LeftoverJobs: Sendable {
   /// number of jobs run, or `nil` when the work did not come to rest.
   ///
   /// Never inlined: inlined into the trait's async scope, after its `await`,
-  /// the release build took the lock with the thread identity of the thread
-  /// the scope began on, and the `Mutex` stopped the process ("Call to
+  /// the release build's `Mutex` stopped the process at this lock ("Call to
   /// unlock Mutex on a thread which hasn't acquired the lock", Swift 6.3.1,
-  /// Linux, `swift test -c release`).
+  /// Linux, `swift test -c release`), most likely because the thread's
+  /// identity was read before the `await`, on another thread; out of line,
+  /// it is read here, and the release suite passes.
   @inline(never)
   func runToTheEnd(limit: Int = 1_000_000) -> Int? {
     var run = 0
