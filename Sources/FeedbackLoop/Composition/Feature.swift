@@ -113,14 +113,7 @@ public struct Feature<State: Sendable, Event: Sendable>: Sendable {
     Feature<Parent, ParentEvent>(
       name: name,
       reducer: reducer.lifted(children: path, event: event),
-      feedbacks: feedbacks.map { feedback in
-        guard let lifted = feedback.lifted(children: path, event: event, name: name) else {
-          preconditionFailure(
-            "\(feedback.name) is a feedback over children by id: features by id inside children by id are not supported"
-          )
-        }
-        return lifted
-      })
+      feedbacks: feedbacks.map { $0.liftedOrStopping(children: path, event: event, name: name) })
   }
 }
 

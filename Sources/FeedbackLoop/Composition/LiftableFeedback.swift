@@ -219,6 +219,24 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   }
 }
 
+extension LiftableFeedback {
+  /// ``lifted(children:event:name:)``, for a feature's feedbacks: a feature
+  /// that already holds children by id cannot be lifted by id again (not
+  /// supported yet), and this stops the program saying so.
+  @inlinable
+  func liftedOrStopping<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
+    children path: KeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
+    event: ChildEventPath<ParentEvent, ID, Event>,
+    name prefix: String
+  ) -> LiftableFeedback<Parent, ParentEvent> {
+    guard let lifted = lifted(children: path, event: event, name: prefix) else {
+      preconditionFailure(
+        "\(name) is a feedback over children by id: features by id inside children by id are not supported")
+    }
+    return lifted
+  }
+}
+
 /// Where a child's state and events are in a parent's: `state` is `nil`
 /// while the child does not exist.
 @usableFromInline

@@ -185,12 +185,10 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
     event: EventPath<ParentEvent, Event>
   ) -> Reducer<Parent, ParentEvent> {
     let (body, extract) = (self.body, event.extract)
+    let offset = MemoryLayout<Parent>.offset(of: path)
     return Reducer<Parent, ParentEvent> { parent, parentEvent in
       guard let childEvent = extract(parentEvent) else { return nil }
-      guard parent[keyPath: path] != nil else {
-        return "\(path) is nil: \(childEvent) has no child to reach"
-      }
-      return body(&parent[keyPath: path]!, childEvent)
+      return reduceOptionalChild(&parent, path, offset: offset, event: childEvent) { body(&$0, childEvent) }
     }
   }
 
@@ -214,17 +212,7 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
     let offset = MemoryLayout<Parent>.offset(of: path)
     return Reducer<Parent, ParentEvent> { parent, parentEvent in
       guard let (id, childEvent) = extract(parentEvent) else { return nil }
-      // Through a computed or observed property, an id that is not there is
-      // read, not written back: the setter and observers must not run for an
-      // event that changes nothing.
-      let present = offset != nil || parent[keyPath: path][id] != nil
-      let reached =
-        present
-        ? withStoredProperty(&parent, path, offset: offset) { children in
-          children.modifyValue(forKey: id) { body(&$0, childEvent) }
-        } : nil
-      guard let discard = reached else { return "no child \(id) in \(path): \(childEvent) has no child to reach" }
-      return discard
+      return reduceChild(&parent, path, offset: offset, id: id, event: childEvent) { body(&$0, childEvent) }
     }
   }
 
@@ -258,6 +246,48 @@ func withStoredProperty<Root, Value, Result>(
   return withUnsafeMutablePointer(to: &root) { pointer in
     body(&UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee)
   }
+}
+
+/// Runs `body` on the optional child at `path` of `root`, in place, and
+/// returns why the event was discarded: the child's own reason, or that it
+/// is `nil`. Through a computed or observed property (no `offset`) the
+/// optional is read first: writing its `nil` back would run the setter and
+/// observers for an event that changes nothing. Shared by the closure and
+/// the event-case lifts.
+@inlinable
+func reduceOptionalChild<Root, Child, ChildEvent>(
+  _ root: inout Root, _ path: WritableKeyPath<Root, Child?>, offset: Int?, event: ChildEvent,
+  _ body: (inout Child) -> String?
+) -> String? {
+  let reached: String??
+  if offset == nil, root[keyPath: path] == nil {
+    reached = .none
+  } else {
+    reached = withStoredProperty(&root, path, offset: offset) { optional -> String?? in
+      guard optional != nil else { return .none }
+      return .some(body(&optional!))
+    }
+  }
+  guard let discard = reached else { return "\(path) is nil: \(event) has no child to reach" }
+  return discard
+}
+
+/// Runs `body` on child `id` of the children at `path` of `root`, in place,
+/// and returns why the event was discarded: the child's own reason, or that
+/// there is no such child. Through a computed or observed property (no
+/// `offset`) an id that is not there is read, not written back, for the
+/// same reason as ``reduceOptionalChild(_:_:offset:event:_:)``.
+@inlinable
+func reduceChild<Root, ID: Hashable, Child, ChildEvent>(
+  _ root: inout Root, _ path: WritableKeyPath<Root, TrackedDictionary<ID, Child>>, offset: Int?, id: ID,
+  event: ChildEvent, _ body: (inout Child) -> String?
+) -> String? {
+  let present = offset != nil || root[keyPath: path][id] != nil
+  let reached =
+    present
+    ? withStoredProperty(&root, path, offset: offset) { children in children.modifyValue(forKey: id, body) } : nil
+  guard let discard = reached else { return "no child \(id) in \(path): \(event) has no child to reach" }
+  return discard
 }
 
 /// The way from a parent's event and state to the child a chain of lifts at

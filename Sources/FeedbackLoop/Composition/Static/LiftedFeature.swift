@@ -116,19 +116,9 @@ where Case.Child == Child.Event {
   @inlinable
   public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
     guard let childEvent = eventCase.extract(event) else { return nil }
-    guard offset != nil else {
-      // A computed or observed property is read first, as
-      // `Reducer.lifted(optional:)` reads it: a write of its `nil` back would
-      // run its setter or observers for an event that changes nothing.
-      guard state[keyPath: path] != nil else { return "\(path) is nil: \(childEvent) has no child to reach" }
-      return child.reduceReportingDiscards(&state[keyPath: path]!, childEvent)
+    return reduceOptionalChild(&state, path, offset: offset, event: childEvent) {
+      child.reduceReportingDiscards(&$0, childEvent)
     }
-    let reached = withStoredProperty(&state, path, offset: offset) { optional -> String?? in
-      guard optional != nil else { return .none }
-      return .some(child.reduceReportingDiscards(&optional!, childEvent))
-    }
-    guard let discard = reached else { return "\(path) is nil: \(childEvent) has no child to reach" }
-    return discard
   }
 }
 
@@ -174,29 +164,15 @@ where Case.Child == Child.Event {
   @inlinable
   public var feedbacks: [LiftableFeedback<Parent, Case.Parent>] {
     let (path, event, name) = (self.path, ChildEventPath(eventCase), child.name)
-    return child.feedbacks.map { feedback in
-      guard let lifted = feedback.lifted(children: path, event: event, name: name) else {
-        preconditionFailure(
-          "\(feedback.name) is a feedback over children by id: features by id inside children by id are not supported"
-        )
-      }
-      return lifted
-    }
+    return child.feedbacks.map { $0.liftedOrStopping(children: path, event: event, name: name) }
   }
 
   @inlinable
   public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
     guard let (id, childEvent) = eventCase.extract(event) else { return nil }
-    // Through a computed or observed property, an id that is not there is
-    // read, not written back, as in `Reducer.lifted(children:event:)`.
-    let present = offset != nil || state[keyPath: path][id] != nil
-    let reached =
-      present
-      ? withStoredProperty(&state, path, offset: offset) { children in
-        children.modifyValue(forKey: id) { child.reduceReportingDiscards(&$0, childEvent) }
-      } : nil
-    guard let discard = reached else { return "no child \(id) in \(path): \(childEvent) has no child to reach" }
-    return discard
+    return reduceChild(&state, path, offset: offset, id: id, event: childEvent) {
+      child.reduceReportingDiscards(&$0, childEvent)
+    }
   }
 }
 
