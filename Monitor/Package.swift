@@ -63,6 +63,7 @@ let package = Package(
         "MonitorServer", "FeedbackLoopMonitorClient",
         .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
       ]
     ),
   ],

@@ -87,8 +87,7 @@ public final class MonitorServer: Sendable {
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .bind(host: host, port: appPort) { channel in
         channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.addHandler(
-            ByteToMessageHandler(LineBasedFrameDecoder()))
+          try channel.pipeline.syncOperations.addHandler(AppConnection.lineDecoder())
           return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
         }
       }
@@ -127,7 +126,7 @@ public final class MonitorServer: Sendable {
     // Fixtures: the page posts the moments chosen and the names to use; the
     // answer is the Swift Testing file FixtureTestWriter writes.
     router.post("/api/fixtures") { request, context -> Response in
-      guard request.uri.queryParameters["secret"].map(String.init) == secret else {
+      guard secretMatches(request.uri.queryParameters["secret"].map(String.init), secret) else {
         return Response(status: .forbidden, body: .init(byteBuffer: ByteBuffer(string: "wrong secret")))
       }
       let body = try await request.body.collect(upTo: 16 << 20)
@@ -149,7 +148,7 @@ public final class MonitorServer: Sendable {
     let secret = secret
     let hub = hub
     router.ws("/live") { request, _ in
-      request.uri.queryParameters["secret"].map(String.init) == secret ? .upgrade([:]) : .dontUpgrade
+      secretMatches(request.uri.queryParameters["secret"].map(String.init), secret) ? .upgrade([:]) : .dontUpgrade
     } onUpgrade: { inbound, outbound, _ in
       let id = UUID()
       await hub.addPage(id) { line in try? await outbound.write(.text(line)) }
