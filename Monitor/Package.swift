@@ -37,9 +37,11 @@ let package = Package(
         "MonitorProtocol",
         .product(name: "FeedbackLoopDebugging", package: "FeedbackLoop"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOExtras", package: "swift-nio-extras"),
       ],
       resources: [.copy("Page")]
@@ -63,6 +65,7 @@ let package = Package(
         "MonitorServer", "FeedbackLoopMonitorClient",
         .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
       ]
     ),
   ],

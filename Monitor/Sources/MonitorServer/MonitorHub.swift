@@ -6,20 +6,33 @@ import MonitorProtocol
 /// it), the pages that watch, and how to reach each application.
 ///
 /// Pages get, on connecting, every message so far, then each new one.
+///
+/// Several applications may serve one system (an app started twice, or
+/// reconnecting before its old connection is noticed gone): each connection
+/// is tracked on its own, the system is live while any of them is, and a
+/// page's command goes to the most recent connection still open.
 /// Messages to the page are JSON objects:
 ///
 /// - `{"type":"activity","system":"search","moment":3,"message":{…}}`;
 /// - `{"type":"system","system":"search","live":true,"diagram":"…"}` when an
 ///   application connects (or a file is opened: `live` is false) and
-///   `{"type":"system","system":"search","live":false}` when it goes;
+///   `{"type":"system","system":"search","live":false}` when the last
+///   application serving that system goes;
 /// - `{"type":"rejected","reason":"…"}` for a page's message that was refused.
 public actor MonitorHub {
   public typealias PageSink = @Sendable (String) async -> Void
   public typealias AppSink = @Sendable (String) async -> Void
 
+  /// One application's connection, as the hub knows it.
+  struct AppID: Hashable, Sendable {
+    fileprivate var number: Int
+  }
+
   private var history: [String] = []
   private var pages: [UUID: PageSink] = [:]
-  private var apps: [String: AppSink] = [:]
+  /// Each system's open connections, oldest first.
+  private var apps: [String: [(id: AppID, sink: AppSink)]] = [:]
+  private var nextApp = 0
   /// Lines kept for a page that connects late; older ones go first (G14).
   public let historyLimit: Int
   public private(set) var droppedHistory = 0
@@ -51,19 +64,32 @@ public actor MonitorHub {
 
   func removePage(_ id: UUID) { pages[id] = nil }
 
-  func addApp(system: String, diagram: String?, sink: @escaping AppSink) async {
-    apps[system] = sink
+  /// How many applications' connections serve `system` now.
+  func connections(serving system: String) -> Int { apps[system]?.count ?? 0 }
+
+  func addApp(system: String, diagram: String?, sink: @escaping AppSink) async -> AppID {
+    let id = AppID(number: nextApp)
+    nextApp += 1
+    apps[system, default: []].append((id, sink))
     await publish(PageMessage(type: .system, system: system, live: true, diagram: diagram))
+    return id
   }
 
-  func removeApp(system: String) async {
+  /// Forgets one connection; the system goes offline only with its last one.
+  func removeApp(_ id: AppID, system: String) async {
+    guard var connections = apps[system], let index = connections.firstIndex(where: { $0.id == id }) else { return }
+    connections.remove(at: index)
+    guard connections.isEmpty else {
+      apps[system] = connections
+      return
+    }
     apps[system] = nil
     await publish(PageMessage(type: .system, system: system, live: false))
   }
 
   /// Forwards a page's command to its application; returns why not, if not.
   func forward(_ command: PageCommand) async -> String? {
-    guard let app = apps[command.system] else { return "no application \(command.system) is connected" }
+    guard let app = apps[command.system]?.last?.sink else { return "no application \(command.system) is connected" }
     let appCommand: AppCommand
     switch command.type {
     case .jump:

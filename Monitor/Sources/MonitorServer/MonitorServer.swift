@@ -1,17 +1,21 @@
 import FeedbackLoopDebugging
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import MonitorProtocol
 import NIOCore
 import NIOExtras
+import NIOHTTP1
 import NIOPosix
 
 /// The monitor: serves the page and its WebSocket over HTTP, and listens for
 /// applications on a TCP port of its own. Both listen on loopback unless
 /// told otherwise, and both want the per-run secret: it can change a running
-/// application's state, so nobody else may connect.
+/// application's state, so nobody else may connect. A browser's request for
+/// the page's WebSocket or its fixtures export must also come from the
+/// page's own origin (``PageOrigin``): another site's page is refused, 403.
 ///
 /// ```swift
 /// let monitor = MonitorServer()
@@ -23,6 +27,9 @@ public final class MonitorServer: Sendable {
   public let secret: String
   public let host: String
   private let running = Locked<(tasks: [Task<Void, Never>], ports: Ports)?>(nil)
+  /// The page's own origin, known once its port is bound (nil before: only
+  /// requests without an `Origin` are let through then).
+  private let pageOrigin = Locked<PageOrigin?>(nil)
 
   /// Where the page and the applications connect.
   public struct Ports: Sendable, Hashable {
@@ -57,10 +64,16 @@ public final class MonitorServer: Sendable {
     let (pageBound, pageBinding) = AsyncStream<Result<Int, any Error>>.makeStream()
     let application = Application(
       router: router(),
-      server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter()),
+      server: .http1WebSocketUpgrade(
+        webSocketRouter: webSocketRouter(),
+        refusing: { [secret, pageOrigin] head in Self.handshakeAllowed(head, secret: secret, pageOrigin: pageOrigin) }),
       configuration: ApplicationConfiguration(
         address: .hostname(host, port: pagePort), serverName: "feedbackloop-monitor", reuseAddress: false),
-      onServerRunning: { channel in pageBinding.yield(.success(channel.localAddress?.port ?? pagePort)) },
+      onServerRunning: { [pageOrigin, host] channel in
+        let port = channel.localAddress?.port ?? pagePort
+        pageOrigin.withLock { $0 = PageOrigin(host: host, port: port) }
+        pageBinding.yield(.success(port))
+      },
       logger: logger)
     let pageTask = Task {
       do {
@@ -87,8 +100,7 @@ public final class MonitorServer: Sendable {
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .bind(host: host, port: appPort) { channel in
         channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.addHandler(
-            ByteToMessageHandler(LineBasedFrameDecoder()))
+          try channel.pipeline.syncOperations.addHandler(AppConnection.lineDecoder())
           return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
         }
       }
@@ -124,11 +136,15 @@ public final class MonitorServer: Sendable {
     let router = Router()
     router.add(middleware: FileMiddleware(Self.pageFolder, searchForIndexHtml: true))
     let secret = secret
+    let pageOrigin = pageOrigin
     // Fixtures: the page posts the moments chosen and the names to use; the
     // answer is the Swift Testing file FixtureTestWriter writes.
     router.post("/api/fixtures") { request, context -> Response in
-      guard request.uri.queryParameters["secret"].map(String.init) == secret else {
+      guard secretMatches(request.uri.queryParameters["secret"].map(String.init), secret) else {
         return Response(status: .forbidden, body: .init(byteBuffer: ByteBuffer(string: "wrong secret")))
+      }
+      guard Self.fromThePage(request, pageOrigin) else {
+        return Response(status: .forbidden, body: .init(byteBuffer: ByteBuffer(string: "another site's page")))
       }
       let body = try await request.body.collect(upTo: 16 << 20)
       switch decodeMonitorLine(FixtureRequest.self, String(buffer: body)) {
@@ -148,8 +164,10 @@ public final class MonitorServer: Sendable {
     let router = Router(context: BasicWebSocketRequestContext.self)
     let secret = secret
     let hub = hub
+    let pageOrigin = pageOrigin
     router.ws("/live") { request, _ in
-      request.uri.queryParameters["secret"].map(String.init) == secret ? .upgrade([:]) : .dontUpgrade
+      secretMatches(request.uri.queryParameters["secret"].map(String.init), secret)
+        && Self.fromThePage(request, pageOrigin) ? .upgrade([:]) : .dontUpgrade
     } onUpgrade: { inbound, outbound, _ in
       let id = UUID()
       await hub.addPage(id) { line in try? await outbound.write(.text(line)) }
@@ -172,6 +190,28 @@ public final class MonitorServer: Sendable {
       await hub.removePage(id)
     }
     return router
+  }
+
+  /// Whether `request` comes from the page's own origin, or from no browser
+  /// at all (no `Origin`: the secret alone guards it); see ``PageOrigin``.
+  static func fromThePage(_ request: Request, _ pageOrigin: Locked<PageOrigin?>) -> Bool {
+    fromThePage(origin: request.headers[.origin], host: request.head.authority, pageOrigin)
+  }
+
+  static func fromThePage(origin: String?, host: String?, _ pageOrigin: Locked<PageOrigin?>) -> Bool {
+    guard let page = pageOrigin.withLock({ $0 }) else { return origin == nil }
+    return page.allows(origin: origin, host: host)
+  }
+
+  /// Whether a WebSocket handshake may go on to the upgrade: one for the
+  /// page's socket wants the secret and the page's origin (refused, it is
+  /// answered 403; see ``RefusingUpgradeChannel``); others go on, and the
+  /// upgrade refuses them.
+  static func handshakeAllowed(_ head: HTTPRequestHead, secret: String, pageOrigin: Locked<PageOrigin?>) -> Bool {
+    let uri = URI(head.uri)
+    guard uri.path == "/live" else { return true }
+    return secretMatches(uri.queryParameters["secret"].map(String.init), secret)
+      && fromThePage(origin: head.headers.first(name: "origin"), host: head.headers.first(name: "host"), pageOrigin)
   }
 
   static func rejection(_ reason: String) -> String {

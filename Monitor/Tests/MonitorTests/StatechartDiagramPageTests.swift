@@ -177,6 +177,7 @@ import Testing
       var regions: [[String]]
       var initials: [String?]
       var separators: Int
+      var regionBorders: Int
       var descendants: [String]
     }
 
@@ -186,6 +187,10 @@ import Testing
       var label: String
       var start: [Double]
       var end: [Double]
+      /// How long (in pixels) the drawn line runs inside each box it passes over.
+      var over: [String: Int]
+      /// How often it crosses into or out of each box.
+      var crossings: [String: Int]
     }
 
     struct Drawn: Decodable {
@@ -220,11 +225,9 @@ import Testing
     var enlarged: Bool?
   }
 
-  @Test(
-    "the page draws a statechart nested: a box per composite around its children, regions apart, initials marked",
-    .enabled(if: HeadlessChromium.isAvailable, "needs chromium: Scripts/install-chromium"),
-    .timeLimit(.minutes(3)))
-  func pageDrawsCompositesNested() async throws {
+  /// The page's report on the diagram an app connected with `diagram`
+  /// sent, drawn in headless Chromium (the self-test's `only=diagram`).
+  static func pageReport(diagram: String, query: String = "", screenshot: String? = nil) async throws -> Report {
     let server = MonitorServer()
     let ports = try await server.start()
     let silent = try await SilentPort.open()
@@ -233,16 +236,13 @@ import Testing
     let system = harness.search(recorder: recorder)
     harness.recordTwoPages(system)
     let client = try await MonitorClient.connect(
-      port: ports.app, secret: server.secret, system: system, recorder: recorder,
-      diagram: try Self.chart().diagram.mermaid)
+      port: ports.app, secret: server.secret, system: system, recorder: recorder, diagram: diagram)
     let url =
-      "http://127.0.0.1:\(ports.page)/?secret=\(server.secret)&selftest=1&moments=1&diff=0&only=diagram&enlarge=1"
-      + "&parse=\(Self.handWritten.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+      "http://127.0.0.1:\(ports.page)/?secret=\(server.secret)&selftest=1&moments=1&diff=0&only=diagram" + query
       + "&hold=http://127.0.0.1:\(silent.port)/"
     let dom: String
     do {
-      dom = try await HeadlessChromium.dumpDOM(
-        url, screenshot: ProcessInfo.processInfo.environment["MONITOR_SCREENSHOT_CHART"], timeLimit: .seconds(120))
+      dom = try await HeadlessChromium.dumpDOM(url, screenshot: screenshot, timeLimit: .seconds(120))
     } catch {
       await client.close()
       await silent.close()
@@ -253,7 +253,18 @@ import Testing
     await silent.close()
     await server.stop()
     let text = try #require(HeadlessChromium.text(ofElement: "selftest", in: dom), "no #selftest in the DOM")
-    let report = try JSONDecoder().decode(Report.self, from: Data(text.utf8))
+    return try JSONDecoder().decode(Report.self, from: Data(text.utf8))
+  }
+
+  @Test(
+    "the page draws a statechart nested: a box per composite around its children, regions apart, initials marked",
+    .enabled(if: HeadlessChromium.isAvailable, "needs chromium: Scripts/install-chromium"),
+    .timeLimit(.minutes(3)))
+  func pageDrawsCompositesNested() async throws {
+    let report = try await Self.pageReport(
+      diagram: try Self.chart().diagram.mermaid,
+      query: "&enlarge=1&parse=\(Self.handWritten.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")",
+      screenshot: ProcessInfo.processInfo.environment["MONITOR_SCREENSHOT_CHART"])
     #expect(report.phase == "done", "stopped in \(report.stoppedIn ?? "-")")
 
     // The "Enlarge" button put the diagram over the page (the screenshot shows it so).
@@ -365,6 +376,96 @@ import Testing
       #expect(
         onBorder(transition.start, of: transition.from) && onBorder(transition.end, of: transition.to),
         "\(transition.from) → \(transition.to) is drawn from \(transition.start) to \(transition.end)")
+    }
+    Self.expectRoutedAroundBoxes(drawn, parent: parsed.parent)
+    // `play` goes from `stopped` to the history state inside `loaded`: into `loaded` and `video`, not across them.
+    let play = try #require(drawn.transitions.first { $0.from == "stopped" && $0.to == "resume" })
+    #expect(play.crossings["loaded"] == 1 && play.crossings["video"] == 1)
+  }
+
+  /// A parallel state of one region (its Mermaid is a block with no `--`,
+  /// like a compound state's, but with no initial child).
+  static func oneRegionChart() throws -> Statechart<Context, Key> {
+    try Statechart("single", initial: "idle") {
+      ChartState("idle") { Transition(on: .play, to: "working") }
+      ParallelState("working") {
+        Transition(on: .stop, to: "idle")
+        ChartState("only", initial: "first") {
+          ChartState("first") { Transition(on: .tap, to: "second") }
+          ChartState("second")
+        }
+      }
+    }
+  }
+
+  @Test(
+    "a parallel state of one region is drawn as parallel: a dashed border round its region",
+    .enabled(if: HeadlessChromium.isAvailable, "needs chromium: Scripts/install-chromium"),
+    .timeLimit(.minutes(3)))
+  func oneRegionParallelState() async throws {
+    let mermaid = try Self.oneRegionChart().diagram.mermaid
+    #expect(!mermaid.contains("--\n"), "the chart's Mermaid has a region separator:\n\(mermaid)")
+    let report = try await Self.pageReport(
+      diagram: mermaid, screenshot: ProcessInfo.processInfo.environment["MONITOR_SCREENSHOT_ONE_REGION"])
+    #expect(report.phase == "done", "stopped in \(report.stoppedIn ?? "-")")
+    let drawn = try #require(report.diagram)
+    let composites = Dictionary(uniqueKeysWithValues: drawn.composites.map { ($0.state, $0) })
+    #expect(composites["working"]?.kind == "parallel")
+    #expect(composites["working"]?.regionBorders == 1)
+    #expect(composites["working"]?.regions == [["only"]])
+    #expect(composites["only"]?.kind == "compound")
+    #expect(composites["only"]?.regionBorders == 0)
+    Self.expectRoutedAroundBoxes(drawn, parent: try #require(report.parsedDiagram).parent)
+  }
+
+  /// Every transition keeps off the boxes it has no business in: it passes
+  /// over no box but its ends and the boxes holding them; it goes into (or
+  /// out of) a box holding one end once, and never leaves a box holding
+  /// both; and it enters a box holding an end close to that end: its stretch
+  /// inside such a box, outside the next box toward the end, is at most the
+  /// nearest way in (the gap between the two boxes) and 60 pixels more.
+  static func expectRoutedAroundBoxes(
+    _ drawn: Report.Drawn, parent: [String: String?], sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    func chain(_ id: String) -> [String] {
+      var ids = [id]
+      while let up = parent[ids[ids.count - 1]] ?? nil { ids.append(up) }
+      return ids
+    }
+    for transition in drawn.transitions where transition.from != transition.to {
+      let name = "\(transition.from) → \(transition.to)"
+      let fromChain = chain(transition.from)
+      let toChain = chain(transition.to)
+      let trespassed = Set(transition.over.keys).subtracting(fromChain + toChain)
+      #expect(trespassed.isEmpty, "\(name) passes over \(trespassed.sorted())", sourceLocation: sourceLocation)
+      let holdingBoth = Set(fromChain.dropFirst()).intersection(toChain.dropFirst())
+      for box in holdingBoth {
+        #expect(
+          transition.crossings[box] == nil, "\(name) leaves \(box), which holds both", sourceLocation: sourceLocation)
+      }
+      let holdingOne = Set(fromChain.dropFirst()).symmetricDifference(toChain.dropFirst())
+        .subtracting([transition.from, transition.to])
+      for holder in holdingOne {
+        #expect(
+          transition.crossings[holder] == 1,
+          "\(name) crosses \(holder)'s border \(transition.crossings[holder] ?? 0) times",
+          sourceLocation: sourceLocation)
+        let path = fromChain.contains(holder) ? fromChain : toChain
+        let inner = path[path.firstIndex(of: holder)! - 1]
+        guard let outer = drawn.boxes[holder], let box = drawn.boxes[inner] else {
+          Issue.record("\(holder) or \(inner) is not drawn", sourceLocation: sourceLocation)
+          continue
+        }
+        let nearestWayIn = [
+          box[0] - outer[0], outer[0] + outer[2] - box[0] - box[2], box[1] - outer[1],
+          outer[1] + outer[3] - box[1] - box[3],
+        ].min()!
+        let stretch = (transition.over[holder] ?? 0) - (transition.over[inner] ?? 0)
+        #expect(
+          Double(stretch) <= nearestWayIn + 60,
+          "\(name) runs \(stretch) px inside \(holder) outside \(inner) (the nearest way in: \(nearestWayIn) px)",
+          sourceLocation: sourceLocation)
+      }
     }
   }
 }

@@ -178,8 +178,12 @@ function layoutDiagram(graph) {
       region.y = y;
       y += region.h + metrics.padding;
     }
+    // Parallel: several regions, or one region and no initial state (the
+    // library's Mermaid marks every compound state's initial child, a
+    // parallel state has none), drawn with a dashed border round its region.
+    const parallel = regions.length > 1 || composite.initials.every((initial) => initial === null);
     return {
-      id, label, composite: true, parallel: regions.length > 1, regions,
+      id, label, composite: true, parallel, regions,
       w: inner + 2 * metrics.padding, h: y,
     };
   }
@@ -201,6 +205,215 @@ function place(b, x, y, into) {
     region.w = b.w - 2 * inset;
     for (const item of region.items) place(item.box, region.x + item.x, region.y + item.y, into);
   });
+}
+
+// The states an edge may pass over: its two ends and the boxes holding
+// either; of those, the boxes holding just one end (the edge goes into
+// them, or out of them), each with how deep it is (1: the outermost).
+function edgeScope(edge, graph) {
+  const chain = (id) => { const ids = []; for (let at = id; at !== null && at !== undefined; at = graph.parent[at]) ids.push(at); return ids; };
+  const fromChain = chain(edge.from), toChain = chain(edge.to);
+  const allowed = new Set([...fromChain, ...toChain]);
+  const holdingOne = new Set([...fromChain.slice(1), ...toChain.slice(1)].filter((id) => !(fromChain.includes(id) && toChain.includes(id))));
+  // The innermost box holding both ends (or an end holding the other): the
+  // edge stays inside it.
+  const within = fromChain.find((id) => toChain.includes(id)) ?? null;
+  return { allowed, holdingOne, fromChain, toChain, within };
+}
+
+const inside = (p, r, inset = 0) => p[0] > r.x + inset && p[0] < r.x + r.w - inset && p[1] > r.y + inset && p[1] < r.y + r.h - inset;
+
+// Whether a straight segment passes through a rectangle's interior.
+function segmentHitsRect(p, q, r) {
+  let t0 = 0, t1 = 1;
+  const dx = q[0] - p[0], dy = q[1] - p[1];
+  for (const [pk, qk] of [[-dx, p[0] - r.x], [dx, r.x + r.w - p[0]], [-dy, p[1] - r.y], [dy, r.y + r.h - p[1]]]) {
+    if (pk === 0) { if (qk <= 0) return false; continue; }
+    const t = qk / pk;
+    if (pk < 0) { if (t > t0) t0 = t; } else if (t < t1) t1 = t;
+    if (t0 >= t1) return false;
+  }
+  return true;
+}
+
+// Whether a transition's curve keeps off every box but its ends and the
+// boxes holding them, and inside the box holding both.
+function curveIsClear(curve, edge, boxes, graph) {
+  const { allowed, within } = edgeScope(edge, graph);
+  const point = (t) => [0, 1].map((k) =>
+    (1 - t) ** 3 * curve[0][k] + 3 * (1 - t) ** 2 * t * curve[1][k] + 3 * (1 - t) * t * t * curve[2][k] + t ** 3 * curve[3][k]);
+  const steps = 96;
+  const points = Array.from({ length: steps + 1 }, (_, i) => point(i / steps));
+  if (within !== null && within !== edge.from && within !== edge.to && !points.every((p) => inside(p, boxes.get(within), 2)))
+    return false;
+  for (const [id, box] of boxes) {
+    if (allowed.has(id)) continue;
+    const shrunk = { x: box.x + 1, y: box.y + 1, w: box.w - 2, h: box.h - 2 };
+    for (let i = 0; i < steps; i++) if (segmentHitsRect(points[i], points[i + 1], shrunk)) return false;
+  }
+  return true;
+}
+
+// A transition routed round the boxes, as a line of straight runs with
+// rounded corners: a shortest path on a grid through the gaps between the
+// boxes (lines just outside each box's sides, and halfway between), from a
+// side of one end to a side of the other, inside the box holding both if
+// one does. Boxes that are neither an end nor
+// hold one are walls; an end is a wall too unless it holds the other. Inside
+// a box holding one end, each step costs more the deeper it is, so that the
+// route goes round such a box and enters it close to the end (not across it);
+// each bend costs a little, so that the route is plain. Null if no way is found.
+function routeEdge(edge, boxes, graph, diagramBounds, index) {
+  const { allowed, holdingOne, fromChain, toChain, within } = edgeScope(edge, graph);
+  const holder = within === null ? null : boxes.get(within);
+  const bounds = holder ? { x1: holder.x + 3, y1: holder.y + 3, x2: holder.x + holder.w - 3, y2: holder.y + holder.h - 3 } : diagramBounds;
+  const gap = 5, wallInflation = 3, stub = 8, bendCost = 24, depthCost = 3;
+  const walls = []; // [id, rectangle]
+  for (const [id, box] of boxes) {
+    const isEnd = id === edge.from || id === edge.to;
+    const holdsOther = (id === edge.from && toChain.includes(id)) || (id === edge.to && fromChain.includes(id));
+    if (allowed.has(id) && (!isEnd || holdsOther)) continue;
+    walls.push([id, { x: box.x - wallInflation, y: box.y - wallInflation, w: box.w + 2 * wallInflation, h: box.h + 2 * wallInflation }]);
+  }
+  const holders = [...holdingOne].map((id) => boxes.get(id));
+  const ports = (id) => {
+    const b = boxes.get(id);
+    const inward = (id === edge.from ? toChain : fromChain).includes(id) ? -1 : 1;
+    const shift = index * 6;
+    return [
+      [[b.x + b.w / 2 + shift, b.y], [0, -1]], [[b.x + b.w / 2 + shift, b.y + b.h], [0, 1]],
+      [[b.x, b.y + b.h / 2 + shift], [-1, 0]], [[b.x + b.w, b.y + b.h / 2 + shift], [1, 0]],
+    ].map(([p, n]) => ({ border: p, out: [p[0] + n[0] * stub * inward, p[1] + n[1] * stub * inward] }))
+      .filter((port) => !walls.some(([owner, wall]) => owner !== id && (segmentHitsRect(port.border, port.out, wall) || inside(port.out, wall))));
+  };
+  const starts = ports(edge.from), ends = ports(edge.to);
+  if (!starts.length || !ends.length) return null;
+
+  // The grid's lines: just outside each box's sides, through each port,
+  // and halfway between two neighbours.
+  const lines = (sides, low, high, portAxis) => {
+    const values = new Set([low, high, ...[...starts, ...ends].map((port) => port.out[portAxis])]);
+    for (const box of boxes.values()) for (const [side, outward] of sides(box)) values.add(side + outward * gap);
+    const sorted = [...values].filter((v) => v >= low && v <= high).sort((p, q) => p - q);
+    const all = [];
+    sorted.forEach((v, i) => { all.push(v); if (i + 1 < sorted.length) all.push((v + sorted[i + 1]) / 2); });
+    return all;
+  };
+  const X = lines((b) => [[b.x, -1], [b.x + b.w, 1]], bounds.x1, bounds.x2, 0);
+  const Y = lines((b) => [[b.y, -1], [b.y + b.h, 1]], bounds.y1, bounds.y2, 1);
+  // Which moves between neighbouring grid points are open, and what a step
+  // costs there: marked wall by wall and holder by holder, once.
+  const width = X.length, height = Y.length, count = width * height;
+  const openRight = new Uint8Array(count).fill(1), openDown = new Uint8Array(count).fill(1);
+  const weightRight = new Float64Array(count).fill(1), weightDown = new Float64Array(count).fill(1);
+  const at = (i, j) => j * width + i;
+  const strictlyIn = (values, low, high) => values.flatMap((v, k) => (v > low && v < high ? [k] : []));
+  const mark = (rect, right, down, apply) => {
+    // A run along a row inside the rectangle's height, overlapping its width; a run down a column alike.
+    for (const j of strictlyIn(Y, rect.y, rect.y + rect.h))
+      for (let i = 0; i + 1 < width; i++) if (X[i + 1] > rect.x && X[i] < rect.x + rect.w) apply(right, at(i, j));
+    for (const i of strictlyIn(X, rect.x, rect.x + rect.w))
+      for (let j = 0; j + 1 < height; j++) if (Y[j + 1] > rect.y && Y[j] < rect.y + rect.h) apply(down, at(i, j));
+  };
+  for (const [, wall] of walls) mark(wall, openRight, openDown, (array, k) => { array[k] = 0; });
+  // A holder counts from just outside its border, so that a route runs
+  // beside a box it will enter rather than on its border line.
+  for (const box of holders)
+    mark({ x: box.x - 2, y: box.y - 2, w: box.w + 4, h: box.h + 4 }, weightRight, weightDown, (array, k) => { array[k] += depthCost; });
+  const best = new Float64Array(count * 4).fill(Infinity);
+  const from = new Int32Array(count * 4).fill(-1);
+  const heap = []; // [cost, state], state = point * 4 + direction
+  const push = (cost, state) => {
+    heap.push([cost, state]);
+    for (let k = heap.length - 1; k > 0;) {
+      const up = (k - 1) >> 1;
+      if (heap[up][0] <= heap[k][0]) break;
+      [heap[up], heap[k]] = [heap[k], heap[up]];
+      k = up;
+    }
+  };
+  const pop = () => {
+    const top = heap[0], last = heap.pop();
+    if (heap.length) {
+      heap[0] = last;
+      for (let k = 0; ;) {
+        const l = 2 * k + 1, r = l + 1;
+        let least = k;
+        if (l < heap.length && heap[l][0] < heap[least][0]) least = l;
+        if (r < heap.length && heap[r][0] < heap[least][0]) least = r;
+        if (least === k) break;
+        [heap[least], heap[k]] = [heap[k], heap[least]];
+        k = least;
+      }
+    }
+    return top;
+  };
+  const pointOf = (p) => at(X.indexOf(p[0]), Y.indexOf(p[1]));
+  const goals = new Map(ends.map((port) => [pointOf(port.out), port]));
+  const origins = new Map(starts.map((port) => [pointOf(port.out), port]));
+  // A start has no direction yet: each of the four, at no cost.
+  for (const point of origins.keys())
+    for (let direction = 0; direction < 4; direction++) {
+      best[point * 4 + direction] = 0;
+      push(0, point * 4 + direction);
+    }
+  let found = -1;
+  while (heap.length) {
+    const [cost, state] = pop();
+    if (cost > best[state]) continue;
+    const point = state >> 2, direction = state & 3;
+    if (goals.has(point)) { found = state; break; }
+    const i = point % width, j = (point - i) / width;
+    // 0: right, 1: left, 2: down, 3: up.
+    const moves = [
+      [i + 1 < width && openRight[point], at(i + 1, j), (X[i + 1] - X[i]) * weightRight[point]],
+      [i > 0 && openRight[at(i - 1, j)], at(i - 1, j), (X[i] - X[i - 1]) * weightRight[at(i - 1, j)]],
+      [j + 1 < height && openDown[point], at(i, j + 1), (Y[j + 1] - Y[j]) * weightDown[point]],
+      [j > 0 && openDown[at(i, j - 1)], at(i, j - 1), (Y[j] - Y[j - 1]) * weightDown[at(i, j - 1)]],
+    ];
+    moves.forEach(([open, next, length], turn) => {
+      if (!open) return;
+      const nextCost = cost + length + (turn === direction ? 0 : bendCost);
+      const nextState = next * 4 + turn;
+      if (nextCost < best[nextState]) {
+        best[nextState] = nextCost;
+        from[nextState] = state;
+        push(nextCost, nextState);
+      }
+    });
+  }
+  if (found < 0) return null;
+  const grid = [];
+  let state = found;
+  for (; from[state] >= 0; state = from[state]) grid.push(state >> 2);
+  grid.push(state >> 2);
+  const points = [goals.get(found >> 2).border, ...grid.map((point) => [X[point % width], Y[Math.floor(point / width)]]),
+    origins.get(state >> 2).border].reverse();
+  // Straight runs only: drop the points in the middle of one.
+  const runs = points.filter((p, i) => {
+    if (i === 0 || i === points.length - 1) return true;
+    const before = points[i - 1], after = points[i + 1];
+    const same = (p[0] === before[0] && p[0] === after[0]) || (p[1] === before[1] && p[1] === after[1]);
+    return !same && !(p[0] === before[0] && p[1] === before[1]);
+  });
+  let d = `M${runs[0]}`;
+  for (let i = 1; i < runs.length - 1; i++) {
+    const [p, c, n] = [runs[i - 1], runs[i], runs[i + 1]];
+    const toward = (from, to, r) => {
+      const length = Math.abs(to[0] - from[0]) + Math.abs(to[1] - from[1]) || 1;
+      return [from[0] + ((to[0] - from[0]) / length) * r, from[1] + ((to[1] - from[1]) / length) * r];
+    };
+    const r = Math.min(6, (Math.abs(c[0] - p[0]) + Math.abs(c[1] - p[1])) / 2, (Math.abs(n[0] - c[0]) + Math.abs(n[1] - c[1])) / 2);
+    d += ` L${toward(c, p, r)} Q${c} ${toward(c, n, r)}`;
+  }
+  d += ` L${runs[runs.length - 1]}`;
+  // The label on the longest run.
+  let longest = 0, lx = runs[0][0], ly = runs[0][1];
+  for (let i = 1; i < runs.length; i++) {
+    const length = Math.abs(runs[i][0] - runs[i - 1][0]) + Math.abs(runs[i][1] - runs[i - 1][1]);
+    if (length > longest) { longest = length; lx = (runs[i][0] + runs[i - 1][0]) / 2; ly = (runs[i][1] + runs[i - 1][1]) / 2 - 4; }
+  }
+  return { d, lx, ly };
 }
 
 function drawDiagram(text) {
@@ -236,6 +449,12 @@ function drawDiagram(text) {
     if (index > 0) {
       const y = region.y - metrics.padding / 2;
       element("line", { x1: owner.x + 4, y1: y, x2: owner.x + owner.w - 4, y2: y, class: "region-separator" }, group);
+    } else if (owner.parallel && owner.regions.length === 1) {
+      const inset = metrics.padding / 2;
+      element("rect", {
+        x: owner.x + inset, y: region.y - inset, width: owner.w - 2 * inset, height: region.h + 2 * inset, rx: 6,
+        class: "region-border",
+      }, group);
     }
     if (region.initial) {
       const target = boxes.get(region.initial);
@@ -289,9 +508,12 @@ function drawDiagram(text) {
     }
   };
   // Transitions, over the boxes, from border to border; those between the
-  // same two states are fanned out.
+  // same two states are fanned out. One between states of different
+  // containers, or whose curve would pass over a box it has no business in,
+  // is routed round the boxes instead (`routeEdge`).
   const edgesLayer = element("g", { class: "edges" });
   const seen = new Map();
+  const bounds = { x1: metrics.margin / 2, y1: metrics.margin / 2, x2: width - metrics.margin / 2, y2: tree.h + metrics.margin * 1.5 };
   for (const edge of graph.edges) {
     const key = [edge.from, edge.to].sort().join("\u0000");
     const index = seen.get(key) || 0;
@@ -301,7 +523,7 @@ function drawDiagram(text) {
     group.dataset.from = edge.from;
     group.dataset.to = edge.to;
     const midA = a.y + a.h / 2, midB = b.y + b.h / 2;
-    let d, lx, ly;
+    let d, lx, ly, curve;
     if (a === b) {
       const cx = a.x + a.w / 2, top = a.y, lift = 22 + index * 14;
       d = `M${cx - 10},${top} C${cx - 30},${top - lift} ${cx + 30},${top - lift} ${cx + 10},${top}`;
@@ -309,28 +531,33 @@ function drawDiagram(text) {
     } else if (b.x >= a.x + a.w - 1) {
       // Forwards: right border to left border.
       const x1 = a.x + a.w, x2 = b.x, bend = index * 20;
-      d = `M${x1},${midA} C${x1 + 36},${midA - bend} ${x2 - 36},${midB - bend} ${x2},${midB}`;
+      curve = [[x1, midA], [x1 + 36, midA - bend], [x2 - 36, midB - bend], [x2, midB]];
       lx = (x1 + x2) / 2; ly = (midA + midB) / 2 - bend * 0.75 - 4;
     } else if (a.x >= b.x + b.w - 1) {
       // Backwards: an arc below the two states, bottom to bottom.
       const x1 = a.x + a.w / 2, y1 = a.y + a.h, x2 = b.x + b.w / 2, y2 = b.y + b.h;
       const drop = 24 + index * 14;
       const low = Math.max(y1, y2) + drop;
-      d = `M${x1},${y1} C${x1},${low} ${x2},${low} ${x2},${y2}`;
+      curve = [[x1, y1], [x1, low], [x2, low], [x2, y2]];
       lx = (x1 + x2) / 2; ly = low - drop * 0.25 + 4;
     } else if (b.y >= a.y + a.h - 1 || a.y >= b.y + b.h - 1) {
       // In one column: bottom to top (or top to bottom), bowed to the right.
       const down = b.y >= a.y + a.h - 1;
       const x1 = a.x + a.w / 2, y1 = down ? a.y + a.h : a.y, x2 = b.x + b.w / 2, y2 = down ? b.y : b.y + b.h;
       const bow = 26 + index * 14;
-      d = `M${x1},${y1} C${x1 + bow},${(y1 + y2) / 2} ${x2 + bow},${(y1 + y2) / 2} ${x2},${y2}`;
+      curve = [[x1, y1], [x1 + bow, (y1 + y2) / 2], [x2 + bow, (y1 + y2) / 2], [x2, y2]];
       lx = (x1 + x2) / 2 + bow * 0.75; ly = (y1 + y2) / 2 + 4;
     } else {
       // One holds the other: right border to right border, bowed out.
       const x1 = a.x + a.w, x2 = b.x + b.w, bow = 30 + index * 14;
       const out = Math.max(x1, x2) + bow;
-      d = `M${x1},${midA} C${out},${midA} ${out},${midB} ${x2},${midB}`;
+      curve = [[x1, midA], [out, midA], [out, midB], [x2, midB]];
       lx = out - bow * 0.25; ly = (midA + midB) / 2 + 4;
+    }
+    if (curve) d = `M${curve[0]} C${curve[1]} ${curve[2]} ${curve[3]}`;
+    if (a !== b && (graph.parent[edge.from] !== graph.parent[edge.to] || !curveIsClear(curve, edge, boxes, graph))) {
+      const routed = routeEdge(edge, boxes, graph, bounds, index);
+      if (routed) ({ d, lx, ly } = routed);
     }
     element("path", { d, class: "edge-line", "marker-end": "url(#arrow)" }, group);
     label(edge.label, lx, ly, group);
@@ -345,10 +572,32 @@ function drawDiagram(text) {
 
 // What the drawn diagram shows, read back from the SVG (the self-test's
 // report): every state box, every composite with the states drawn inside
-// each of its regions, and every transition with where it starts.
+// each of its regions, and every transition with where it starts and ends,
+// and the boxes its drawn line passes over: read point by point along the
+// path as the browser draws it, how long it runs inside each box (more than
+// a pixel from its border) and how often it crosses into or out of it.
 function diagramReport(svg) {
   const text = (node) => (node ? node.textContent : null);
   const rect = (node) => ["x", "y", "width", "height"].map((name) => Number(node.getAttribute(name)));
+  const stateBoxes = [...svg.querySelectorAll("g.node, g.composite")].map((node) => {
+    const [x, y, w, h] = rect(node.querySelector(":scope > rect"));
+    return { id: node.dataset.state, x, y, w, h };
+  });
+  const passes = (path) => {
+    const length = path.getTotalLength();
+    const over = {}, crossings = {};
+    let previous = null;
+    for (let at = 0; at <= length; at += 1) {
+      const point = path.getPointAtLength(Math.min(at, length));
+      const now = new Set(stateBoxes.filter((box) => inside([point.x, point.y], box, 1.5)).map((box) => box.id));
+      for (const id of now) over[id] = (over[id] ?? 0) + 1;
+      if (previous)
+        for (const box of stateBoxes)
+          if (previous.has(box.id) !== now.has(box.id)) crossings[box.id] = (crossings[box.id] ?? 0) + 1;
+      previous = now;
+    }
+    return { over, crossings };
+  };
   const ownStates = (region) =>
     [...region.querySelectorAll(":scope > g.node, :scope > g.composite")].map((node) => node.dataset.state);
   return {
@@ -361,6 +610,7 @@ function diagramReport(svg) {
       [...svg.querySelectorAll("g.node, g.composite")].map((node) => [node.dataset.state, rect(node.querySelector(":scope > rect"))])),
     composites: [...svg.querySelectorAll("g.composite")].map((node) => ({
       state: node.dataset.state, kind: node.dataset.kind, label: text(node.querySelector(":scope > text")),
+      regionBorders: node.querySelectorAll(":scope > g.region > rect.region-border").length,
       regions: [...node.querySelectorAll(":scope > g.region")].map(ownStates),
       initials: [...node.querySelectorAll(":scope > g.region")].map((region) => region.dataset.initial ?? null),
       separators: node.querySelectorAll(":scope > g.region > line.region-separator").length,
@@ -372,6 +622,7 @@ function diagramReport(svg) {
       return {
         from: node.dataset.from, to: node.dataset.to, label: text(node.querySelector("text")) ?? "",
         start: [Number(start[1]), Number(start[2])], end: [Number(end[1]), Number(end[2])],
+        ...passes(node.querySelector("path")),
       };
     }),
   };

@@ -1,0 +1,96 @@
+import Foundation
+import MonitorProtocol
+import NIOCore
+import NIOEmbedded
+import Testing
+
+@testable import MonitorServer
+
+/// The application port holds at most `AppConnection.maximumLine` bytes of a
+/// line that has not ended: a client that never sends a newline is closed
+/// once it passes that, before its secret is looked at, instead of growing
+/// the monitor's memory for as long as it sends.
+@Suite struct AppLineLimitTests {
+  @Test("the app port's decoder holds no more than the longest line, then fails and holds nothing more")
+  func decoderIsBounded() throws {
+    let channel = EmbeddedChannel(handler: AppConnection.lineDecoder(maximumLine: 8))
+    try channel.writeInbound(ByteBuffer(string: "12345678"))
+    #expect(try channel.readInbound(as: ByteBuffer.self) == nil)
+    #expect(throws: ByteToMessageDecoderError.PayloadTooLargeError.self) {
+      try channel.writeInbound(ByteBuffer(string: "9"))
+    }
+    // Failed, it keeps nothing of what still comes: each read is handed back in the error, not added up.
+    let more = ByteBuffer(repeating: UInt8(ascii: "a"), count: 1 << 20)
+    do {
+      try channel.writeInbound(more)
+      Issue.record("the decoder took more bytes after failing")
+    } catch ByteToMessageDecoderError.dataReceivedInErrorState(_, let refused) {
+      #expect(refused.readableBytes == more.readableBytes)
+    }
+    _ = try? channel.finish()
+  }
+
+  @Test("lines up to the longest one, whole or in pieces, still come through")
+  func linesUpToTheLimitPass() throws {
+    let channel = EmbeddedChannel(handler: AppConnection.lineDecoder(maximumLine: 8))
+    try channel.writeInbound(ByteBuffer(string: "1234567\n12345678\n1234"))
+    try channel.writeInbound(ByteBuffer(string: "5678"))
+    try channel.writeInbound(ByteBuffer(string: "\r\n"))
+    #expect(try channel.readInbound(as: ByteBuffer.self) == ByteBuffer(string: "1234567"))
+    #expect(try channel.readInbound(as: ByteBuffer.self) == ByteBuffer(string: "12345678"))
+    #expect(try channel.readInbound(as: ByteBuffer.self) == ByteBuffer(string: "12345678"))
+    #expect(try channel.readInbound(as: ByteBuffer.self) == nil)
+    #expect(try channel.finish().isClean)
+  }
+
+  @Test(
+    "a client that sends the longest line and one byte more without a newline is told why and closed",
+    .timeLimit(.minutes(1)))
+  func endlessLineClosesTheConnection() async throws {
+    let server = MonitorServer()
+    let ports = try await server.start()
+    let connection = try await RawConnection.open(ports.app)
+    let answers = try await connection.executeThenClose { inbound, outbound in
+      let chunk = ByteBuffer(repeating: UInt8(ascii: "a"), count: 1 << 20)
+      var sent = 0
+      while sent < AppConnection.maximumLine {
+        try await outbound.write(chunk)
+        sent += chunk.readableBytes
+      }
+      try await outbound.write(ByteBuffer(string: "a"))
+      // The monitor closes the connection: the loop ends (without the bound, it waits for good).
+      var answers: [String] = []
+      do {
+        for try await line in inbound { answers.append(String(buffer: line)) }
+      } catch {
+        answers.append("error: \(error)")
+      }
+      return answers
+    }
+    let rejection = try AppCommand(
+      type: .rejected,
+      reason: "line longer than \(AppConnection.maximumLine) bytes without a newline: closing"
+    ).monitorLine()
+    #expect(answers == [rejection])
+    #expect(await server.hub.liveSystems.isEmpty)
+    await server.stop()
+  }
+
+  @Test("a hello one byte under the longest line is welcomed", .timeLimit(.minutes(1)))
+  func longHelloIsWelcomed() async throws {
+    let server = MonitorServer()
+    let ports = try await server.start()
+    let empty = try AppMessage(type: .hello, secret: server.secret, system: "big", diagram: "").monitorLine()
+    let diagram = String(repeating: "x", count: AppConnection.maximumLine - 1 - empty.utf8.count)
+    let hello = try AppMessage(type: .hello, secret: server.secret, system: "big", diagram: diagram).monitorLine()
+    #expect(hello.utf8.count == AppConnection.maximumLine - 1)
+    let connection = try await RawConnection.open(ports.app)
+    let answer = try await connection.executeThenClose { inbound, outbound in
+      try await outbound.write(ByteBuffer(string: hello + "\n"))
+      var lines = inbound.makeAsyncIterator()
+      return try await lines.next().map { String(buffer: $0) }
+    }
+    #expect(answer == (try AppCommand(type: .welcome).monitorLine()))
+    await server.stop()
+  }
+}

@@ -1,0 +1,35 @@
+import Testing
+
+@testable import MonitorServer
+
+/// The secret is compared byte for byte to the end, whatever differs first;
+/// these hold that the comparison is still right.
+@Suite struct SecretComparisonTests {
+  static let secret = "3f1c0a9b8e7d6c5b4a3f2e1d0c9b8a7f"
+
+  @Test(
+    "only the secret itself matches: not a prefix, an extension, a byte off at either end, an empty or missing one",
+    arguments: [
+      ("3f1c0a9b8e7d6c5b4a3f2e1d0c9b8a7f", true),
+      ("3f1c0a9b8e7d6c5b4a3f2e1d0c9b8a7", false),
+      ("3f1c0a9b8e7d6c5b4a3f2e1d0c9b8a7f0", false),
+      ("4f1c0a9b8e7d6c5b4a3f2e1d0c9b8a7f", false),
+      ("3f1c0a9b8e7d6c5b4a3f2e1d0c9b8a7e", false),
+      ("3F1C0A9B8E7D6C5B4A3F2E1D0C9B8A7F", false),
+      ("", false),
+      ("3f1c0a9b8e7d6c5b4a3f2e1d0c9b8a7f3f1c0a9b8e7d6c5b4a3f2e1d0c9b8a7f", false),
+    ])
+  func matchesOnlyTheSecret(presented: String, matches: Bool) {
+    #expect(secretMatches(presented, Self.secret) == matches)
+  }
+
+  @Test("a missing secret never matches; other secrets, empty or not ASCII, compare as their bytes")
+  func edgeCases() {
+    #expect(!secretMatches(nil, Self.secret))
+    #expect(!secretMatches(nil, ""))
+    #expect(secretMatches("", ""))
+    #expect(!secretMatches("a", ""))
+    #expect(secretMatches("clé", "clé"))
+    #expect(!secretMatches("cle", "clé"))
+  }
+}
