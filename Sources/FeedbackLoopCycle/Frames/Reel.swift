@@ -34,7 +34,9 @@ public struct Reel<Frame: Sendable>: Sendable {
   /// ```
   @inlinable
   public init(seed: Frame, memory: Int = 1) {
-    precondition(memory >= 0, "FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
+    guard memory >= 0 else {
+      fatalError("FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
+    }
     _frame = seed
     _storage = ReelStorage(queued: Deque(), previous: Deque(minimumCapacity: memory), endedDrivers: [])
     self.memory = memory
@@ -48,9 +50,11 @@ public struct Reel<Frame: Sendable>: Sendable {
   /// ```
   public init(queue: [Frame], previous: [Frame] = [], memory: Int = 1, endedDrivers: [DriverEnd] = []) {
     guard let first = queue.first else {
-      preconditionFailure("FeedbackLoopCycle: a reel's queue holds at least the current frame; got an empty queue")
+      fatalError("FeedbackLoopCycle: a reel's queue holds at least the current frame; got an empty queue")
     }
-    precondition(memory >= 0, "FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
+    guard memory >= 0 else {
+      fatalError("FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
+    }
     _frame = first
     _storage = ReelStorage(
       queued: Deque(queue.dropFirst()), previous: Deque(previous.suffix(memory)), endedDrivers: endedDrivers)
