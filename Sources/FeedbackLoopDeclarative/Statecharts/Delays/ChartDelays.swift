@@ -37,7 +37,21 @@ final class ChartDelays: Sendable {
     let number: UInt64
   }
 
-  private let runs = Locked<[ObjectIdentifier: Run]>([:])
+  /// The runs that have delays, and the last delay's number: numbers are
+  /// never used twice, even by a run forgotten and started again, so that a
+  /// late task of a forgotten delay never finds another delay under its
+  /// number.
+  struct Runs: Sendable {
+    var byToken: [ObjectIdentifier: Run] = [:]
+    var lastNumber: UInt64 = 0
+
+    subscript(key: ObjectIdentifier) -> Run? {
+      get { byToken[key] }
+      set { byToken[key] = newValue }
+    }
+  }
+
+  private let runs = Locked(Runs())
 
   init() {}
 
@@ -47,9 +61,10 @@ final class ChartDelays: Sendable {
     let key = ObjectIdentifier(run)
     return runs.withLock { runs in
       var state = runs[key] ?? Run(token: run)
-      let number = state.queue.start(duration, now: state.clock?.now())
+      runs.lastNumber += 1
+      state.queue.start(runs.lastNumber, duration: duration, now: state.clock?.now())
       runs[key] = state
-      return Ticket(run: key, number: number)
+      return Ticket(run: key, number: runs.lastNumber)
     }
   }
 

@@ -35,7 +35,6 @@ struct DelayQueue: Sendable {
   }
 
   private(set) var delays: [UInt64: Delay] = [:]
-  private var lastNumber: UInt64 = 0
   /// The latest moment a woken delay read from the clock: every delay due
   /// by then may be delivered.
   private var reached: Duration?
@@ -47,12 +46,11 @@ struct DelayQueue: Sendable {
   /// forgotten.
   var isIdle: Bool { delays.isEmpty && !isDelivering }
 
-  /// Arms a delay of `duration` started `now` (`nil` while the clock is
-  /// unknown); returns its number, the order of starting.
-  mutating func start(_ duration: Duration, now: Duration?) -> UInt64 {
-    lastNumber += 1
-    delays[lastNumber] = Delay(duration: duration, deadline: now.map { $0 + duration })
-    return lastNumber
+  /// Arms delay `number` (numbers grow in the order of starting, and are
+  /// never used twice) of `duration`, started `now` (`nil` while the clock
+  /// is unknown).
+  mutating func start(_ number: UInt64, duration: Duration, now: Duration?) {
+    delays[number] = Delay(duration: duration, deadline: now.map { $0 + duration })
   }
 
   /// The delay `number`'s task started, `now` on the clock: it delivers
