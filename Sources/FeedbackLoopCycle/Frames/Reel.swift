@@ -19,7 +19,7 @@ import Synchronization
 /// whole: ``queued``, ``previous``, ``queue`` and ``endedDrivers`` hand back
 /// copies of their own, taken from the storage before the read is counted
 /// in it, and the loop changes a storage in place only once it holds it
-/// alone and has seen that count (``ReelStorage``). The loop's own readers
+/// alone and has seen that count (`ReelStorage`). The loop's own readers
 /// (the event filters' ``Frames``) read the storage directly.
 ///
 /// ```swift
