@@ -142,6 +142,43 @@ import Testing
     second.stop()
   }
 
+  @Test("A delay started after its run's queue emptied is not lost to a late task of an earlier delay")
+  func lateTaskOfADeliveredDelay() throws {
+    // "x" (targetless: its state stays) is sent by the task of "y", which
+    // the clock wakes first; "y" enters a state whose activity sends `.a`
+    // later, which starts "w" in a queue that was emptied in between. Then
+    // the task of "x" wakes, late, and "x"'s state is left: "w" must stay.
+    let chart = try Statechart<[String], Signal>("late", initial: "all") {
+      ParallelState("all") {
+        ChartState("r1", initial: "a") {
+          ChartState("a") {
+            Transition(after: .milliseconds(1), to: nil, action: { $0.append("x") })
+            Transition(on: .b, to: "a2")
+          }
+          ChartState("a2")
+        }
+        ChartState("r2", initial: "p") {
+          ChartState("p") { Transition(after: .milliseconds(1), to: "q", action: { $0.append("y") }) }
+          ChartState("q") { Activity { _ in .task { .a } } }
+        }
+        ChartState("r3", initial: "idle") {
+          ChartState("idle") { Transition(on: .a, to: "w") }
+          ChartState("w") { Transition(after: .milliseconds(5), to: "done", action: { $0.append("w") }) }
+          ChartState("done")
+        }
+      }
+    }
+    let (system, clock) = Self.system(chart, context: [])
+    clock.advance(by: .milliseconds(1))
+    #expect(system.state.context == ["x", "y"])
+    #expect(system.state.isActive("w"))
+    system.send(.b)
+    clock.advance(by: .milliseconds(10))
+    #expect(system.state.context == ["x", "y", "w"])
+    #expect(system.state.isActive("done"))
+    system.stop()
+  }
+
   @Test("G11 a delay started while another is being delivered, due at once, expires after it")
   func zeroDelayStartedByAnExpiry() throws {
     let chart = try Statechart<[String], Signal>("chain", initial: "one") {
