@@ -68,7 +68,75 @@ import Testing
     app.finish()
   }
 
-  #if DEBUG && (os(macOS) || os(Linux))
+  /// Frames are Ints; the model refuses a negative frame, and the failure
+  /// event leaves the frame as it is.
+  static func steadyRouter(_ screen: RecordingDriver<Int, Net>) -> Router<Int> {
+    Router(seed: 0) { _ in
+      [
+        Wire(
+          "screen", driver: screen,
+          model: { frame in
+            guard frame >= 0 else { throw BadFrame() }
+            return frame
+          },
+          events: { event, _ in
+            switch event {
+            case .response(let value): .frame(value)
+            case .failed: .unchanged
+            }
+          },
+          catch: { error in .failed("\(error)") })
+      ]
+    }
+  }
+
+  @Test("A throwing frame filter skips a model equal to the one rendered last, whatever failed in between")
+  func equalModelAfterFailureIsSkipped() {
+    let screen = RecordingDriver<Int, Net>()
+    let router = Self.steadyRouter(screen)
+    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    app.send(.driver("screen", Net.response(-1))) { $0 = Reel(queue: [-1], previous: [0]) }
+    app.receive(.driver("screen", Net.failed("negative")))
+    // Model 0 again: the driver still shows it, so nothing is rendered.
+    app.send(.driver("screen", Net.response(0))) { $0 = Reel(queue: [0], previous: [-1]) }
+    #expect(screen.renders == [0])
+    // Two failures in a row between equal models: still one render.
+    app.send(.driver("screen", Net.response(-2))) { $0 = Reel(queue: [-2], previous: [0]) }
+    app.receive(.driver("screen", Net.failed("negative")))
+    app.send(.driver("screen", Net.response(-3))) { $0 = Reel(queue: [-3], previous: [-2]) }
+    app.send(.driver("screen", Net.response(0))) { $0 = Reel(queue: [0], previous: [-3]) }
+    #expect(screen.renders == [0])
+    // A different model after a failure is rendered; a failure after it is
+    // reported again.
+    app.send(.driver("screen", Net.response(-1))) { $0 = Reel(queue: [-1], previous: [0]) }
+    app.receive(.driver("screen", Net.failed("negative")))
+    app.send(.driver("screen", Net.response(5))) { $0 = Reel(queue: [5], previous: [-1]) }
+    app.send(.driver("screen", Net.response(-1))) { $0 = Reel(queue: [-1], previous: [5]) }
+    app.receive(.driver("screen", Net.failed("negative")))
+    app.send(.driver("screen", Net.response(5))) { $0 = Reel(queue: [5], previous: [-1]) }
+    #expect(screen.renders == [0, 5])
+    app.finish()
+  }
+
+  @Test("G9 a throwing frame filter's feedbacks in two systems at once: each skips against its own renders")
+  func throwingFilterTwoSystems() {
+    let screen = RecordingDriver<Int, Net>()
+    let router = Self.steadyRouter(screen)
+    let feedbacks = router.feedbacks.filter { !$0.name.hasPrefix("events of") }
+    let first = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: feedbacks)
+    let second = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: feedbacks)
+    #expect(screen.renders == [0, 0])
+    first.send(.driver("screen", Net.response(3))) { $0 = Reel(queue: [3], previous: [0]) }
+    second.send(.driver("screen", Net.response(-1))) { $0 = Reel(queue: [-1], previous: [0]) }
+    second.receive(.driver("screen", Net.failed("negative")))
+    second.send(.driver("screen", Net.response(0))) { $0 = Reel(queue: [0], previous: [-1]) }  // its own 0: skipped
+    second.send(.driver("screen", Net.response(3))) { $0 = Reel(queue: [3], previous: [0]) }  // new to this system
+    #expect(screen.renders == [0, 0, 3, 3])
+    first.finish()
+    second.finish()
+  }
+
+  #if os(macOS) || os(Linux)
     @Test("a frame rate of zero is refused with a message")
     func zeroFrameRate() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -2,6 +2,7 @@ import Dispatch
 import FeedbackLoop
 import FeedbackLoopCycle
 import FeedbackLoopTesting
+import Foundation
 import Testing
 
 /// The router under attack: events from many threads at once, events after
@@ -95,6 +96,78 @@ import Testing
     app.receive(.driver("echo", 3))
     app.finish()
     #expect(echo.renders == [0, 1, 2, 3])
+  }
+}
+
+extension HostileTests {
+  @Test("G15 a thread reading the reel again and again while drivers end and frames change reads whole reels")
+  func readsWhileDriversEnd() async {
+    let drivers = (0..<4).map { _ in RecordingDriver<Int, Int>() }
+    let router = Router(seed: 0, memory: 3) { _ in
+      drivers.indices.map { index in
+        Wire("d\(index)", driver: drivers[index], model: { $0 }, events: { n, frames in .frame(frames.current + n) })
+      }
+    }
+    let app = router.start()
+    let reader = ReelReader(app)
+    reader.start()
+    // Events from many threads, then each driver's end, while the reader
+    // reads; each event and each end changes the reel's storage.
+    DispatchQueue.concurrentPerform(iterations: drivers.count) { index in
+      for _ in 0..<500 { drivers[index].experience(1) }
+      drivers[index].end()
+    }
+    for await reel in app.states where reel.endedDrivers.count == drivers.count { break }
+    let reads = reader.stop()
+    #expect(reads.count > 0)
+    #expect(reads.problems.isEmpty, "\(reads.problems.prefix(3))")
+    #expect(Set(app.state.endedDrivers.map(\.driver)) == Set(drivers.indices.map { "d\($0)" }))
+    #expect(app.state.frame == 2_000)
+    app.stop()
+  }
+}
+
+/// Reads a router's state on a thread of its own until stopped, checking
+/// each reel it reads: its previous frames within its memory and older
+/// than its frame, its ended drivers never fewer than at the read before.
+final class ReelReader: @unchecked Sendable {
+  // Sendable: `stopping` and `result` are guarded by `lock`; `app` is a
+  // system (Sendable); `finished` is a semaphore.
+  private let lock = NSLock()
+  private var stopping = false
+  private var result = (count: 0, problems: [String]())
+  private let finished = DispatchSemaphore(value: 0)
+  private let app: System<Reel<Int>, CycleEvent>
+
+  init(_ app: System<Reel<Int>, CycleEvent>) { self.app = app }
+
+  func start() {
+    Thread { [self] in
+      var count = 0
+      var problems: [String] = []
+      var ended = 0
+      while !lock.withLock({ stopping }) {
+        let reel = app.state
+        // Read as a deque: `Array` of an empty deque writes the standard
+        // library's shared empty array (see Reel.description).
+        let previous = reel.previous
+        let endedDrivers = reel.endedDrivers
+        if previous.count > reel.memory { problems.append("\(previous.count) previous frames") }
+        if let last = previous.last, last >= reel.frame { problems.append("previous \(last) after \(reel.frame)") }
+        if endedDrivers.count < ended { problems.append("ended \(endedDrivers) after \(ended)") }
+        ended = endedDrivers.count
+        count += 1
+      }
+      lock.withLock { result = (count, problems) }
+      finished.signal()
+    }.start()
+  }
+
+  /// Stops the reader and waits for its thread to end.
+  func stop() -> (count: Int, problems: [String]) {
+    lock.withLock { stopping = true }
+    finished.wait()
+    return lock.withLock { result }
   }
 }
 

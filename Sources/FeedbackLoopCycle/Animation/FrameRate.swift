@@ -10,9 +10,9 @@ public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
 
   /// A frame rate of `framesPerSecond`, which must be greater than zero.
   public init(framesPerSecond: Int) {
-    precondition(
-      framesPerSecond > 0,
-      "FeedbackLoopCycle: a frame rate must be greater than zero frames per second; got \(framesPerSecond)")
+    guard framesPerSecond > 0 else {
+      fatalError("FeedbackLoopCycle: a frame rate must be greater than zero frames per second; got \(framesPerSecond)")
+    }
     self.framesPerSecond = framesPerSecond
   }
 

@@ -74,14 +74,16 @@ public struct FrameUpdate<Frame: Sendable>: Sendable {
   @inlinable public static var removeAnimation: FrameUpdate { FrameUpdate(change: .removeAnimation) }
 
   @usableFromInline static func checkAnimation(_ frames: [Frame], _ name: String) {
-    precondition(
-      !frames.isEmpty,
-      "FeedbackLoopCycle: \(name) needs at least one frame; an empty animation plays nothing (use .removeAnimation to stop one)"
-    )
-    precondition(
-      frames.count <= maximumQueuedFrames,
-      "FeedbackLoopCycle: \(name) of \(frames.count) frames is longer than FrameUpdate.maximumQueuedFrames (\(maximumQueuedFrames))"
-    )
+    guard !frames.isEmpty else {
+      fatalError(
+        "FeedbackLoopCycle: \(name) needs at least one frame; an empty animation plays nothing (use .removeAnimation to stop one)"
+      )
+    }
+    guard frames.count <= maximumQueuedFrames else {
+      fatalError(
+        "FeedbackLoopCycle: \(name) of \(frames.count) frames is longer than FrameUpdate.maximumQueuedFrames (\(maximumQueuedFrames))"
+      )
+    }
   }
 }
 
@@ -100,10 +102,11 @@ extension Reel {
       _storage.queued.removeAll(keepingCapacity: true)
       _storage.queued.append(contentsOf: frames)
     case .append(let frames):
-      precondition(
-        _storage.queued.count + frames.count <= FrameUpdate<Frame>.maximumQueuedFrames,
-        "FeedbackLoopCycle: appending \(frames.count) frames to the \(_storage.queued.count) queued makes an animation longer than FrameUpdate.maximumQueuedFrames (\(FrameUpdate<Frame>.maximumQueuedFrames))"
-      )
+      guard _storage.queued.count + frames.count <= FrameUpdate<Frame>.maximumQueuedFrames else {
+        fatalError(
+          "FeedbackLoopCycle: appending \(frames.count) frames to the \(_storage.queued.count) queued makes an animation longer than FrameUpdate.maximumQueuedFrames (\(FrameUpdate<Frame>.maximumQueuedFrames))"
+        )
+      }
       makeStorageUnique()
       _storage.queued.append(contentsOf: frames)
     case .removeAnimation:

@@ -29,6 +29,8 @@ public struct Wire<Frame: Sendable>: Sendable {
   // filters run specialized in the application's module.
   @usableFromInline let makeRender: @Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>
   @usableFromInline let makeEvents: @Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>
+  /// The feedback that sends a throwing frame filter's errors, if it throws.
+  @usableFromInline let makeFailureReport: (@Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>)?
   /// The event filter, applied to the reel in place: the reducer calls it
   /// with no result to copy back.
   @usableFromInline let apply: @Sendable (any Sendable, inout Reel<Frame>) -> Void
@@ -62,6 +64,7 @@ public struct Wire<Frame: Sendable>: Sendable {
           }
         })
     }
+    makeFailureReport = nil
     makeEvents = { wire in
       .input(DriverEventSequence(base: driver.events, name: name, wire: wire), name: "events of \(name)")
     }
@@ -74,15 +77,24 @@ public struct Wire<Frame: Sendable>: Sendable {
   /// Wires `driver` with filters that may throw: an error of either filter
   /// becomes an event of the driver, through `catch` (G12).
   ///
-  /// Its render is a query feedback rather than the observer the other
-  /// initializer uses, because a frame filter's error is sent as an event:
-  /// a skipped render costs one more closure call here.
+  /// Renders are skipped as in the other initializer: a model equal to the
+  /// one the driver rendered last is not rendered again, whatever failed in
+  /// between. A failure renders nothing, so the driver still shows the
+  /// model it rendered last; when the filter makes that model again, there
+  /// is nothing to render.
   ///
   /// A frame filter's error is mapped once, then sent to the router like
   /// any event of the driver, and the render is skipped until the filter
-  /// makes a model again. An event filter's error is mapped at once, in
-  /// the same reduction, and the mapped event goes through the event filter
-  /// in its place; if that throws too, the frame is left unchanged.
+  /// makes a model again; a filter that keeps failing reports its error
+  /// once, until it makes a model, and again when it next fails. An event
+  /// filter's error is mapped at once, in the same reduction, and the mapped
+  /// event goes through the event filter in its place; if that throws too,
+  /// the frame is left unchanged.
+  ///
+  /// The frame filter runs twice per frame here: once in the render (an
+  /// observer of each state, with the model rendered last), and once in the
+  /// query feedback that reports its errors, since an observer cannot send.
+  /// Keep it a pure function of the frame.
   ///
   /// ```swift
   /// Wire("network", driver: network,
@@ -99,24 +111,33 @@ public struct Wire<Frame: Sendable>: Sendable {
     catch mapError: @escaping @Sendable (any Error) -> D.Event
   ) where D.Model: Equatable {
     self.name = name
-    makeRender = { wire in
+    makeRender = { _ in
       Feedback(
-        lensing: { reel -> RenderQuery<D.Model> in
+        name: "render \(name)",
+        observingEachState: {
+          let shown = ShownModel<D.Model>()
+          return { reel in
+            // A failure leaves `shown` as it is: the model the driver shows.
+            guard let model = try? frameFilter(reel._frame) else { return }
+            if let last = shown.model, last == model { return }
+            shown.model = model
+            driver.render(model)
+          }
+        })
+    }
+    makeFailureReport = { wire in
+      Feedback(
+        lensing: { reel -> FailedRender? in
           do {
-            return .model(try frameFilter(reel._frame))
+            _ = try frameFilter(reel._frame)
+            return nil
           } catch {
-            return .failed(FailedRender(event: mapError(error)))
+            return FailedRender(event: mapError(error))
           }
         },
-        name: "render \(name)"
-      ) { query in
-        switch query {
-        case .model(let model):
-          driver.render(model)
-          return .none
-        case .failed(let failure):
-          return .send(.driver(DriverEvent(driver: name, event: failure.event, wire: wire)))
-        }
+        name: "frame filter errors of \(name)"
+      ) { failure in
+        .send(.driver(DriverEvent(driver: name, event: failure.event, wire: wire)))
       }
     }
     makeEvents = { wire in
@@ -142,7 +163,7 @@ public struct Wire<Frame: Sendable>: Sendable {
   static func cast<Event>(_ event: any Sendable, to type: Event.Type, driver: String) -> Event {
     if Swift.type(of: event) == Event.self { return reinterpret(event, as: Event.self) }
     guard let event = event as? Event else {
-      preconditionFailure(
+      fatalError(
         "FeedbackLoopCycle: the driver \(driver) reports events of type \(Event.self); it was sent \(Swift.type(of: event))"
       )
     }
@@ -159,16 +180,9 @@ func reinterpret<Value, Target>(_ value: Value, as target: Target.Type) -> Targe
   return withUnsafePointer(to: value) { $0.withMemoryRebound(to: Target.self, capacity: 1) { $0.pointee } }
 }
 
-/// A frame filter's result, as the render feedback compares it: a model, or
-/// a failure. Two failures are equal, so that a filter that keeps failing
-/// reports its error once, not on every frame.
-@usableFromInline
-enum RenderQuery<Model: Equatable & Sendable>: Equatable, Sendable {
-  case model(Model)
-  case failed(FailedRender)
-}
-
-/// The event a frame filter's error was mapped to.
+/// The event a frame filter's error was mapped to, as the feedback that
+/// reports it compares it: two failures are equal, so that a filter that
+/// keeps failing reports its error once, not on every frame.
 @usableFromInline
 struct FailedRender: Equatable, Sendable {
   @usableFromInline let event: any Sendable

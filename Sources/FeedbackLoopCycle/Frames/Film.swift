@@ -42,8 +42,9 @@ public struct Film<Frame: Sendable>: Sendable {
   /// Film([0, 1, 2, 3, 4, 5]).throttled(keepingOneIn: 2).frames  // [0, 2, 4, 5]
   /// ```
   public func throttled(keepingOneIn n: Int) -> Film {
-    precondition(
-      n >= 1, "FeedbackLoopCycle: a film throttled to one frame in \(n) makes no sense; n must be at least 1")
+    guard n >= 1 else {
+      fatalError("FeedbackLoopCycle: a film throttled to one frame in \(n) makes no sense; n must be at least 1")
+    }
     guard !frames.isEmpty else { return self }
     var kept = stride(from: 0, to: frames.count, by: n).map { frames[$0] }
     if (frames.count - 1) % n != 0 { kept.append(frames[frames.count - 1]) }
@@ -59,9 +60,9 @@ public struct Film<Frame: Sendable>: Sendable {
   /// Film([0, 1, 4]).spliced(Film([2, 3]), at: 2).frames  // [0, 1, 2, 3, 4]
   /// ```
   public func spliced(_ other: Film, at offset: Int) -> Film {
-    precondition(
-      (0...frames.count).contains(offset),
-      "FeedbackLoopCycle: a film of \(frames.count) frames cannot be spliced at \(offset)")
+    guard (0...frames.count).contains(offset) else {
+      fatalError("FeedbackLoopCycle: a film of \(frames.count) frames cannot be spliced at \(offset)")
+    }
     var spliced = frames
     spliced.insert(contentsOf: other.frames, at: offset)
     return Film(spliced)

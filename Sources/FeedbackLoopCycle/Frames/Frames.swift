@@ -22,7 +22,7 @@ public struct Frames<Frame: Sendable>: Sendable {
   /// The current frame.
   @inlinable public var current: Frame { reel._frame }
   /// The frames shown before the current one, the oldest first.
-  @inlinable public var previous: Deque<Frame> { reel.previous }
+  @inlinable public var previous: Deque<Frame> { reel._storage.previous }
   /// The frames an animation queued after the current one, in order.
   @inlinable public var queued: Deque<Frame> { reel._storage.queued }
   /// The frame the reel will show when its animation ends: the last queued

@@ -1,4 +1,5 @@
 import DequeModule
+import Synchronization
 
 /// The state of a Cycle application's system: the current frame, the
 /// frames queued behind it by an animation, and the frames shown before it.
@@ -13,6 +14,13 @@ import DequeModule
 /// no copy and no indirection; the rest (the queue, the previous frames, the
 /// ended drivers) lives in one copy-on-write storage, so that the copy of the
 /// state the loop hands its feedbacks after each event costs one retain.
+///
+/// A reel read on another thread (`app.state.previous`, G15) is read
+/// whole: ``queued``, ``previous``, ``queue`` and ``endedDrivers`` hand back
+/// copies of their own, taken from the storage before the read is counted
+/// in it, and the loop changes a storage in place only once it holds it
+/// alone and has seen that count (`ReelStorage`). The loop's own readers
+/// (the event filters' ``Frames``) read the storage directly.
 ///
 /// ```swift
 /// let reel = Reel(seed: 0)
@@ -34,7 +42,9 @@ public struct Reel<Frame: Sendable>: Sendable {
   /// ```
   @inlinable
   public init(seed: Frame, memory: Int = 1) {
-    precondition(memory >= 0, "FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
+    guard memory >= 0 else {
+      fatalError("FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
+    }
     _frame = seed
     _storage = ReelStorage(queued: Deque(), previous: Deque(minimumCapacity: memory), endedDrivers: [])
     self.memory = memory
@@ -48,9 +58,11 @@ public struct Reel<Frame: Sendable>: Sendable {
   /// ```
   public init(queue: [Frame], previous: [Frame] = [], memory: Int = 1, endedDrivers: [DriverEnd] = []) {
     guard let first = queue.first else {
-      preconditionFailure("FeedbackLoopCycle: a reel's queue holds at least the current frame; got an empty queue")
+      fatalError("FeedbackLoopCycle: a reel's queue holds at least the current frame; got an empty queue")
     }
-    precondition(memory >= 0, "FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
+    guard memory >= 0 else {
+      fatalError("FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
+    }
     _frame = first
     _storage = ReelStorage(
       queued: Deque(queue.dropFirst()), previous: Deque(previous.suffix(memory)), endedDrivers: endedDrivers)
@@ -61,35 +73,42 @@ public struct Reel<Frame: Sendable>: Sendable {
   @inlinable public var frame: Frame { _frame }
 
   /// The frames an animation queued after the current one, in the order
-  /// they will play.
-  @inlinable public var queued: Deque<Frame> { _storage.queued }
+  /// they will play. A copy of its own (see the type's documentation).
+  public var queued: Deque<Frame> { _storage.read { Deque($0.queued) } }
 
   /// The current frame first, then the frames an animation queued behind
-  /// it. Never empty. Built on each call; ``frame`` and ``queued`` read the
-  /// same without a copy.
+  /// it. Never empty. Built on each call.
   public var queue: Deque<Frame> {
-    var queue = Deque<Frame>(minimumCapacity: 1 + _storage.queued.count)
-    queue.append(_frame)
-    queue.append(contentsOf: _storage.queued)
-    return queue
+    _storage.read { storage in
+      var queue = Deque<Frame>(minimumCapacity: 1 + storage.queued.count)
+      queue.append(_frame)
+      queue.append(contentsOf: storage.queued)
+      return queue
+    }
   }
 
   /// The frames shown before the current one, the oldest first; at most
-  /// ``memory`` of them.
-  @inlinable public var previous: Deque<Frame> { _storage.previous }
+  /// ``memory`` of them. A copy of its own (see the type's documentation).
+  public var previous: Deque<Frame> { _storage.read { Deque($0.previous) } }
 
   /// The drivers whose event sequences ended (or threw, with the error's
   /// description), by name, in the order they ended.
-  @inlinable public var endedDrivers: [DriverEnd] { _storage.endedDrivers }
+  public var endedDrivers: [DriverEnd] { _storage.read { $0.endedDrivers.map { $0 } } }
 
   /// Whether an animation is playing: more than one frame is queued, and
   /// the animation clock ticks.
-  @inlinable public var isAnimating: Bool { !_storage.queued.isEmpty }
+  public var isAnimating: Bool { _storage.read { !$0.queued.isEmpty } }
 
   /// Makes the storage this reel's own before a change (copy on write).
+  /// A storage held alone is changed in place once the reads of other
+  /// threads that the storage counted are seen (``ReelStorage/reads``).
   @inlinable
   mutating func makeStorageUnique() {
-    if !isKnownUniquelyReferenced(&_storage) { _storage = _storage.copy() }
+    if isKnownUniquelyReferenced(&_storage) {
+      _storage.awaitReads()
+    } else {
+      _storage = _storage.copy()
+    }
   }
 
   /// Makes the next queued frame the current one; the old one joins the
@@ -133,14 +152,31 @@ public struct Reel<Frame: Sendable>: Sendable {
 
 /// What a reel keeps besides its current frame, in one object so that a
 /// copy of the reel retains one reference.
+///
+/// Why a storage read on another thread may then be changed in place: the
+/// loop changes it only when its reel holds the one reference to it
+/// (`isKnownUniquelyReferenced`), so every other thread that read it has
+/// released it, and the release and the check are ordered by the runtime's
+/// reference count (a release, then an acquire). ThreadSanitizer does not
+/// see that order (the runtime is not instrumented), and reported the
+/// loop's next change as a race with such a read. So the reads are also
+/// ordered where it sees them: a reel's public accessors copy what they read
+/// out of the storage, then count the read in `reads` (a release); the loop
+/// loads `reads` (an acquire) before it changes a storage it holds alone.
+/// It costs the loop one plain load per change on x86 and ARM; a copy
+/// (``copy()``) shares no buffer with the storage it copies, so that each
+/// buffer is reached through one storage only.
 @usableFromInline
 final class ReelStorage<Frame: Sendable>: @unchecked Sendable {
   // @unchecked: a storage is changed only through a reel that holds the one
   // reference to it (`Reel.makeStorageUnique()` copies it first otherwise),
-  // so a storage two reels, or two threads, can see is never written.
+  // so a storage two reels, or two threads, can see is never written; and
+  // the reads of other threads are ordered before the change (above).
   @exclusivity(unchecked) @usableFromInline var queued: Deque<Frame>
   @exclusivity(unchecked) @usableFromInline var previous: Deque<Frame>
   @exclusivity(unchecked) @usableFromInline var endedDrivers: [DriverEnd]
+  /// The reads through a reel's public accessors, counted after each.
+  @usableFromInline let reads = Atomic<Int>(0)
 
   @inlinable
   init(queued: Deque<Frame>, previous: Deque<Frame>, endedDrivers: [DriverEnd]) {
@@ -149,9 +185,24 @@ final class ReelStorage<Frame: Sendable>: @unchecked Sendable {
     self.endedDrivers = endedDrivers
   }
 
+  /// A storage with the same frames in buffers of its own.
   @inlinable
   func copy() -> ReelStorage {
-    ReelStorage(queued: queued, previous: previous, endedDrivers: endedDrivers)
+    ReelStorage(queued: Deque(queued), previous: Deque(previous), endedDrivers: endedDrivers.map { $0 })
+  }
+
+  /// Reads the storage with `body`, which must copy what it keeps, then
+  /// counts the read.
+  @inlinable
+  func read<Result>(_ body: (ReelStorage) -> Result) -> Result {
+    defer { reads.add(1, ordering: .releasing) }
+    return body(self)
+  }
+
+  /// Orders the counted reads before the change the loop is about to make.
+  @inlinable
+  func awaitReads() {
+    _ = reads.load(ordering: .acquiring)
   }
 }
 
@@ -159,13 +210,25 @@ extension Reel: Equatable where Frame: Equatable {
   public static func == (lhs: Reel, rhs: Reel) -> Bool {
     guard lhs.memory == rhs.memory, lhs._frame == rhs._frame else { return false }
     if lhs._storage === rhs._storage { return true }
-    return lhs.queued == rhs.queued && lhs.previous == rhs.previous && lhs.endedDrivers == rhs.endedDrivers
+    return lhs._storage.read { left in
+      rhs._storage.read { right in
+        left.queued == right.queued && left.previous == right.previous && left.endedDrivers == right.endedDrivers
+      }
+    }
   }
 }
 
 extension Reel: CustomStringConvertible {
   public var description: String {
-    "frame \(frame), queued \(Array(queued)), previous \(Array(previous))"
+    "frame \(frame), queued \(list(queued)), previous \(list(previous))"
+  }
+
+  /// The frames as an array's description. An empty deque is not made an
+  /// array: `Array(Deque())` writes its count into the standard library's
+  /// shared empty array, which ThreadSanitizer reports as a race between
+  /// two threads that describe empty reels.
+  private func list(_ frames: Deque<Frame>) -> String {
+    frames.isEmpty ? "[]" : "\(Array(frames))"
   }
 }
 

@@ -63,12 +63,14 @@ public struct Router<Frame: Sendable>: Sendable {
     frameRate: FrameRate = .sixty,
     drivers driversFrom: (Frame) -> [Wire<Frame>]
   ) {
-    precondition(
-      memory >= 0, "FeedbackLoopCycle: a router remembers zero or more previous frames; got memory \(memory)")
+    guard memory >= 0 else {
+      fatalError("FeedbackLoopCycle: a router remembers zero or more previous frames; got memory \(memory)")
+    }
     let wires = driversFrom(seed)
     let names = wires.map(\.name)
-    precondition(
-      Set(names).count == names.count, "FeedbackLoopCycle: two drivers of one router have the same name: \(names)")
+    guard Set(names).count == names.count else {
+      fatalError("FeedbackLoopCycle: two drivers of one router have the same name: \(names)")
+    }
     self.seed = seed
     self.memory = memory
     self.frameRate = frameRate
@@ -93,7 +95,7 @@ public struct Router<Frame: Sendable>: Sendable {
         reel.advance()
       case .driver(let driverEvent):
         guard let wire = driverEvent.wire ?? positions[driverEvent.driver] else {
-          preconditionFailure(
+          fatalError(
             "FeedbackLoopCycle: no driver is called \(driverEvent.driver); the router's drivers are \(positions.keys.sorted())"
           )
         }
@@ -107,13 +109,15 @@ public struct Router<Frame: Sendable>: Sendable {
   }
 
   /// The system's feedbacks: one render feedback per driver (its frame
-  /// filter, and the skip of an unchanged model), one input per driver (its
-  /// events), and the animation clock.
+  /// filter, and the skip of an unchanged model), one feedback per driver
+  /// whose frame filter throws (its errors, sent as the driver's events),
+  /// one input per driver (its events), and the animation clock.
   @inlinable
   public var feedbacks: [Feedback<Reel<Frame>, CycleEvent>] {
     let renders = wires.indices.map { wires[$0].makeRender($0) }
+    let failureReports = wires.indices.compactMap { wires[$0].makeFailureReport?($0) }
     let inputs = wires.indices.map { wires[$0].makeEvents($0) }
-    return renders + inputs + [animationClock]
+    return renders + failureReports + inputs + [animationClock]
   }
 
   /// Ticks at the frame rate on the system's clock while more than one
@@ -121,7 +125,7 @@ public struct Router<Frame: Sendable>: Sendable {
   @inlinable
   var animationClock: Feedback<Reel<Frame>, CycleEvent> {
     let interval = frameRate.interval
-    return Feedback(onBecomingTrue: { $0.isAnimating }, name: "animation clock") { _ in
+    return Feedback(onBecomingTrue: { !$0._storage.queued.isEmpty }, name: "animation clock") { _ in
       .run { send in
         while true {
           try await send.clock.sleep(for: interval)
@@ -141,7 +145,7 @@ public struct Router<Frame: Sendable>: Sendable {
   @inlinable
   public func event(_ event: any Sendable, from driver: String) -> CycleEvent {
     guard let wire = wires.firstIndex(where: { $0.name == driver }) else {
-      preconditionFailure(
+      fatalError(
         "FeedbackLoopCycle: no driver is called \(driver); the router's drivers are \(wires.map(\.name))")
     }
     return .driver(DriverEvent(driver: driver, event: event, wire: wire))

@@ -39,10 +39,11 @@ extension DeclarativeSystem {
   public func feature(
     name: String, feedbacks liftable: [FeedbackLoop.LiftableFeedback<State, Event>] = []
   ) -> FeedbackLoop.Feature<State, Event> {
-    precondition(
-      feedbacks.feedbacks.isEmpty,
-      "\(name): a declared system's Feedbacks cannot be lifted yet; pass them as LiftableFeedback to feature(name:feedbacks:)"
-    )
+    guard feedbacks.feedbacks.isEmpty else {
+      fatalError(
+        "\(name): a declared system's Feedbacks cannot be lifted yet; pass them as LiftableFeedback to feature(name:feedbacks:)"
+      )
+    }
     return FeedbackLoop.Feature(name: name, reducer: transitions.reducer, feedbacks: liftable)
   }
 }

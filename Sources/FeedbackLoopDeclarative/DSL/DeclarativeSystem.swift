@@ -34,6 +34,9 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
   public let transitions: Transitions<State, Event>
   /// What an event no transition matches does.
   public internal(set) var unmatchedEvents: UnmatchedEventPolicy<State, Event> = .keepState
+  /// Whether ``unmatchedEvents(_:)`` chose the policy: the first call
+  /// does, and a later one keeps it (the inner modifier wins).
+  var choseUnmatchedEvents = false
   /// A `TaskExecutor` for every effect and input, stored untyped because
   /// `TaskExecutor` needs macOS 15.
   @usableFromInline var executor: (any Sendable)?
@@ -56,20 +59,24 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
     self = content()
   }
 
-  /// The same system, with `policy` for events that no transition matches.
+  /// The same system, with `policy` for events that no transition matches,
+  /// unless a policy was chosen already: applied twice, the first call (the
+  /// inner one) wins, as every modifier of this module does.
   ///
   /// ```swift
   /// DeclarativeSystem { ... }.unmatchedEvents(.failInDebugBuilds)
   /// ```
   public func unmatchedEvents(_ policy: UnmatchedEventPolicy<State, Event>) -> DeclarativeSystem {
+    guard !choseUnmatchedEvents else { return self }
     var copy = self
     copy.unmatchedEvents = policy
+    copy.choseUnmatchedEvents = true
     return copy
   }
 
   /// The same system, its effects and inputs run on `executor` (the Feedbacks library's
   /// `System { ... }.execute(on:)`), whatever executor the environment it
-  /// starts with names.
+  /// starts with names. Applied twice, the first call (the inner one) wins.
   ///
   /// ```swift
   /// DeclarativeSystem { ... }.execute(on: backgroundExecutor)
@@ -77,7 +84,7 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   public func execute(on executor: any TaskExecutor) -> DeclarativeSystem {
     var copy = self
-    copy.executor = executor
+    if copy.executor == nil { copy.executor = executor }
     return copy
   }
 

@@ -2,12 +2,16 @@ import FeedbackLoop
 
 // The Feedbacks library's modifiers on one feedback and on a group of feedbacks. A
 // modifier returns a modified copy, so they chain; on a group, it applies to
-// every declared feedback in it (core feedbacks run as they are).
+// every declared feedback in it (core feedbacks run as they are). Applied
+// twice, a modifier that chooses (`execute(on:)`) keeps the first choice, the
+// inner one; one that adds (`disable`, `onStateReceived`, `onEventEmitted`)
+// keeps both, the inner one first (the article "Declaring a system", Step 5).
 
 extension DeclaredFeedback {
   /// The same feedback, starting no side effect while `condition` returns
-  /// `true`. Effects already running go on; the strategy still applies to
-  /// the states received once enabled again.
+  /// `true` (or while any other `disable` condition does). Effects already
+  /// running go on; the strategy still applies to the states received once
+  /// enabled again.
   ///
   /// ```swift
   /// Feedback(on: LoadingState.self) { state in ... }
@@ -22,6 +26,7 @@ extension DeclaredFeedback {
   /// The same feedback, calling `perform` with every state it receives
   /// (every state of the system, matched or not, disabled or not), on the
   /// loop's thread, before it decides whether to start its side effect.
+  /// Applied twice, both are called, the inner one first.
   ///
   /// ```swift
   /// Feedback(on: LoadingState.self) { state in ... }
@@ -34,7 +39,8 @@ extension DeclaredFeedback {
   }
 
   /// The same feedback, calling `perform` with every event its side effects
-  /// emit, as they emit it (before the system reduces it).
+  /// emit, as they emit it (before the system reduces it). Applied twice,
+  /// both are called, the inner one first.
   ///
   /// ```swift
   /// Feedback(on: LoadingState.self) { state in ... }
@@ -48,7 +54,9 @@ extension DeclaredFeedback {
 
   /// The same feedback, its asynchronous operations run on `executor` (the
   /// Feedbacks library's `.execute(on: scheduler)`): their nonisolated code runs there,
-  /// through a task executor preference.
+  /// through a task executor preference. Applied twice, the first call
+  /// (the inner one) wins: a feedback's own executor is kept when its group
+  /// names another.
   ///
   /// It moves the side effects written as operations
   /// (`Feedback(on:strategy:run:)`). A side effect that returns an

@@ -12,6 +12,9 @@ struct ChartCompiler<Context: Sendable, Event: Sendable> {
   /// was declared in, to say so when two regions declare one state.
   private var regionOf: [Int: Int] = [:]
 
+  /// The states a chart may declare, history states included. The chart's
+  /// root is a state of its own in the configuration word, so the 64 bits
+  /// of a configuration hold the root and 63 declared states.
   static var maximumStates: Int { 63 }
 
   init(chartName: String) { self.chartName = chartName }
@@ -22,8 +25,12 @@ struct ChartCompiler<Context: Sendable, Event: Sendable> {
 
   mutating func compile(_ root: DeclaredState<Context, Event>) throws(ChartDeclarationError) {
     try add(root, parent: -1, depth: 0, region: nil)
-    if nodes.count > Self.maximumStates {
-      throw fail("\(nodes.count) states; a chart holds at most \(Self.maximumStates)")
+    // The root, the chart itself, is the first node and not a declared state.
+    let declared = nodes.count - 1
+    if declared > Self.maximumStates {
+      throw fail(
+        "\(declared) states declared; a chart holds at most \(Self.maximumStates) (history states included), "
+          + "so that its configuration fits in one 64-bit word beside its root")
     }
     for (state, name) in pendingInitial {
       guard let child = indexByID[name] else {

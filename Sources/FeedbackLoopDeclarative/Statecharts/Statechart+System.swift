@@ -15,6 +15,11 @@ extension Statechart {
   /// transition, each a query feedback on the entry of its state, so that
   /// leaving the state cancels the effect and drops its late events (G4).
   ///
+  /// The delayed transitions of the systems that run these feedbacks share
+  /// one queue per run (``initialState(context:)`` starts a run): delays due
+  /// at the same moment expire in the order they were started, whatever
+  /// order the clock wakes their tasks in.
+  ///
   /// ```swift
   /// let test = TestSystem(initial: chart.initialState(context: Player()), reduceInPlace: chart.reduce,
   ///                       feedbacks: chart.feedbacks)
@@ -32,16 +37,28 @@ extension Statechart {
           ) { entry in activity(entry.context).map { ChartEvent.event($0) } })
       }
     }
+    let delays = ChartDelays()
     for index in delayed {
       let transition = transitions[index]
       guard case .after(let delay) = transition.trigger else { continue }
       let source = transition.source
       feedbacks.append(
         Feedback(
-          lensing: { state in state.isActive(index: source) ? state.entries[source] : nil },
+          lensing: { state in
+            state.isActive(index: source) ? DelayArm(entry: state.entries[source], run: state.run) : nil
+          },
           name: "\(name).\(nodes[source].id).after(\(delay))->"
             + (transition.target >= 0 ? nodes[transition.target].id : nodes[source].id)
-        ) { entry in .after(delay, send: .timeout(transition: index, entry: entry)) })
+        ) { arm in
+          // Numbered here, on the loop's thread, as the loop starts it: the
+          // order of starting is the order of expiry among equal deadlines.
+          let ticket = delays.start(delay, in: arm.run)
+          return .run { send in
+            try await delays.expire(ticket, clock: send.clock) {
+              send(.timeout(transition: index, entry: arm.entry))
+            }
+          }
+        })
     }
     return feedbacks
   }

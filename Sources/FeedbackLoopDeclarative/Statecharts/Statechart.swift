@@ -23,8 +23,10 @@ import FeedbackLoop
 /// player.state.isActive("playing")  // true
 /// ```
 ///
-/// A chart holds at most 63 states (history states included): a
-/// configuration is one 64-bit word, so that an event allocates nothing.
+/// A chart declares at most 63 states (history states included; the chart
+/// itself, its root, is not counted): a configuration is one 64-bit word,
+/// the root's bit and one per declared state, so that an event allocates
+/// nothing. A 64th state is refused with a ``ChartDeclarationError``.
 public struct Statechart<Context: Sendable, Event: Sendable>: Sendable {
   /// The chart's name (the id of its root).
   public let name: String
@@ -50,7 +52,7 @@ public struct Statechart<Context: Sendable, Event: Sendable>: Sendable {
   ///   transition to an undeclared state, a compound state without an
   ///   initial child, a history state outside a compound state, a state
   ///   declared twice (in two parallel regions, say), a transition out of a
-  ///   final state.
+  ///   final state, more than 63 declared states.
   public init(
     _ name: String,
     initial: String,

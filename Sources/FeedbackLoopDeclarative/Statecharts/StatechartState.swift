@@ -10,7 +10,8 @@
 ///
 /// Two states are equal when their configurations, histories and contexts
 /// are: how many times each state was entered (which keys the activities
-/// and delays) is bookkeeping, left out.
+/// and delays), and which run of the chart the state belongs to (which
+/// orders the delays), are bookkeeping, left out.
 public struct StatechartState<Context: Sendable>: Sendable {
   /// The data the chart's actions change.
   public var context: Context
@@ -26,6 +27,9 @@ public struct StatechartState<Context: Sendable>: Sendable {
   public var isFinished: Bool { finished }
   @usableFromInline var finished = false
   let layout: ChartLayout
+  /// The run this state belongs to: each initial state starts one, and the
+  /// states after it keep it (the chart's delays are queued per run).
+  let run = ChartRun()
 
   init(context: Context, layout: ChartLayout) {
     self.context = context

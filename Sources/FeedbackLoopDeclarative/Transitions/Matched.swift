@@ -35,7 +35,7 @@ public struct Matched<Value: Sendable>: Sendable {
   @inlinable
   public func callAsFunction() -> Value {
     guard let value = box.value else {
-      preconditionFailure(
+      fatalError(
         "FeedbackLoopDeclarative: a From block's state was read outside a transition's target; "
           + "read it only inside On(..., transitionTo: ...)")
     }

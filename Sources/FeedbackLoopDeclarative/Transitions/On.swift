@@ -234,8 +234,8 @@ func typePattern<Root: Sendable, Value>(_ type: Value.Type) -> Pattern<Root, Voi
 
 @inlinable
 func typePattern<Root: Sendable, Value: Sendable>(_ type: Value.Type) -> Pattern<Root, Value> {
-  precondition(
-    Value.self != AnyEvent.self && Value.self != AnyState.self,
-    "FeedbackLoopDeclarative: the wildcard \(type) has no value to extract")
+  guard Value.self != AnyEvent.self && Value.self != AnyState.self else {
+    fatalError("FeedbackLoopDeclarative: the wildcard \(type) has no value to extract")
+  }
   return .type(type)
 }

@@ -3,6 +3,8 @@ import FeedbackLoop
 extension On {
   /// The same transition, skipped while `condition` returns `true`: the
   /// next candidate by the rule of ``Transitions`` runs instead, if any.
+  /// Applied twice, both conditions count: the transition is skipped while
+  /// either returns `true`.
   ///
   /// `condition` is read inside the reducer, for each event the transition
   /// matches: keep it quick, and know that a condition outside the state
@@ -21,7 +23,7 @@ extension On {
 
 extension From {
   /// The same block, every transition of it skipped while `condition`
-  /// returns `true`.
+  /// returns `true` (or while any other `disable` condition does).
   ///
   /// ```swift
   /// From(LoadedState.self) { state in ... }.disable { isOffline() }
@@ -34,8 +36,9 @@ extension From {
 }
 
 extension Transitions {
-  /// The same transitions, all skipped while `condition` returns `true`:
-  /// events are then unmatched.
+  /// The same transitions, all skipped while `condition` returns `true`
+  /// (or while any other `disable` condition does): events are then
+  /// unmatched.
   ///
   /// ```swift
   /// Transitions { ... }.disable { maintenance.isOn }
@@ -51,13 +54,15 @@ extension Transitions {
   ///
   /// The reducer runs where its system runs (G10), so this chooses the
   /// system's isolation, unless the system is given one explicitly.
+  /// Applied twice, the first call (the inner one) wins, as every modifier
+  /// of this module does.
   ///
   /// ```swift
   /// Transitions { ... }.execute(on: .mainActor)
   /// ```
   public func execute(on isolation: SystemIsolation) -> Transitions {
     var copy = self
-    copy.isolation = isolation
+    if copy.isolation == nil { copy.isolation = isolation }
     return copy
   }
 }

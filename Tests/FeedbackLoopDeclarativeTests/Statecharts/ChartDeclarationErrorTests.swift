@@ -122,6 +122,60 @@ private func message(_ build: () throws -> Statechart<Int, Key>) -> String? {
         try Statechart("big", initial: "s0") {
           for index in 0..<70 { ChartState("s\(index)") }
         }
-      } == "statechart \"big\": 71 states; a chart holds at most 63")
+      } == "statechart \"big\": 70 states declared; a chart holds at most 63 (history states included), so that "
+        + "its configuration fits in one 64-bit word beside its root")
+  }
+
+  @Test("A chart of 63 declared states, the documented bound, is built and reaches its last state")
+  func sixtyThreeStates() throws {
+    // 62 states in a ring, the last of which is a compound state holding
+    // the 63rd: the last state takes the configuration's top bit.
+    let chart = try Statechart<Int, Key>("ring", initial: "s0") {
+      for index in 0..<61 { ChartState("s\(index)") { Transition(on: .go, to: "s\(index + 1)") } }
+      ChartState("s61", initial: "last") {
+        ChartState("last") { Transition(on: .go, to: "s0") }
+      }
+    }
+    #expect(chart.stateIDs.count == 64)  // the root and 63 declared states
+    let system = chart.system(context: 0)
+    for _ in 0..<61 { system.send(.go) }
+    #expect(system.state.activeStates == ["ring", "s61", "last"])
+    #expect(system.state.isActive("last"))
+    system.send(.go)
+    #expect(system.state.activeStates == ["ring", "s0"])
+    system.stop()
+  }
+
+  @Test("A chart of 64 declared states, one over the bound, is refused with the count and the bound")
+  func sixtyFourStates() {
+    // History states count: 60 + "s60" + "x" + its history "h" are 63.
+    #expect(
+      message {
+        try Statechart("big", initial: "s0") {
+          for index in 0..<60 { ChartState("s\(index)") }
+          ChartState("s60", initial: "x") {
+            ChartState("x")
+            HistoryState("h")
+          }
+        }
+      } == nil)
+    #expect(
+      message {
+        try Statechart("big", initial: "s0") {
+          for index in 0..<61 { ChartState("s\(index)") }
+          ChartState("s61", initial: "x") {
+            ChartState("x")
+            HistoryState("h")
+          }
+        }
+      } == "statechart \"big\": 64 states declared; a chart holds at most 63 (history states included), so that "
+        + "its configuration fits in one 64-bit word beside its root")
+    #expect(
+      message {
+        try Statechart("big", initial: "s0") {
+          for index in 0..<64 { ChartState("s\(index)") }
+        }
+      } == "statechart \"big\": 64 states declared; a chart holds at most 63 (history states included), so that "
+        + "its configuration fits in one 64-bit word beside its root")
   }
 }
