@@ -20,8 +20,13 @@ enum AppConnection {
   /// it holds are counted, and past the bound it fails with
   /// `PayloadTooLargeError`, holding nothing more), so no decoder of our own
   /// is needed. What it holds is then at most the bound plus one read.
+  ///
+  /// The bound is one byte more than the line: a line of the longest length
+  /// ending in CR LF holds its CR while the LF is still to come (a read may
+  /// end between them). A line of one byte more that does end is rejected
+  /// by ``serve(_:hub:secret:)``.
   static func lineDecoder(maximumLine: Int = maximumLine) -> ByteToMessageHandler<LineBasedFrameDecoder> {
-    ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: maximumLine)
+    ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: maximumLine + 1)
   }
 
   static func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, hub: MonitorHub, secret: String) async {
