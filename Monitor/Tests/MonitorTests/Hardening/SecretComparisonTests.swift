@@ -31,5 +31,12 @@ import Testing
     #expect(!secretMatches("a", ""))
     #expect(secretMatches("clé", "clé"))
     #expect(!secretMatches("cle", "clé"))
+    // Canonically equivalent strings are equal as Swift Strings, not as bytes: a
+    // secret spelled with a combining accent is another secret.
+    #expect("e\u{301}" == "\u{e9}")
+    #expect(!secretMatches("cle\u{301}", "cl\u{e9}"))
+    #expect(!secretMatches("cl\u{e9}", "cle\u{301}"))
+    // A NUL byte ends nothing: what follows it is compared too.
+    #expect(!secretMatches("clé\u{0}x", "clé\u{0}y"))
   }
 }
