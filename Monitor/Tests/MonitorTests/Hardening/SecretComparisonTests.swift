@@ -23,6 +23,15 @@ import Testing
     #expect(secretMatches(presented, Self.secret) == matches)
   }
 
+  @Test("a monitor given an empty secret stops with a clear message: any empty one presented would match it")
+  func emptySecretStops() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = MonitorServer(secret: "")
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("the monitor's secret is empty"), "stderr: \(message)")
+  }
+
   @Test("a missing secret never matches; other secrets, empty or not ASCII, compare as their bytes")
   func edgeCases() {
     #expect(!secretMatches(nil, Self.secret))
