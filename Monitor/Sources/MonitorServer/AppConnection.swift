@@ -29,6 +29,21 @@ enum AppConnection {
     ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: maximumLine + 1)
   }
 
+  /// An application's connection on `channel`: its lines (see
+  /// ``lineDecoder(maximumLine:)``), of which at most two whole ones wait to
+  /// be taken before the monitor stops reading. `NIOAsyncChannel` lets ten
+  /// wait by default: a client that does not read its answers (so that the
+  /// connection waits to write them) could then have the monitor hold ten
+  /// longest lines, and one more being read, before its secret is checked.
+  static func channel(_ channel: any Channel, maximumLine: Int = maximumLine) throws -> NIOAsyncChannel<
+    ByteBuffer, ByteBuffer
+  > {
+    try channel.pipeline.syncOperations.addHandler(lineDecoder(maximumLine: maximumLine))
+    return try NIOAsyncChannel(
+      wrappingChannelSynchronously: channel,
+      configuration: .init(backPressureStrategy: .init(lowWatermark: 1, highWatermark: 2)))
+  }
+
   static func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, hub: MonitorHub, secret: String) async {
     try? await connection.executeThenClose { inbound, outbound in
       let reply: @Sendable (AppCommand) async -> Void = { command in

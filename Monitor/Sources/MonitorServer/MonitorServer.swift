@@ -103,10 +103,7 @@ public final class MonitorServer: Sendable {
     let appServer = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .bind(host: host, port: appPort) { channel in
-        channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.addHandler(AppConnection.lineDecoder())
-          return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-        }
+        channel.eventLoop.makeCompletedFuture { try AppConnection.channel(channel) }
       }
     let appPortBound = appServer.channel.localAddress?.port ?? appPort
     let hub = hub

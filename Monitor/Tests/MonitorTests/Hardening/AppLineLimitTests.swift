@@ -31,6 +31,54 @@ import Testing
     _ = try? channel.finish()
   }
 
+  /// Counts the reads asked of the connection (what its socket would do).
+  final class ReadCounter: ChannelOutboundHandler {
+    typealias OutboundIn = Any
+    var reads = 0
+    func read(context: ChannelHandlerContext) {
+      reads += 1
+      context.read()
+    }
+  }
+
+  @Test("the app port stops reading while two whole lines wait, so a client that is not answered cannot pile them up")
+  func wholeLinesWaitingAreBounded() throws {
+    let channel = EmbeddedChannel()
+    let counter = ReadCounter()
+    try channel.pipeline.syncOperations.addHandler(counter)
+    let connection = try AppConnection.channel(channel, maximumLine: 8)
+    try channel.writeInbound(ByteBuffer(string: "12345678\n"))
+    channel.read()
+    #expect(counter.reads == 1, "one line waiting: reading goes on")
+    try channel.writeInbound(ByteBuffer(string: "12345678\n"))
+    channel.read()
+    #expect(counter.reads == 1, "two lines waiting: reading waits until they are taken")
+    _ = connection
+    _ = try? channel.finish()
+  }
+
+  @Test(
+    "a burst of lines in one write is read to its end: reading goes on once the waiting lines are taken",
+    .timeLimit(.minutes(1)))
+  func burstIsReadToTheEnd() async throws {
+    let server = MonitorServer()
+    let ports = try await server.start()
+    let hello = try AppMessage(type: .hello, secret: server.secret, system: "burst", diagram: "").monitorLine()
+    let burst = hello + "\n" + String(repeating: "not a message\n", count: 2_000)
+    let connection = try await RawConnection.open(ports.app)
+    let answers = try await connection.executeThenClose { inbound, outbound in
+      try await outbound.write(ByteBuffer(string: burst))
+      var answers = 0
+      for try await _ in inbound {
+        answers += 1
+        if answers == 2_001 { break }
+      }
+      return answers
+    }
+    #expect(answers == 2_001)
+    await server.stop()
+  }
+
   @Test("lines up to the longest one, whole or in pieces, still come through")
   func linesUpToTheLimitPass() throws {
     let channel = EmbeddedChannel(handler: AppConnection.lineDecoder(maximumLine: 8))
