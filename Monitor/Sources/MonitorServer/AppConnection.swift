@@ -20,8 +20,28 @@ enum AppConnection {
   /// it holds are counted, and past the bound it fails with
   /// `PayloadTooLargeError`, holding nothing more), so no decoder of our own
   /// is needed. What it holds is then at most the bound plus one read.
+  ///
+  /// The bound is one byte more than the line: a line of the longest length
+  /// ending in CR LF holds its CR while the LF is still to come (a read may
+  /// end between them). A line of one byte more that does end is rejected
+  /// by ``serve(_:hub:secret:)``.
   static func lineDecoder(maximumLine: Int = maximumLine) -> ByteToMessageHandler<LineBasedFrameDecoder> {
-    ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: maximumLine)
+    ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: maximumLine + 1)
+  }
+
+  /// An application's connection on `channel`: its lines (see
+  /// ``lineDecoder(maximumLine:)``), of which at most two whole ones wait to
+  /// be taken before the monitor stops reading. `NIOAsyncChannel` lets ten
+  /// wait by default: a client that does not read its answers (so that the
+  /// connection waits to write them) could then have the monitor hold ten
+  /// longest lines, and one more being read, before its secret is checked.
+  static func channel(_ channel: any Channel, maximumLine: Int = maximumLine) throws -> NIOAsyncChannel<
+    ByteBuffer, ByteBuffer
+  > {
+    try channel.pipeline.syncOperations.addHandler(lineDecoder(maximumLine: maximumLine))
+    return try NIOAsyncChannel(
+      wrappingChannelSynchronously: channel,
+      configuration: .init(backPressureStrategy: .init(lowWatermark: 1, highWatermark: 2)))
   }
 
   static func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, hub: MonitorHub, secret: String) async {

@@ -5,7 +5,9 @@ import MonitorProtocol
 /// What the monitor knows: every application's timeline (as the page reads
 /// it), the pages that watch, and how to reach each application.
 ///
-/// Pages get, on connecting, every message so far, then each new one.
+/// Pages get, on connecting, every message so far, then each new one, in
+/// the order of ``messages`` (one line is given to every page before the
+/// next, so a page that reads slowly holds the others back).
 ///
 /// Several applications may serve one system (an app started twice, or
 /// reconnecting before its old connection is noticed gone): each connection
@@ -33,6 +35,10 @@ public actor MonitorHub {
   /// Each system's open connections, oldest first.
   private var apps: [String: [(id: AppID, sink: AppSink)]] = [:]
   private var nextApp = 0
+  /// Whether lines are being given to the pages now, and who waits to give
+  /// theirs, oldest first (see ``takeTurn()``).
+  private var delivering = false
+  private var waitingToDeliver: [CheckedContinuation<Void, Never>] = []
   /// Lines kept for a page that connects late; older ones go first (G14).
   public let historyLimit: Int
   public private(set) var droppedHistory = 0
@@ -49,6 +55,8 @@ public actor MonitorHub {
 
   func publish(_ message: PageMessage) async {
     guard let line = try? message.monitorLine() else { return }
+    await takeTurn()
+    defer { endTurn() }
     history.append(line)
     if history.count > historyLimit {
       history.removeFirst(history.count - historyLimit)
@@ -58,8 +66,31 @@ public actor MonitorHub {
   }
 
   func addPage(_ id: UUID, sink: @escaping PageSink) async {
+    await takeTurn()
+    defer { endTurn() }
     for line in history { await sink(line) }
     pages[id] = sink
+  }
+
+  /// Waits until no other line is being given to the pages. While a page's
+  /// sink awaits (a page that reads slowly), the actor takes other calls:
+  /// without turns, a line published then could reach a page before the one
+  /// being given (an app's "offline" after its reconnection's "live"), and a
+  /// page being sent its history would miss it. Turns go in the order asked.
+  private func takeTurn() async {
+    guard delivering else {
+      delivering = true
+      return
+    }
+    await withCheckedContinuation { waitingToDeliver.append($0) }
+  }
+
+  private func endTurn() {
+    guard !waitingToDeliver.isEmpty else {
+      delivering = false
+      return
+    }
+    waitingToDeliver.removeFirst().resume()
   }
 
   func removePage(_ id: UUID) { pages[id] = nil }

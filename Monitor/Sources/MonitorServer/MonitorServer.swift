@@ -39,8 +39,12 @@ public final class MonitorServer: Sendable {
 
   /// - Parameters:
   ///   - host: where to listen; loopback unless the user says otherwise.
-  ///   - secret: the secret; a random one for each run by default.
+  ///   - secret: the secret; a random one for each run by default. It must
+  ///     not be empty: an empty secret presented (`?secret=`) would match it.
   public init(host: String = "127.0.0.1", secret: String = MonitorServer.makeSecret(), hub: MonitorHub = MonitorHub()) {
+    if secret.isEmpty {
+      fatalError("the monitor's secret is empty: anyone could connect with an empty one; leave it out for a random one")
+    }
     self.host = host
     self.secret = secret
     self.hub = hub
@@ -99,10 +103,7 @@ public final class MonitorServer: Sendable {
     let appServer = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .bind(host: host, port: appPort) { channel in
-        channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.addHandler(AppConnection.lineDecoder())
-          return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-        }
+        channel.eventLoop.makeCompletedFuture { try AppConnection.channel(channel) }
       }
     let appPortBound = appServer.channel.localAddress?.port ?? appPort
     let hub = hub

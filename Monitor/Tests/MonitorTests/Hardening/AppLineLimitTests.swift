@@ -14,10 +14,11 @@ import Testing
   @Test("the app port's decoder holds no more than the longest line, then fails and holds nothing more")
   func decoderIsBounded() throws {
     let channel = EmbeddedChannel(handler: AppConnection.lineDecoder(maximumLine: 8))
-    try channel.writeInbound(ByteBuffer(string: "12345678"))
+    // The longest line, and a byte for the CR of a CR LF that may still come.
+    try channel.writeInbound(ByteBuffer(string: "123456789"))
     #expect(try channel.readInbound(as: ByteBuffer.self) == nil)
     #expect(throws: ByteToMessageDecoderError.PayloadTooLargeError.self) {
-      try channel.writeInbound(ByteBuffer(string: "9"))
+      try channel.writeInbound(ByteBuffer(string: "0"))
     }
     // Failed, it keeps nothing of what still comes: each read is handed back in the error, not added up.
     let more = ByteBuffer(repeating: UInt8(ascii: "a"), count: 1 << 20)
@@ -28,6 +29,54 @@ import Testing
       #expect(refused.readableBytes == more.readableBytes)
     }
     _ = try? channel.finish()
+  }
+
+  /// Counts the reads asked of the connection (what its socket would do).
+  final class ReadCounter: ChannelOutboundHandler {
+    typealias OutboundIn = Any
+    var reads = 0
+    func read(context: ChannelHandlerContext) {
+      reads += 1
+      context.read()
+    }
+  }
+
+  @Test("the app port stops reading while two whole lines wait, so a client that is not answered cannot pile them up")
+  func wholeLinesWaitingAreBounded() throws {
+    let channel = EmbeddedChannel()
+    let counter = ReadCounter()
+    try channel.pipeline.syncOperations.addHandler(counter)
+    let connection = try AppConnection.channel(channel, maximumLine: 8)
+    try channel.writeInbound(ByteBuffer(string: "12345678\n"))
+    channel.read()
+    #expect(counter.reads == 1, "one line waiting: reading goes on")
+    try channel.writeInbound(ByteBuffer(string: "12345678\n"))
+    channel.read()
+    #expect(counter.reads == 1, "two lines waiting: reading waits until they are taken")
+    _ = connection
+    _ = try? channel.finish()
+  }
+
+  @Test(
+    "a burst of lines in one write is read to its end: reading goes on once the waiting lines are taken",
+    .timeLimit(.minutes(1)))
+  func burstIsReadToTheEnd() async throws {
+    let server = MonitorServer()
+    let ports = try await server.start()
+    let hello = try AppMessage(type: .hello, secret: server.secret, system: "burst", diagram: "").monitorLine()
+    let burst = hello + "\n" + String(repeating: "not a message\n", count: 2_000)
+    let connection = try await RawConnection.open(ports.app)
+    let answers = try await connection.executeThenClose { inbound, outbound in
+      try await outbound.write(ByteBuffer(string: burst))
+      var answers = 0
+      for try await _ in inbound {
+        answers += 1
+        if answers == 2_001 { break }
+      }
+      return answers
+    }
+    #expect(answers == 2_001)
+    await server.stop()
   }
 
   @Test("lines up to the longest one, whole or in pieces, still come through")
@@ -44,7 +93,7 @@ import Testing
   }
 
   @Test(
-    "a client that sends the longest line and one byte more without a newline is told why and closed",
+    "a client that sends more than the longest line and a CR without a newline is told why and closed",
     .timeLimit(.minutes(1)))
   func endlessLineClosesTheConnection() async throws {
     let server = MonitorServer()
@@ -57,7 +106,7 @@ import Testing
         try await outbound.write(chunk)
         sent += chunk.readableBytes
       }
-      try await outbound.write(ByteBuffer(string: "a"))
+      try await outbound.write(ByteBuffer(string: "aa"))
       // The monitor closes the connection: the loop ends (without the bound, it waits for good).
       var answers: [String] = []
       do {

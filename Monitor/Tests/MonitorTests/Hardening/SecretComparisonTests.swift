@@ -23,6 +23,15 @@ import Testing
     #expect(secretMatches(presented, Self.secret) == matches)
   }
 
+  @Test("a monitor given an empty secret stops with a clear message: any empty one presented would match it")
+  func emptySecretStops() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = MonitorServer(secret: "")
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("the monitor's secret is empty"), "stderr: \(message)")
+  }
+
   @Test("a missing secret never matches; other secrets, empty or not ASCII, compare as their bytes")
   func edgeCases() {
     #expect(!secretMatches(nil, Self.secret))
@@ -31,5 +40,12 @@ import Testing
     #expect(!secretMatches("a", ""))
     #expect(secretMatches("clé", "clé"))
     #expect(!secretMatches("cle", "clé"))
+    // Canonically equivalent strings are equal as Swift Strings, not as bytes: a
+    // secret spelled with a combining accent is another secret.
+    #expect("e\u{301}" == "\u{e9}")
+    #expect(!secretMatches("cle\u{301}", "cl\u{e9}"))
+    #expect(!secretMatches("cl\u{e9}", "cle\u{301}"))
+    // A NUL byte ends nothing: what follows it is compared too.
+    #expect(!secretMatches("clé\u{0}x", "clé\u{0}y"))
   }
 }
