@@ -105,6 +105,28 @@ import Testing
     #expect(read.problems[0].description.hasPrefix("line 2: "))
   }
 
+  @Test("a time out of range (huge, negative, not a number) is reported with its line number, and the rest is read")
+  func timesOutOfRange() throws {
+    let times = ["1e300", "-1e300", "-1", "9.3e9", "NaN", "Infinity", "-Infinity", "1e999", #""NaN""#]
+    let lines =
+      [#"{"sequence":0,"state":0,"time":0}"#]
+      + times.enumerated().map { #"{"event":1,"sequence":\#($0.offset + 1),"state":1,"time":\#($0.element)}"# }
+      + [#"{"event":1,"sequence":99,"state":2,"time":9.2e9}"#]
+    let read = TimelineFile<Int, Int>(data: Data(lines.joined(separator: "\n").utf8))
+    #expect(read.moments.map(\.sequence) == [0, 99])
+    #expect(read.moments.last?.time == .seconds(9_200_000_000))
+    #expect(read.problems.map(\.line) == Array(2...10))
+    // A number out of range is named at its field; what JSON cannot hold spoils the line.
+    for problem in read.problems.prefix(4) {
+      if case .undecodable(let field, let reason) = problem.kind {
+        #expect(field == "time" && reason.contains("seconds from 0"))
+      } else {
+        Issue.record("expected the time to be named, got \(problem)")
+      }
+    }
+    #expect(read.problems[0].description.hasPrefix("line 2: moment 1: time does not decode"))
+  }
+
   @Test("a State that no longer decodes names the moment and the field")
   func stateNoLongerDecodes() throws {
     let line0 = #"{"sequence":0,"state":{"query":"","results":[]}}"#
