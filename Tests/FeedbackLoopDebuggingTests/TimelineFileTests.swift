@@ -91,6 +91,20 @@ import Testing
     #expect(expected + gapsSinceLastMoment == 20_001)
   }
 
+  @Test("G14 a moment numbered UInt64.max that does not encode leaves a gap at the end, and the writer goes on")
+  func unencodableLastSequenceNumber() throws {
+    let url = temporaryFile("last-sequence")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let file = try TimelineFileWriter<Double, Int>(url: url)
+    file.append(Moment(sequence: .max - 1, state: 1))
+    file.append(Moment(sequence: .max, event: 1, state: .nan))  // JSON holds no NaN
+    file.append(Moment(sequence: 0, event: 1, state: 2))
+    #expect(file.finish() == .init(written: 2, dropped: 0, unencodable: 1))
+    let read = try TimelineFile<Double, Int>(contentsOf: url)
+    #expect(read.moments.map(\.sequence) == [.max - 1, 0])
+    #expect(read.problems == [TimelineProblem(line: 2, sequence: nil, kind: .gap(dropped: 1))])
+  }
+
   @Test("a truncated or malformed line is reported with its line number, and the rest is read")
   func malformedLines() throws {
     let moments = (0...3).map { Moment<Int, Int>(sequence: UInt64($0), event: $0 == 0 ? nil : 1, state: $0) }

@@ -208,7 +208,8 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
           data.append(line)
           written += 1
         } else {
-          data.append(gapLine(count: 1, before: moment.sequence + 1))
+          // The last number has no next one: its gap is at the end.
+          data.append(gapLine(count: 1, before: moment.sequence < .max ? moment.sequence + 1 : nil))
           unencodable += 1
         }
         data.append(0x0A)

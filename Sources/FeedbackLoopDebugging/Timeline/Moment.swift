@@ -55,6 +55,15 @@ public struct Moment<State: Sendable, Event: Sendable>: Sendable {
 
   /// Whether this moment is the system's start.
   public var isStart: Bool { event == nil }
+
+  /// Whether this moment is the one numbered right after `previous`.
+  ///
+  /// Sequence numbers do not wrap: a recorder would need 2^64 reductions to
+  /// reach `UInt64.max`, so no moment follows a moment numbered so (a file
+  /// that says otherwise has a gap there).
+  func directlyFollows(_ previous: Moment) -> Bool {
+    previous.sequence < .max && sequence == previous.sequence + 1
+  }
 }
 
 extension Moment: Equatable where State: Equatable, Event: Equatable {}

@@ -37,6 +37,15 @@ import Testing
     #expect(Fixture.from([moments[0], moments[2]]).isEmpty)
   }
 
+  @Test("no fixture across the last sequence number: a moment numbered 0 does not follow one numbered UInt64.max")
+  func noFixtureAcrossTheLastSequenceNumber() {
+    let moments: [Moment<Int, Int>] = [
+      Moment(sequence: .max - 1, event: 1, state: 1), Moment(sequence: .max, event: 1, state: 2),
+      Moment(sequence: 0, event: 1, state: 3), Moment(sequence: 1, event: 1, state: 4),
+    ]
+    #expect(Fixture.from(moments).map(\.sequence) == [.max, 1])
+  }
+
   @Test("the generated Swift Testing test reads given / when / then and embeds the JSON")
   func generatedTest() throws {
     let fixtures = Fixture.from(recorded(), selecting: [3])
