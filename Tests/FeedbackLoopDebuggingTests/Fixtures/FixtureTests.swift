@@ -90,4 +90,36 @@ import Testing
     #expect(FixtureTestWriter.literal(Data(##"{"a":"x\"#y"}"##.utf8)) == ###"##"{"a":"x\"#y"}"##"###)
     #expect(FixtureTestWriter.escaped("say \"hi\"\n") == #"say \"hi\" "#)
   }
+
+  @Test("a JSON that holds a backslash and hashes gets a delimiter that neither ends nor escapes inside it")
+  func rawLiteralAfterBackslash() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let texts = ["\\#", "\\#t", "\\#(", "\\#q", "\"#", "\"##", "\\##(x)", "a\"###b\\##", "plain"]
+    for text in texts {
+      let literal = FixtureTestWriter.literal(try encoder.encode(text))
+      let hashes = String(literal.prefix { $0 == "#" })
+      let content = literal.dropFirst(hashes.count + 1).dropLast(hashes.count + 1)
+      // Inside, `"` + the delimiter would end the literal and `\` + the delimiter start an escape.
+      #expect(!content.contains("\"" + hashes) && !content.contains("\\" + hashes), "\(literal)")
+      #expect(try JSONDecoder().decode(String.self, from: Data(content.utf8)) == text)
+    }
+    #expect(FixtureTestWriter.literal(Data("\"\\\\#t\"".utf8)) == "##\"\"\\\\#t\"\"##")
+    #expect(FixtureTestWriter.literal(Data("\"\\\\##(\"".utf8)).hasPrefix("###\""))
+    #expect(FixtureTestWriter.literal(Data(#""plain""#.utf8)) == ##"#""plain""#"##)
+  }
+
+  @Test("a title's control characters are escaped: a carriage return would end the literal's line")
+  func titleControlCharacters() {
+    #expect(FixtureTestWriter.escaped("a\rb\u{0}c\td\ne\u{2028}é") == #"a\u{d}b\u{0}c\u{9}d e\u{2028}é"#)
+  }
+
+  @Test("a note's carriage return stays inside the opening comment")
+  func noteCarriageReturn() throws {
+    let writer = FixtureTestWriter(
+      suite: "Recorded", module: nil, stateType: "Int", eventType: "Int", reducer: "reduce", reducerStyle: .returning,
+      note: "first\rlet injected = 1\r\nlast")
+    let source = try writer.source(for: [Fixture<Int, Int>]())
+    #expect(source.contains("// first\n// let injected = 1\n// last\n"))
+  }
 }
