@@ -160,8 +160,9 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
   @inlinable @inline(never) func receiveShared(
     _ activity: SystemActivity<State, Event>, time: Duration?, recording recorder: RecorderStorage<State, Event>
   ) {
+    let failure = RecorderStorage.failure(of: activity)
     shared.withLock { shared in
-      let sequence = recorder.record(activity, time: time)
+      let sequence = recorder.record(activity, failure: failure, time: time)
       deliver(activity, number: sequence, time: time, to: shared.consumers)
     }
   }
