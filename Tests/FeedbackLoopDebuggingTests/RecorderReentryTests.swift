@@ -91,6 +91,43 @@ import Testing
     system.stop()
   }
 
+  @Test(
+    "with a consumer on the recorder's stream (the monitor's), an error whose description sends to its own full system is described once, before the stream's lock"
+  )
+  func errorDescriptionSendsWithAStreamConsumer() throws {
+    let harness = Harness(eventBuffer: .dropNewest(limit: 0))
+    let recorder = Recorder<Int, Int>()
+    let messages = Locked<[InspectionMessage]>([])
+    recorder.stream.add { inspection in
+      if let message = try? InspectionMessage(inspection, serializer: .codable) {
+        messages.withLock { $0.append(message) }
+      }
+    }
+    let target = Locked<System<Int, Int>?>(nil)
+    let described = Locked(0)
+    let system = failingSystem(harness, monitor: recorder.monitor) {
+      HostileError {
+        let count = described.withLock { count in
+          count += 1
+          return count
+        }
+        target.withLock { $0 }?.send(100)
+        return "description \(count)"
+      }
+    }
+    target.withLock { $0 = system }
+    system.send(1)
+    harness.settle()
+    let failedMessages = messages.withLock { $0 }.filter { $0.kind == .effectFailed }
+    let failedChanges = recorder.moments.flatMap(\.effects).filter { $0.kind == .failed }
+    // The logger describes it first, the stream once more: the recorder and the consumer share that one.
+    #expect(failedMessages.count == 1 && failedChanges.count == 1)
+    #expect(failedMessages.first?.error == failedChanges.first?.error)
+    #expect(failedChanges.first?.error == "description \(described.withLock { $0 })")
+    target.withLock { $0 = nil }
+    system.stop()
+  }
+
   @Test("a state let go by the full ring runs its deinit out of the recorder's section: it may read the recorder")
   func deinitOfAnOverwrittenStateReadsTheRecorder() {
     let recorder = Locked<Recorder<ProbedState, Int>?>(Recorder(capacity: 1))

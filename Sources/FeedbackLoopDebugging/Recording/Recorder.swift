@@ -69,8 +69,8 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
   /// Records one inspected activity: for a recorder fed by a stream of
   /// someone else's (`stream.add(recorder.consume)`).
   @inlinable public func consume(_ inspection: Inspection<State, Event>) {
-    _ = storage.record(
-      inspection.activity, failure: RecorderStorage.failure(of: inspection.activity), time: inspection.time)
+    let failure = inspection.errorDescription ?? RecorderStorage.failure(of: inspection.activity)
+    _ = storage.record(inspection.activity, failure: failure, time: inspection.time)
   }
 
   /// The moments in memory, oldest first; the last one is still open (its
