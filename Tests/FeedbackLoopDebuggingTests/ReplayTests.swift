@@ -48,6 +48,17 @@ import Testing
     #expect(report.isIdentical && report.gaps == 1 && report.replayed == 2)
   }
 
+  @Test("replay counts a gap after the last sequence number (numbers do not wrap) and goes on")
+  func gapAfterTheLastSequenceNumber() {
+    let moments: [Moment<Int, Int>] = [
+      Moment(sequence: 0, state: 0), Moment(sequence: .max - 1, event: 1, state: 1),
+      Moment(sequence: .max, event: 1, state: 2), Moment(sequence: 0, event: 1, state: 10),
+      Moment(sequence: 1, event: 1, state: 11),
+    ]
+    let report = Replay.check(moments, reduce: { $0 + $1 })
+    #expect(report.isIdentical && report.gaps == 2 && report.replayed == 2)
+  }
+
   @Test("an empty timeline replays nothing")
   func empty() {
     #expect(Replay.check([Moment<Int, Int>](), reduce: { $0 + $1 }).replayed == 0)

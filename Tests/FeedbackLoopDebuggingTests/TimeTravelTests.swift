@@ -58,16 +58,56 @@ import Testing
     let machine = TimeMachine(system: system, recorder: recorder)
     let recorded = recorder.moments
 
-    #expect(machine.playEvents(from: 1, through: 4) == 3)
-    harness.settle()
+    // From "page 1 shown": moment 3's .loadNextPage, sent from outside; the
+    // request it starts answers page 2 (moment 4) again itself.
+    #expect(machine.playEvents(from: 2, through: 4) == 1)
+    harness.clock.advance(by: .seconds(1))
     #expect(system.state == recorded[4].state)
-    // The jump to moment 1 then the three events: the reducer recomputed them.
-    #expect(recorder.moments.suffix(4).map(\.state) == Array(recorded[1...4].map(\.state)))
+    // The jump to moment 2, the event, the effect's answer: the reducer recomputed them.
+    #expect(recorder.moments.suffix(3).map(\.state) == Array(recorded[2...4].map(\.state)))
+    #expect(recorder.moments.suffix(3).map(\.event) == [.travel(to: recorded[2].state)] + recorded[3...4].map(\.event))
 
     #expect(machine.playStates(from: 2, through: 3) == 2)
     #expect(system.state == recorded[3].state)
     #expect(
       recorder.moments.suffix(2).map(\.event) == [.travel(to: recorded[2].state), .travel(to: recorded[3].state)])
+  }
+
+  @Test("playing events back sends the outside events only: an effect derived again answers once, not twice")
+  func playbackSendsOutsideEventsOnly() {
+    let recorder = Recorder<Requests.State, Requests.Event>()
+    let system = Requests.system(harness, monitor: recorder.monitor)
+    system.send(.request("a"))  // 1
+    harness.clock.advance(by: .seconds(1))  // 2: the effect answers "r-a"
+    let recorded = recorder.moments
+    #expect(recorded.map(\.source) == [nil, .external, .effect(recorded[1].effects[0].effect)])
+
+    #expect(TimeMachine(system: system, recorder: recorder).playEvents(from: 0) == 1)
+    harness.clock.advance(by: .seconds(5))
+    #expect(system.state.answers == ["r-a"])
+    #expect(system.state == recorded[2].state)
+    #expect(recorder.moments.suffix(2).map(\.event) == [.request("a"), .answered("r-a")])
+    #expect(recorder.moments.last?.source.map { if case .effect = $0 { true } else { false } } == true)
+  }
+
+  @Test("playing every event back, answers included, is for a system whose effects do not run again")
+  func playbackOfEveryEvent() {
+    let recorder = Recorder<Requests.State, Requests.Event>()
+    let system = Requests.system(harness, monitor: recorder.monitor)
+    system.send(.request("a"))
+    harness.clock.advance(by: .seconds(1))
+    let recorded = recorder.moments
+    // The reducer alone, as a system without feedbacks would run it.
+    let replayed = Locked(Requests.State())
+    let reducerOnly = TimeMachine<Requests.State, Requests.Event>(
+      send: { event in replayed.withLock { TimeTravel.reducer(Requests.reduce)(&$0, event) } },
+      moments: { recorded })
+    #expect(reducerOnly.playEvents(from: 0, sending: .all) == 2)
+    #expect(replayed.withLock { $0 } == recorded[2].state)
+    // In the live system, the answer sent and the answer derived again: twice.
+    #expect(TimeMachine(system: system, recorder: recorder).playEvents(from: 0, sending: .all) == 2)
+    harness.clock.advance(by: .seconds(5))
+    #expect(system.state.answers == ["r-a", "r-a"])
   }
 
   @Test("an edited state is applied like a jump; a moment no longer recorded is refused")
@@ -93,5 +133,44 @@ import Testing
     TimeMachine(system: system, recorder: recorder).jump(to: 3)
     harness.clock.advance(by: .seconds(1))
     #expect(Replay.check(recorder.moments, reduce: TimeTravel.reducer(PagedSearch.reduce)).isIdentical)
+  }
+}
+
+/// A request that an effect answers after a second; the answer leaves the
+/// request in the state (the last request made), so the effect, derived
+/// again from a replayed request, answers again.
+enum Requests {
+  struct State: Sendable, Equatable {
+    var lastRequest: String?
+    var answers: [String] = []
+  }
+
+  enum Event: Sendable, Equatable, TimeTravelEvent {
+    case request(String)
+    case answered(String)
+    case travel(to: State)
+
+    var travelDestination: State? {
+      if case .travel(let state) = self { state } else { nil }
+    }
+  }
+
+  static func reduce(_ state: inout State, _ event: Event) {
+    switch event {
+    case .request(let request): state.lastRequest = request
+    case .answered(let answer): state.answers.append(answer)
+    case .travel: break  // handled by TimeTravel.reducer
+    }
+  }
+
+  static func system(_ harness: Harness, monitor: SystemMonitor<State, Event>) -> System<State, Event> {
+    System(
+      initial: State(), reduceInPlace: TimeTravel.reducer(reduce),
+      feedbacks: [
+        Feedback(lensing: { $0.lastRequest }, name: "answer") { request in
+          .after(.seconds(1), send: .answered("r-" + request))
+        }
+      ],
+      environment: harness.environment, monitor: monitor)
   }
 }

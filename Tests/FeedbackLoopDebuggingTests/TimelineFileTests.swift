@@ -91,6 +91,20 @@ import Testing
     #expect(expected + gapsSinceLastMoment == 20_001)
   }
 
+  @Test("G14 a moment numbered UInt64.max that does not encode leaves a gap at the end, and the writer goes on")
+  func unencodableLastSequenceNumber() throws {
+    let url = temporaryFile("last-sequence")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let file = try TimelineFileWriter<Double, Int>(url: url)
+    file.append(Moment(sequence: .max - 1, state: 1))
+    file.append(Moment(sequence: .max, event: 1, state: .nan))  // JSON holds no NaN
+    file.append(Moment(sequence: 0, event: 1, state: 2))
+    #expect(file.finish() == .init(written: 2, dropped: 0, unencodable: 1))
+    let read = try TimelineFile<Double, Int>(contentsOf: url)
+    #expect(read.moments.map(\.sequence) == [.max - 1, 0])
+    #expect(read.problems == [TimelineProblem(line: 2, sequence: nil, kind: .gap(dropped: 1))])
+  }
+
   @Test("a truncated or malformed line is reported with its line number, and the rest is read")
   func malformedLines() throws {
     let moments = (0...3).map { Moment<Int, Int>(sequence: UInt64($0), event: $0 == 0 ? nil : 1, state: $0) }
@@ -103,6 +117,28 @@ import Testing
     #expect(read.problems.map(\.line) == [2, 4])
     #expect(read.problems.allSatisfy { if case .malformed = $0.kind { true } else { false } })
     #expect(read.problems[0].description.hasPrefix("line 2: "))
+  }
+
+  @Test("a time out of range (huge, negative, not a number) is reported with its line number, and the rest is read")
+  func timesOutOfRange() throws {
+    let times = ["1e300", "-1e300", "-1", "9.3e9", "NaN", "Infinity", "-Infinity", "1e999", #""NaN""#]
+    let lines =
+      [#"{"sequence":0,"state":0,"time":0}"#]
+      + times.enumerated().map { #"{"event":1,"sequence":\#($0.offset + 1),"state":1,"time":\#($0.element)}"# }
+      + [#"{"event":1,"sequence":99,"state":2,"time":9.2e9}"#]
+    let read = TimelineFile<Int, Int>(data: Data(lines.joined(separator: "\n").utf8))
+    #expect(read.moments.map(\.sequence) == [0, 99])
+    #expect(read.moments.last?.time == .seconds(9_200_000_000))
+    #expect(read.problems.map(\.line) == Array(2...10))
+    // A number out of range is named at its field; what JSON cannot hold spoils the line.
+    for problem in read.problems.prefix(4) {
+      if case .undecodable(let field, let reason) = problem.kind {
+        #expect(field == "time" && reason.contains("seconds from 0"))
+      } else {
+        Issue.record("expected the time to be named, got \(problem)")
+      }
+    }
+    #expect(read.problems[0].description.hasPrefix("line 2: moment 1: time does not decode"))
   }
 
   @Test("a State that no longer decodes names the moment and the field")

@@ -182,7 +182,8 @@ public final class MonitorClient: Sendable {
     case .playEvents:
       guard let from = command.from else { return "playEvents without from" }
       if machine.moment(from) == nil { return "moment \(from) is no longer recorded" }
-      machine.playEvents(from: from)
+      // Every recorded event, effects' answers too, as the page's playback shows (and its self-test counts) them.
+      machine.playEvents(from: from, sending: .all)
     case .playStates:
       guard let from = command.from else { return "playStates without from" }
       if machine.playStates(from: from) == 0 { return "moment \(from) is no longer recorded" }

@@ -29,7 +29,7 @@ public struct Fixture<State: Sendable, Event: Sendable>: Sendable {
     _ moments: [Moment<State, Event>], selecting selection: Set<UInt64>? = nil
   ) -> [Fixture] {
     zip(moments, moments.dropFirst()).compactMap { previous, moment in
-      guard let event = moment.event, moment.sequence == previous.sequence + 1,
+      guard let event = moment.event, moment.directlyFollows(previous),
         selection?.contains(moment.sequence) ?? true
       else { return nil }
       return Fixture(sequence: moment.sequence, given: previous.state, when: event, then: moment.state)

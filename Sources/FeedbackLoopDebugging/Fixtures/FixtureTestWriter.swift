@@ -92,7 +92,10 @@ public struct FixtureTestWriter: Sendable {
         """)
     }
     let noteLines = note.map { note in
-      note.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "\n//" : "\n// \($0)" }
+      // Any line break (a carriage return too) would end the comment and start code.
+      note.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map {
+        $0.isEmpty ? "\n//" : "\n// \($0)"
+      }
     }
     let opening = noteLines.map { "\n//" + $0.joined() } ?? ""
     let imports = module.map { "\n\n@testable import \($0)" } ?? ""
@@ -120,15 +123,43 @@ public struct FixtureTestWriter: Sendable {
   }
 
   /// A raw string literal that holds `data`'s text whatever it contains.
+  ///
+  /// Inside `#"…"#`, `"#` ends the literal and `\#` starts an escape (`\#t`
+  /// is a tab, `\#(` an interpolation): the delimiter takes one `#` more
+  /// than the longest run of them after a quote or a backslash in the text,
+  /// so that neither can occur.
   static func literal(_ data: Data) -> String {
     let text = String(decoding: data, as: UTF8.self)
-    var hashes = "#"
-    while text.contains("\"" + hashes) { hashes += "#" }
+    var longestRun = 0
+    var run: Int?
+    for byte in text.utf8 {
+      if byte == UInt8(ascii: "#"), let counted = run {
+        run = counted + 1
+        longestRun = max(longestRun, counted + 1)
+      } else {
+        run = byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") ? 0 : nil
+      }
+    }
+    let hashes = String(repeating: "#", count: longestRun + 1)
     return hashes + "\"" + text + "\"" + hashes
   }
 
+  /// `title` as the inside of a one-line string literal: backslashes and
+  /// quotes escaped, a line break as a space, other control characters and
+  /// line separators as `\u{…}` (a carriage return would end the literal's
+  /// line; the others are invisible in the source).
   static func escaped(_ title: String) -> String {
-    title.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-      .replacingOccurrences(of: "\n", with: " ")
+    var escaped = ""
+    for scalar in title.unicodeScalars {
+      switch scalar {
+      case "\\": escaped += "\\\\"
+      case "\"": escaped += "\\\""
+      case "\n": escaped += " "
+      case _ where [.control, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory):
+        escaped += "\\u{" + String(scalar.value, radix: 16) + "}"
+      default: escaped.unicodeScalars.append(scalar)
+      }
+    }
+    return escaped
   }
 }

@@ -17,15 +17,27 @@ public struct Inspection<State: Sendable, Event: Sendable>: Sendable {
   public var time: Duration?
   /// What happened.
   public var activity: SystemActivity<State, Event>
+  /// The error's description, for an `.effectFailed` from the stream: made
+  /// once, before the stream took its lock (the error's `description` is the
+  /// app's code, and may send to a system or read a recorder). Use it rather
+  /// than describing the error again in a consumer.
+  ///
+  /// ```swift
+  /// stream.add { inspection in
+  ///   if let error = inspection.errorDescription { log.append("failed: \(error)") }
+  /// }
+  /// ```
+  public var errorDescription: String?
 
   @inlinable public init(
     system: String, parent: String? = nil, sequence: UInt64, time: Duration? = nil,
-    activity: SystemActivity<State, Event>
+    activity: SystemActivity<State, Event>, errorDescription: String? = nil
   ) {
     self.system = system
     self.parent = parent
     self.sequence = sequence
     self.time = time
     self.activity = activity
+    self.errorDescription = errorDescription
   }
 }

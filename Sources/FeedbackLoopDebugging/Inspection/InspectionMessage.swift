@@ -87,7 +87,8 @@ public struct InspectionMessage: Sendable, Hashable, Codable {
     case .effectCancelled(let id): (kind, effect) = (.effectCancelled, EffectReference(id))
     case .effectFinished(let id): (kind, effect) = (.effectFinished, EffectReference(id))
     case .effectFailed(let id, let failure):
-      (kind, effect, error) = (.effectFailed, EffectReference(id), String(describing: failure))
+      let error = inspection.errorDescription ?? String(describing: failure)
+      (kind, effect, self.error) = (.effectFailed, EffectReference(id), error)
     case .eventDiscarded(let event, let reason):
       kind = .eventDiscarded
       self.event = try serializer.event(event)

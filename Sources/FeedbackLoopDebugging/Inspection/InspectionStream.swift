@@ -7,7 +7,9 @@ import Foundation
 /// Each activity gets a number and a time, passes the `filter`, and reaches
 /// every consumer, one activity at a time and in order (the stream holds a
 /// lock while it delivers: consumers must be quick and must not send to the
-/// system). Consumers added later see only what happens after.
+/// system; an effect's error comes described, in
+/// ``Inspection/errorDescription``, made before the lock). Consumers added
+/// later see only what happens after.
 ///
 /// ```swift
 /// let recorder = Recorder<Search.State, Search.Event>(capacity: 1_000)
@@ -160,26 +162,29 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
   @inlinable @inline(never) func receiveShared(
     _ activity: SystemActivity<State, Event>, time: Duration?, recording recorder: RecorderStorage<State, Event>
   ) {
+    let failure = RecorderStorage.failure(of: activity)
     shared.withLock { shared in
-      let sequence = recorder.record(activity, time: time)
-      deliver(activity, number: sequence, time: time, to: shared.consumers)
+      let sequence = recorder.record(activity, failure: failure, time: time)
+      deliver(activity, number: sequence, time: time, failure: failure, to: shared.consumers)
     }
   }
 
   @inlinable func receiveUnrecorded(_ activity: SystemActivity<State, Event>) {
     let time = elapsed?.read()
+    let failure = RecorderStorage.failure(of: activity)
     shared.withLock { shared in
       let sequence = shared.sequence
       shared.sequence += 1
-      deliver(activity, number: sequence, time: time, to: shared.consumers)
+      deliver(activity, number: sequence, time: time, failure: failure, to: shared.consumers)
     }
   }
 
   @inlinable func deliver(
-    _ activity: SystemActivity<State, Event>, number: UInt64, time: Duration?,
+    _ activity: SystemActivity<State, Event>, number: UInt64, time: Duration?, failure: String?,
     to consumers: [@Sendable (Inspection<State, Event>) -> Void]
   ) {
-    let inspection = Inspection(system: system, parent: parent, sequence: number, time: time, activity: activity)
+    let inspection = Inspection(
+      system: system, parent: parent, sequence: number, time: time, activity: activity, errorDescription: failure)
     guard filter(inspection) else { return }
     for consumer in consumers { consumer(inspection) }
   }

@@ -49,6 +49,10 @@ struct MomentRing<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline var head = 0
   /// The newest moment's number; the others precede it without gaps.
   @usableFromInline var newestSequence: UInt64 = 0
+  /// What the last ``open(sequence:time:event:detailedSource:state:)``
+  /// overwrote, until ``takeReleased()`` hands it over.
+  @usableFromInline var releasedEntry: Entry?
+  @usableFromInline var releasedDiscarded: [DiscardedEvent<Event>] = []
 
   @usableFromInline init(capacity: Int) {
     slotCount = capacity + 1
@@ -87,14 +91,28 @@ struct MomentRing<State: Sendable, Event: Sendable>: Sendable {
     }
     let slot = head
     let old = entries[slot].flags
+    if !_isPOD(Entry.self) { releasedEntry = entries[slot] }
     entries[slot] = entry
     // The arrays beside are written only when the old or the new moment uses them.
     if flags.contains(.detailedSource) { sources[slot] = source }
     if old.contains(.effects) { effects[slot].removeAll(keepingCapacity: true) }
-    if old.contains(.discarded) { discarded[slot].removeAll(keepingCapacity: true) }
+    if old.contains(.discarded) { swap(&releasedDiscarded, &discarded[slot]) }
     if let time { times[slot] = time }
     head = head + 1 == slotCount ? 0 : head + 1
     return true
+  }
+
+  /// What the ring overwrote since the last call, for the caller to release
+  /// once it is out of the recorder's section: a `State` or an `Event`
+  /// released there could run the app's `deinit`, which may read the
+  /// recorder (and would wait, inside the section, for this thread).
+  @inlinable mutating func takeReleased() -> (Entry?, [DiscardedEvent<Event>]) {
+    if _isPOD(Entry.self) && releasedDiscarded.isEmpty { return (nil, []) }
+    var entry: Entry? = nil
+    var discarded: [DiscardedEvent<Event>] = []
+    swap(&entry, &releasedEntry)
+    swap(&discarded, &releasedDiscarded)
+    return (entry, discarded)
   }
 
   /// Adds an effect's change to the newest moment; the ring is not empty.

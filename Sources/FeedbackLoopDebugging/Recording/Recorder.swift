@@ -37,7 +37,8 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
     capacity: Int = 1_000, system: String = InspectionStream<State, Event>.makeSystemID(), parent: String? = nil,
     clock: (any Clock<Duration>)? = nil
   ) {
-    precondition(capacity >= 0, "a recorder's capacity cannot be negative")
+    // A misuse: stopped with its message in optimized builds too (a precondition's is dropped).
+    if capacity < 0 { fatalError("FeedbackLoopDebugging: a recorder's capacity cannot be negative (\(capacity))") }
     storage = RecorderStorage(capacity: capacity, write: nil, writerDrops: nil)
     stream = InspectionStream(system: system, parent: parent, clock: clock, recorder: storage)
   }
@@ -47,7 +48,7 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
     write: @escaping @Sendable (_ moment: () -> Moment<State, Event>) -> Void,
     writerDrops: @escaping @Sendable () -> UInt64
   ) {
-    precondition(capacity >= 0, "a recorder's capacity cannot be negative")
+    if capacity < 0 { fatalError("FeedbackLoopDebugging: a recorder's capacity cannot be negative (\(capacity))") }
     storage = RecorderStorage(capacity: capacity, write: write, writerDrops: writerDrops)
     stream = InspectionStream(system: system, parent: parent, clock: clock, recorder: storage)
   }
@@ -68,7 +69,8 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
   /// Records one inspected activity: for a recorder fed by a stream of
   /// someone else's (`stream.add(recorder.consume)`).
   @inlinable public func consume(_ inspection: Inspection<State, Event>) {
-    _ = storage.record(inspection.activity, time: inspection.time)
+    let failure = inspection.errorDescription ?? RecorderStorage.failure(of: inspection.activity)
+    _ = storage.record(inspection.activity, failure: failure, time: inspection.time)
   }
 
   /// The moments in memory, oldest first; the last one is still open (its

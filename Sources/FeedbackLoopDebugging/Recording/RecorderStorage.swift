@@ -140,7 +140,7 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
   /// `exclusive`, once the loop is out; the loop, meanwhile, goes through
   /// `exclusive` too.
   @inlinable func exclusively<Result>(_ body: (inout Shared) -> Result) -> Result {
-    exclusive.withLock {
+    let (result, released) = exclusive.withLock {
       othersWaiting.store(1, ordering: .sequentiallyConsistent)
       defer { othersWaiting.store(0, ordering: .releasing) }
       var spins = 0
@@ -150,8 +150,12 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
         spins += 1
         if spins > 64 { yieldThread() }
       }
-      return body(&shared)
+      let result = body(&shared)
+      return (result, shared.ring.takeReleased())
     }
+    // Released out of the lock: see `MomentRing.takeReleased()`.
+    withExtendedLifetime(released) {}
+    return result
   }
 
   /// Runs `body` with `shared` as the loop, which alone calls it (one
@@ -166,8 +170,12 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
       loopInside.store(0, ordering: .releasing)
       return exclusively(body)
     }
-    defer { loopInside.store(0, ordering: .releasing) }
-    return body(&shared)
+    let result = body(&shared)
+    let released = shared.ring.takeReleased()
+    loopInside.store(0, ordering: .releasing)
+    // Released once the flag is down: see `MomentRing.takeReleased()`.
+    withExtendedLifetime(released) {}
+    return result
   }
 
   /// Records an external event's reduction unless the recorder's stream has
@@ -209,10 +217,13 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
       return exclusively { shared in
         shared.startedSystems += 1
         if shared.startedSystems > 1 { shared.recordsManySystems = true }
-        return recordAlone(activity, time: time, in: &shared)
+        return recordAlone(activity, failure: nil, time: time, in: &shared)
       }
-    case .eventDiscarded, .stopped: return exclusively { recordAlone(activity, time: time, in: &$0) }
-    default: return asTheLoop { recordAlone(activity, time: time, in: &$0) }
+    case .eventDiscarded, .stopped: return exclusively { recordAlone(activity, failure: nil, time: time, in: &$0) }
+    case .effectFailed(_, let error):
+      let failure = String(describing: error)
+      return asTheLoop { recordAlone(activity, failure: failure, time: time, in: &$0) }
+    default: return asTheLoop { recordAlone(activity, failure: nil, time: time, in: &$0) }
     }
   }
 
@@ -220,27 +231,39 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
   /// activity handed to the stream's public `receive(_:)`): always under
   /// the lock.
   @inlinable func recordAloneFromOutside(_ activity: SystemActivity<State, Event>, time: Duration?) -> Bool {
-    exclusively { recordAlone(activity, time: time, in: &$0) }
+    let failure = Self.failure(of: activity)
+    return exclusively { recordAlone(activity, failure: failure, time: time, in: &$0) }
   }
 
-  @inlinable func recordAlone(_ activity: SystemActivity<State, Event>, time: Duration?, in shared: inout Shared)
-    -> Bool
-  {
+  @inlinable func recordAlone(
+    _ activity: SystemActivity<State, Event>, failure: String?, time: Duration?, in shared: inout Shared
+  ) -> Bool {
     guard !shared.streamHasConsumers else { return false }
     shared.activities += 1
-    apply(activity, time: time, to: &shared)
+    apply(activity, failure: failure, time: time, to: &shared)
     return true
   }
 
   /// Records `activity`, under the lock of a stream that serializes it;
-  /// returns its number in the recorder's stream.
-  @inlinable func record(_ activity: SystemActivity<State, Event>, time: Duration?) -> UInt64 {
+  /// returns its number in the recorder's stream. `failure` is
+  /// ``failure(of:)``, described before any lock was taken.
+  @inlinable func record(_ activity: SystemActivity<State, Event>, failure: String?, time: Duration?) -> UInt64 {
     exclusively { shared in
       let number = shared.activities
       shared.activities += 1
-      apply(activity, time: time, to: &shared)
+      apply(activity, failure: failure, time: time, to: &shared)
       return number
     }
+  }
+
+  /// The description of an effect's error, for an `.effectFailed`.
+  ///
+  /// Made before the recorder's section (and the stream's lock), never in
+  /// it: `description` is the app's code, which may read the recorder, or
+  /// send to a system whose refusal is then reported on this same thread;
+  /// either would wait, inside the section, for this thread to leave it.
+  @inlinable static func failure(of activity: SystemActivity<State, Event>) -> String? {
+    if case .effectFailed(_, let error) = activity { String(describing: error) } else { nil }
   }
 
   /// The recorder's stream has consumers besides the recorder from now on.
@@ -249,7 +272,9 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
   }
 
   /// Records one activity.
-  @inlinable func apply(_ activity: SystemActivity<State, Event>, time: Duration?, to shared: inout Shared) {
+  @inlinable func apply(
+    _ activity: SystemActivity<State, Event>, failure: String?, time: Duration?, to shared: inout Shared
+  ) {
     switch activity {
     case .started(let initial):
       open(sequence: shared.nextSequence, time: time, event: nil, detailedSource: nil, state: initial, in: &shared)
@@ -260,7 +285,7 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
     case .effectStarted(let id): shared.record(.started, id)
     case .effectCancelled(let id): shared.record(.cancelled, id)
     case .effectFinished(let id): shared.record(.finished, id)
-    case .effectFailed(let id, let error): shared.record(.failed, id, error: String(describing: error))
+    case .effectFailed(let id, _): shared.record(.failed, id, error: failure)
     case .eventDiscarded(let event, let reason):
       // The open moment's, or after the stop the last moment's (in memory
       // only: the file has that moment already).

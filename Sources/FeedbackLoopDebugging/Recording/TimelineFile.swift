@@ -5,8 +5,9 @@ import Foundation
 ///
 /// A truncated or malformed line is reported with its line number and the
 /// rest is still read; a line whose State (or Event) no longer decodes says
-/// which moment and which field; a gap the writer left (moments dropped)
-/// is reported too.
+/// which moment and which field (a `time` out of range, negative, huge or
+/// not a number, too); a gap the writer left (moments dropped) is reported
+/// too.
 ///
 /// ```swift
 /// let file = try TimelineFile<Search.State, Search.Event>(contentsOf: url)

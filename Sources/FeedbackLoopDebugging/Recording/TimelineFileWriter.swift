@@ -77,7 +77,12 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
   /// `paused`: the writer thread waits for ``resume()`` before it writes,
   /// as a writer that the disk holds up would (for tests of the drop count).
   init(url: URL, bufferCapacity: Int, paused: Bool) throws {
-    precondition(bufferCapacity > 0, "the writer needs room for at least one moment")
+    if bufferCapacity <= 0 {
+      // A misuse: stopped with its message in optimized builds too (a precondition's is dropped).
+      fatalError(
+        "FeedbackLoopDebugging: a timeline file writer needs room for at least one moment (bufferCapacity \(bufferCapacity))"
+      )
+    }
     self.url = url
     self.bufferCapacity = bufferCapacity
     guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
@@ -208,7 +213,8 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
           data.append(line)
           written += 1
         } else {
-          data.append(gapLine(count: 1, before: moment.sequence + 1))
+          // The last number has no next one: its gap is at the end.
+          data.append(gapLine(count: 1, before: moment.sequence < .max ? moment.sequence + 1 : nil))
           unencodable += 1
         }
         data.append(0x0A)

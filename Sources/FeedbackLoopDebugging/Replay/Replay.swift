@@ -14,6 +14,8 @@ public enum Replay {
   /// timeline has its start; the oldest kept moment otherwise). Where the
   /// sequence numbers jump (moments dropped), replay cannot know the events
   /// in between: it counts a gap and goes on from the recorded state after it.
+  /// Sequence numbers do not wrap: a moment after one numbered
+  /// `UInt64.max` is a gap too.
   public static func check<State: Equatable & Sendable, Event: Sendable>(
     _ moments: [Moment<State, Event>], reduce: (inout State, Event) -> Void
   ) -> ReplayReport<State, Event> {
@@ -23,7 +25,7 @@ public enum Replay {
     var gaps = 0
     for moment in moments.dropFirst() {
       guard let event = moment.event else { continue }
-      if moment.sequence != previous.sequence + 1 {
+      if !moment.directlyFollows(previous) {
         gaps += 1
         state = moment.state
         previous = moment

@@ -55,6 +55,15 @@ public struct Moment<State: Sendable, Event: Sendable>: Sendable {
 
   /// Whether this moment is the system's start.
   public var isStart: Bool { event == nil }
+
+  /// Whether this moment is the one numbered right after `previous`.
+  ///
+  /// Sequence numbers do not wrap: a recorder would need 2^64 reductions to
+  /// reach `UInt64.max`, so no moment follows a moment numbered so (a file
+  /// that says otherwise has a gap there).
+  func directlyFollows(_ previous: Moment) -> Bool {
+    previous.sequence < .max && sequence == previous.sequence + 1
+  }
 }
 
 extension Moment: Equatable where State: Equatable, Event: Equatable {}
@@ -90,14 +99,25 @@ extension Moment: Codable where State: Codable, Event: Codable {
 }
 
 /// A duration as seconds in JSON (`1.25`): readable, and any tool can parse it.
+///
+/// Read back, a time must be a number of seconds from 0 to about 292 years
+/// (what `Int64` nanoseconds hold): a line with a negative, infinite or
+/// larger time is reported by the reader as undecodable at `time`, never
+/// converted with a trap.
 struct TimelineDuration: Codable {
   var duration: Duration
 
   init(_ duration: Duration) { self.duration = duration }
 
   init(from decoder: any Decoder) throws {
-    let seconds = try decoder.singleValueContainer().decode(Double.self)
-    duration = .nanoseconds(Int64((seconds * 1e9).rounded()))
+    let container = try decoder.singleValueContainer()
+    let seconds = try container.decode(Double.self)
+    guard seconds.isFinite, seconds >= 0, let nanoseconds = Int64(exactly: (seconds * 1e9).rounded()) else {
+      throw DecodingError.dataCorruptedError(
+        in: container,
+        debugDescription: "a time must be a number of seconds from 0 to \(Int64.max / 1_000_000_000), not \(seconds)")
+    }
+    duration = .nanoseconds(nanoseconds)
   }
 
   func encode(to encoder: any Encoder) throws {

@@ -37,6 +37,15 @@ import Testing
     #expect(Fixture.from([moments[0], moments[2]]).isEmpty)
   }
 
+  @Test("no fixture across the last sequence number: a moment numbered 0 does not follow one numbered UInt64.max")
+  func noFixtureAcrossTheLastSequenceNumber() {
+    let moments: [Moment<Int, Int>] = [
+      Moment(sequence: .max - 1, event: 1, state: 1), Moment(sequence: .max, event: 1, state: 2),
+      Moment(sequence: 0, event: 1, state: 3), Moment(sequence: 1, event: 1, state: 4),
+    ]
+    #expect(Fixture.from(moments).map(\.sequence) == [.max, 1])
+  }
+
   @Test("the generated Swift Testing test reads given / when / then and embeds the JSON")
   func generatedTest() throws {
     let fixtures = Fixture.from(recorded(), selecting: [3])
@@ -80,5 +89,37 @@ import Testing
   func rawLiteral() {
     #expect(FixtureTestWriter.literal(Data(##"{"a":"x\"#y"}"##.utf8)) == ###"##"{"a":"x\"#y"}"##"###)
     #expect(FixtureTestWriter.escaped("say \"hi\"\n") == #"say \"hi\" "#)
+  }
+
+  @Test("a JSON that holds a backslash and hashes gets a delimiter that neither ends nor escapes inside it")
+  func rawLiteralAfterBackslash() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let texts = ["\\#", "\\#t", "\\#(", "\\#q", "\"#", "\"##", "\\##(x)", "a\"###b\\##", "plain"]
+    for text in texts {
+      let literal = FixtureTestWriter.literal(try encoder.encode(text))
+      let hashes = String(literal.prefix { $0 == "#" })
+      let content = literal.dropFirst(hashes.count + 1).dropLast(hashes.count + 1)
+      // Inside, `"` + the delimiter would end the literal and `\` + the delimiter start an escape.
+      #expect(!content.contains("\"" + hashes) && !content.contains("\\" + hashes), "\(literal)")
+      #expect(try JSONDecoder().decode(String.self, from: Data(content.utf8)) == text)
+    }
+    #expect(FixtureTestWriter.literal(Data("\"\\\\#t\"".utf8)) == "##\"\"\\\\#t\"\"##")
+    #expect(FixtureTestWriter.literal(Data("\"\\\\##(\"".utf8)).hasPrefix("###\""))
+    #expect(FixtureTestWriter.literal(Data(#""plain""#.utf8)) == ##"#""plain""#"##)
+  }
+
+  @Test("a title's control characters are escaped: a carriage return would end the literal's line")
+  func titleControlCharacters() {
+    #expect(FixtureTestWriter.escaped("a\rb\u{0}c\td\ne\u{2028}é") == #"a\u{d}b\u{0}c\u{9}d e\u{2028}é"#)
+  }
+
+  @Test("a note's carriage return stays inside the opening comment")
+  func noteCarriageReturn() throws {
+    let writer = FixtureTestWriter(
+      suite: "Recorded", module: nil, stateType: "Int", eventType: "Int", reducer: "reduce", reducerStyle: .returning,
+      note: "first\rlet injected = 1\r\nlast")
+    let source = try writer.source(for: [Fixture<Int, Int>]())
+    #expect(source.contains("// first\n// let injected = 1\n// last\n"))
   }
 }

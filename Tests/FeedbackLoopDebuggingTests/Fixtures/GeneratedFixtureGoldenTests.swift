@@ -21,14 +21,23 @@ import Testing
 @Suite(.runsLeftoverJobs) struct GeneratedFixtureGoldenTests {
   static let regenerate = "FEEDBACKLOOP_REGENERATE_FIXTURES=1 swift test --filter GeneratedFixtureGoldenTests"
 
-  static let generatedFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .appendingPathComponent("Generated").appendingPathComponent("RecordedPagedSearchTests.swift")
+  static let generatedFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Generated")
 
   static let writer = FixtureTestWriter(
     suite: "RecordedPagedSearchTests", module: nil, stateType: "PagedSearch.State", eventType: "PagedSearch.Event",
     reducer: "PagedSearch.reduce", reducerStyle: .inPlace,
     note: """
       The paged search's scripted session (GeneratedFixtureGoldenTests.scriptedSession),
+      kept as a golden file. Do not edit: regenerate with
+      \(regenerate)
+      """)
+
+  static let hostileTextWriter = FixtureTestWriter(
+    suite: "RecordedHostileTextTests", module: nil, stateType: "HostileText.State", eventType: "String",
+    reducer: "HostileText.reduce", reducerStyle: .inPlace,
+    note: """
+      Texts that raw string literals must take care with (HostileText.session),
       kept as a golden file. Do not edit: regenerate with
       \(regenerate)
       """)
@@ -51,17 +60,29 @@ import Testing
   func committedTestIsCurrent() throws {
     let fixtures = Fixture.from(Self.scriptedSession())
     #expect(fixtures.map(\.sequence) == [1, 2, 3, 4, 5, 6, 7])
-    let expected = try Self.writer.source(for: fixtures)
+    try Self.checkCommitted("RecordedPagedSearchTests.swift", is: Self.writer.source(for: fixtures))
+  }
+
+  @Test("the committed generated test of texts with \\#, \"# and control characters is what the writer writes today")
+  func committedHostileTextTestIsCurrent() throws {
+    let fixtures = Fixture.from(HostileText.session())
+    #expect(fixtures.count == HostileText.samples.count)
+    try Self.checkCommitted("RecordedHostileTextTests.swift", is: Self.hostileTextWriter.source(for: fixtures))
+  }
+
+  /// Records an issue naming the first difference when the committed file
+  /// `name` is not `expected`; writes it first when asked to regenerate.
+  static func checkCommitted(_ name: String, is expected: String) throws {
+    let file = generatedFolder.appendingPathComponent(name)
     if ProcessInfo.processInfo.environment["FEEDBACKLOOP_REGENERATE_FIXTURES"] != nil {
-      try expected.write(to: Self.generatedFile, atomically: true, encoding: .utf8)
+      try expected.write(to: file, atomically: true, encoding: .utf8)
     }
-    let committed = try String(contentsOf: Self.generatedFile, encoding: .utf8)
-    if let difference = Self.firstDifference(committed, expected) {
+    let committed = try String(contentsOf: file, encoding: .utf8)
+    if let difference = firstDifference(committed, expected) {
       Issue.record(
         """
-        \(Self.generatedFile.lastPathComponent) is not what FixtureTestWriter writes from the scripted session now; \
-        first difference, \(difference)
-        If the change is meant, regenerate it with `\(Self.regenerate)`, review the diff and commit it.
+        \(name) is not what FixtureTestWriter writes from its session now; first difference, \(difference)
+        If the change is meant, regenerate it with `\(regenerate)`, review the diff and commit it.
         """)
     }
   }
@@ -92,5 +113,17 @@ import Testing
     let suite = RecordedPagedSearchTests()
     try suite.moment4()
     #expect(String(describing: type(of: suite)) == "RecordedPagedSearchTests")
+  }
+
+  @Test("the generated texts with \\#, \"# and control characters compile, and decode to the texts recorded")
+  func generatedHostileTextSuiteIsCompiledHere() throws {
+    // Each moment's test fails if its literal changed a text (`\#t` read as
+    // a tab, say): the reducer then meets a text that is not a sample.
+    let suite = RecordedHostileTextTests()
+    try suite.moment1()
+    try suite.moment2()
+    try suite.moment3()
+    try suite.moment10()
+    try suite.moment12()
   }
 }

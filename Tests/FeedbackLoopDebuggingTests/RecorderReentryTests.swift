@@ -1,0 +1,168 @@
+import FeedbackLoop
+import FeedbackLoopScenarios
+import FeedbackLoopTesting
+import Foundation
+import Testing
+
+@testable import FeedbackLoopDebugging
+
+/// The app's code that the recorder runs while it records (an effect's
+/// error's `description`, a `deinit` of a state it lets go) may read the
+/// recorder or send to a system whose refusal is reported on the same
+/// thread. The recorder runs it outside its section, so neither waits for
+/// the thread that runs it: nothing hangs, nothing is lost.
+@Suite(.runsLeftoverJobs) struct RecorderReentryTests {
+  /// An error whose description is `describe`, run each time it is described.
+  struct HostileError: Error, CustomStringConvertible {
+    let describe: @Sendable () -> String
+    var description: String { describe() }
+  }
+
+  /// A state's part whose `deinit` runs `onDeinit`.
+  final class Probe: Sendable {
+    let onDeinit: @Sendable () -> Void
+    init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+  }
+
+  struct ProbedState: Sendable {
+    var count: Int
+    var probe: Probe
+  }
+
+  /// A system whose feedback fails once its state is 1, with `error`.
+  func failingSystem(
+    _ harness: Harness, monitor: SystemMonitor<Int, Int>, error: @escaping @Sendable () -> HostileError
+  ) -> System<Int, Int> {
+    var environment = harness.environment
+    environment.logger = LogRecorder().logger
+    return System(
+      initial: 0, reduce: { $0 + $1 },
+      feedbacks: [Feedback(lensing: { $0 == 1 ? $0 : nil }, name: "failing") { _ in .run { _ in throw error() } }],
+      environment: environment, monitor: monitor)
+  }
+
+  @Test("an effect's error whose description reads the recorder is recorded, and nothing waits")
+  func errorDescriptionReadsTheRecorder() {
+    let harness = Harness()
+    let recorder = Recorder<Int, Int>()
+    let seen = Locked<[Int]>([])
+    let system = failingSystem(harness, monitor: recorder.monitor) {
+      HostileError {
+        let count = recorder.moments.count
+        seen.withLock { $0.append(count) }
+        return "failed with \(count) moments recorded"
+      }
+    }
+    system.send(1)
+    harness.settle()
+    #expect(!seen.withLock { $0 }.isEmpty)
+    let failed = recorder.moments.last?.effects.filter { $0.kind == .failed } ?? []
+    #expect(failed.map(\.error) == ["failed with 2 moments recorded"])
+    system.stop()
+  }
+
+  @Test(
+    "an effect's error whose description sends to its own full system: the refusal is recorded too, and nothing waits")
+  func errorDescriptionSendsToAFullSystem() {
+    let harness = Harness(eventBuffer: .dropNewest(limit: 0))
+    let recorder = Recorder<Int, Int>()
+    let target = Locked<System<Int, Int>?>(nil)
+    let sent = Locked(0)
+    let system = failingSystem(harness, monitor: recorder.monitor) {
+      HostileError {
+        sent.withLock { $0 += 1 }
+        target.withLock { $0 }?.send(100)
+        return "sent while described"
+      }
+    }
+    target.withLock { $0 = system }
+    system.send(1)
+    harness.settle()
+    let moments = recorder.moments
+    let failed = moments.flatMap(\.effects).filter { $0.kind == .failed }
+    #expect(failed.map(\.error) == ["sent while described"])
+    // Every send of the description is reduced or recorded as refused.
+    let reduced = moments.filter { $0.event == 100 }.count
+    let refused = moments.flatMap(\.discarded).filter { $0.event == 100 && $0.reason == "bufferFull" }.count
+    #expect(sent.withLock { $0 } >= 1)
+    #expect(reduced + refused == sent.withLock { $0 })
+    target.withLock { $0 = nil }
+    system.stop()
+  }
+
+  @Test(
+    "with a consumer on the recorder's stream (the monitor's), an error whose description sends to its own full system is described once, before the stream's lock"
+  )
+  func errorDescriptionSendsWithAStreamConsumer() throws {
+    let harness = Harness(eventBuffer: .dropNewest(limit: 0))
+    let recorder = Recorder<Int, Int>()
+    let messages = Locked<[InspectionMessage]>([])
+    recorder.stream.add { inspection in
+      if let message = try? InspectionMessage(inspection, serializer: .codable) {
+        messages.withLock { $0.append(message) }
+      }
+    }
+    let target = Locked<System<Int, Int>?>(nil)
+    let described = Locked(0)
+    let system = failingSystem(harness, monitor: recorder.monitor) {
+      HostileError {
+        let count = described.withLock { count in
+          count += 1
+          return count
+        }
+        target.withLock { $0 }?.send(100)
+        return "description \(count)"
+      }
+    }
+    target.withLock { $0 = system }
+    system.send(1)
+    harness.settle()
+    let failedMessages = messages.withLock { $0 }.filter { $0.kind == .effectFailed }
+    let failedChanges = recorder.moments.flatMap(\.effects).filter { $0.kind == .failed }
+    // The logger describes it first, the stream once more: the recorder and the consumer share that one.
+    #expect(failedMessages.count == 1 && failedChanges.count == 1)
+    #expect(failedMessages.first?.error == failedChanges.first?.error)
+    #expect(failedChanges.first?.error == "description \(described.withLock { $0 })")
+    target.withLock { $0 = nil }
+    system.stop()
+  }
+
+  @Test("a state let go by the full ring runs its deinit out of the recorder's section: it may read the recorder")
+  func deinitOfAnOverwrittenStateReadsTheRecorder() {
+    let recorder = Locked<Recorder<ProbedState, Int>?>(Recorder(capacity: 1))
+    let counts = Locked<[Int]>([])
+    let probe: @Sendable () -> Probe = {
+      Probe { counts.withLock { $0.append(recorder.withLock { $0 }?.moments.count ?? -1) } }
+    }
+    let system = System(
+      initial: ProbedState(count: 0, probe: probe()),
+      reduce: { state, event in ProbedState(count: state.count + event, probe: probe()) },
+      monitor: recorder.withLock { $0 }!.monitor)
+    for _ in 1...4 { system.send(1) }
+    // Moments 0 to 2 left the ring (capacity 1, and the open moment): their probes ended, reading the recorder.
+    #expect(counts.withLock { $0 } == [2, 2, 2])
+    #expect(recorder.withLock { $0 }?.moments.map(\.sequence) == [3, 4])
+    system.stop()
+    recorder.withLock { $0 = nil }
+  }
+
+  @Test("a negative recorder capacity stops with a message that says so, in optimized builds too")
+  func negativeCapacityStops() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Recorder<Int, Int>(capacity: -1)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("a recorder's capacity cannot be negative (-1)"), "stderr: \(message)")
+  }
+
+  @Test("a timeline file writer without room stops with a message that says so, in optimized builds too")
+  func writerWithoutRoomStops() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let url = FileManager.default.temporaryDirectory.appendingPathComponent("no-room-\(UUID().uuidString).jsonl")
+      _ = try? TimelineFileWriter<Int, Int>(url: url, bufferCapacity: 0)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("needs room for at least one moment (bufferCapacity 0)"), "stderr: \(message)")
+  }
+}
