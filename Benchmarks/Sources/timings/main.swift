@@ -71,6 +71,11 @@ for id in requested {
     print(
       "W4  \(IdleSystems.systemCount) idle systems: \(Int(measured.residentBytesPerSystem)) resident bytes"
         + " per system, \(Int(measured.allocatedBytesPerSystem)) bytes allocated per system")
+    if let anonymous = measured.anonymousBytesPerSystem, let fileBacked = measured.fileBackedBytesPerSystem {
+      print(
+        "W4  resident per system: \(Int(anonymous)) anonymous (the heap), \(Int(fileBacked)) file-backed"
+          + " (code and read-only data read in for the first time while the systems were made)")
+    }
     print("MEASURED W4 \(Int(measured.residentBytesPerSystem.rounded()))")
   case "W5", "W5-tasks":
     // One run per process: a second run in the same process would find the
