@@ -13,7 +13,8 @@ extension SystemCore {
   /// [control: word and lock, guard lines][inbox lines][state][watermarks][runtimes],
   /// the control and the inbox each on cache lines of their own (see
   /// fl_loop_control); a state small enough goes in the guard's line, and
-  /// so do the watermarks if they fit after it (W4: each part that needs no
+  /// so do the watermarks if they fit after it; the runtimes go in the
+  /// word's line if they fit after the lock (W4: each part that needs no
   /// line of its own is an allocation, or a line, fewer).
   @usableFromInline enum Layout {
     @inlinable static var line: Int { Int(FL_CACHE_LINE) }
@@ -68,14 +69,38 @@ extension SystemCore {
       watermarksInGuardLine(feedbacks: feedbacks) ? afterStateInGuardLine : tail
     }
 
-    /// The feedbacks' runtimes, one reference each, after the watermarks:
-    /// an array of them was an allocation of its own (W4).
-    @inlinable static func runtimes(feedbacks: Int) -> Int {
+    /// Where the parts after the watermarks start.
+    @inlinable static func afterWatermarks(feedbacks: Int) -> Int {
       watermarksInGuardLine(feedbacks: feedbacks) ? tail : tail + MemoryLayout<UInt64>.stride * max(feedbacks, 1)
     }
 
+    /// Where the word's line has room left, after the word and the lock,
+    /// and where that room ends.
+    @inlinable static var wordSpare: Int {
+      roundedUp(MemoryLayout<fl_loop_control>.offset(of: \.wordLine)!, to: MemoryLayout<UInt64>.alignment)
+    }
+
+    @inlinable static var wordLineEnd: Int { MemoryLayout<fl_loop_control>.offset(of: \.reducing)! }
+
+    /// Whether the runtimes of `feedbacks` feedbacks fit in the word's
+    /// line, after the lock. They are written when the system is made and
+    /// at its teardown only, and read by the owner when an effect ends or a
+    /// feedback gets a control value: not per event.
+    @inlinable static func runtimesInWordLine(feedbacks: Int) -> Bool {
+      wordSpare + MemoryLayout<FeedbackRuntime<State, Event>>.stride * feedbacks <= wordLineEnd
+    }
+
+    /// The feedbacks' runtimes, one reference each, in the word's line or
+    /// after the watermarks: an array of them was an allocation of its own
+    /// (W4).
+    @inlinable static func runtimes(feedbacks: Int) -> Int {
+      runtimesInWordLine(feedbacks: feedbacks) ? wordSpare : afterWatermarks(feedbacks: feedbacks)
+    }
+
     @inlinable static func byteCount(feedbacks: Int) -> Int {
-      runtimes(feedbacks: feedbacks) + MemoryLayout<FeedbackRuntime<State, Event>>.stride * feedbacks
+      afterWatermarks(feedbacks: feedbacks)
+        + (runtimesInWordLine(feedbacks: feedbacks)
+          ? 0 : MemoryLayout<FeedbackRuntime<State, Event>>.stride * feedbacks)
     }
 
     @inlinable static var alignment: Int {

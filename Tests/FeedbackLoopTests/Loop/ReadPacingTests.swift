@@ -89,15 +89,19 @@ struct StatePlacementTests {
     // Two feedbacks' watermarks fit after an `Int` state in the guard's line.
     #expect(SystemCore<Int, Int>.Layout.watermarksInGuardLine(feedbacks: 2))
     #expect(!SystemCore<Int, Int>.Layout.watermarksInGuardLine(feedbacks: 3))
+    #expect(SystemCore<Int, Int>.Layout.runtimesInWordLine(feedbacks: 2) == (MemoryLayout<fl_lock_t>.size <= 40))
   }
 
   @Test("the parts of the control's allocation never overlap, whatever the state and the number of feedbacks")
   func controlPartsNeverOverlap() {
     func check<State, Event>(_: SystemCore<State, Event>.Type, feedbacks: Int) {
       typealias Layout = SystemCore<State, Event>.Layout
-      // The guard line's spare bytes hold the state or the watermarks, if they fit.
+      // The spare bytes of the word's line hold the runtimes, and those of
+      // the guard's line the state and the watermarks, if they fit.
+      let lock = MemoryLayout<fl_loop_control>.offset(of: \.lock)! + MemoryLayout<fl_lock_t>.size
       var parts: [(name: String, start: Int, end: Int)] = [
-        ("control", 0, Layout.guardSpare),
+        ("word and lock", 0, lock),
+        ("guard", MemoryLayout<fl_loop_control>.offset(of: \.reducing)!, Layout.guardSpare),
         ("inbox", Layout.inbox, Layout.inbox + MemoryLayout<EventInbox<State, Event>>.size),
         ("state", Layout.state, Layout.state + MemoryLayout<State>.size),
         (
