@@ -70,7 +70,31 @@ import Testing
     system.stop()
   }
 
-  func keys(_ reading: ChangeLogReading<String>) -> [String]? {
+  @Test("A change through modifyValue of a key that is not there copies nothing, even while another value shares it")
+  func modifyValueOfMissingKeyCopiesNothing() {
+    var dictionary = TrackedDictionary(uniqueKeysWithValues: (0..<1_000).map { ($0, $0) })
+    let shared = dictionary  // a copy kept, as a published state or an observer keeps one
+    let cursor = dictionary.changeCursor
+    #expect(dictionary.modifyValue(forKey: 5_000) { $0 += 1 } == nil)
+    #expect(dictionary.storage === shared.storage, "an event for a missing key copied the whole dictionary")
+    #expect(keys(dictionary.changes(since: cursor)) == [], "the log, kept, says nothing changed")
+    // A key that is there: copied once, with the change, and the copy kept apart.
+    #expect(
+      dictionary.modifyValue(forKey: 999) { value -> Int in
+        value += 1
+        return value
+      } == 1_000)
+    #expect(dictionary.storage !== shared.storage)
+    #expect(dictionary[999] == 1_000 && shared[999] == 999)
+    #expect(dictionary.count == 1_000 && shared.count == 1_000)
+    // Unique now: a change stays in place, and a missing key still changes nothing.
+    let unique = ObjectIdentifier(dictionary.storage)
+    #expect(dictionary.modifyValue(forKey: 0) { $0 -= 1 } != nil)
+    #expect(dictionary.modifyValue(forKey: -1) { $0 -= 1 } == nil)
+    #expect(ObjectIdentifier(dictionary.storage) == unique && dictionary[0] == -1)
+  }
+
+  func keys<Key>(_ reading: ChangeLogReading<Key>) -> [Key]? {
     switch reading {
     case .unchanged: return []
     case .changed(let keys): return Array(keys)

@@ -19,6 +19,27 @@ public enum ProcessMemory {
     #endif
   }
 
+  /// Resident bytes now, split as `/proc/self/status` does: anonymous
+  /// memory (the heap: what the process allocated) and file-backed pages
+  /// (code and read-only data of the executable and its libraries, read in
+  /// the first time they run).
+  public static func residentSplit() -> (anonymous: Int, fileBacked: Int)? {
+    #if os(Linux)
+      guard let text = read("/proc/self/status") else { return nil }
+      var anonymous: Int?
+      var fileBacked: Int?
+      for line in text.split(separator: "\n") {
+        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
+        if line.hasPrefix("RssAnon:") { anonymous = kilobytes }
+        if line.hasPrefix("RssFile:") { fileBacked = kilobytes }
+      }
+      guard let anonymous, let fileBacked else { return nil }
+      return (anonymous, fileBacked)
+    #else
+      return nil
+    #endif
+  }
+
   /// The peak of resident bytes since the process started
   /// (`VmHWM` in `/proc/self/status`).
   public static func peakResidentBytes() -> Int? {

@@ -38,11 +38,14 @@ public enum Workloads {
     RecordedInputThroughput.emptyMonitor, RecordedInputThroughput.inMemory, RecordedInputThroughput.toFile,
   ]
 
-  /// The UI store on the main actor (W12 to W14), each beside what an app
+  /// The UI store on the main actor (W12 to W14, and W12 through scoped
+  /// stores), each beside what an app
   /// writes without a store. Their trials must be made on the main actor, so
   /// only the timings executable (whose top-level code runs there) runs them.
   public static let store: [Workload] = [
     StoreSend.workload, StoreSend.plain, StoreTracked.workload, StoreTracked.plain, StoreFields.workload,
+    ScopedStoreSend.workload(depth: 1), ScopedStoreSend.workload(depth: 5), ScopedStoreSend.workload(depth: 10),
+    ScopedStoreSend.readingWorkload(depth: 0), ScopedStoreSend.readingWorkload(depth: 10),
   ]
 
   /// Many threads at once (issue 17), each beside its baseline: W9 with

@@ -9,7 +9,10 @@
 //                            W6tree-100, W6set, W6set-100, W6 over a TreeSet and a Set; W6dict,
 //                            W6dict-100, W6dictplain, W6 by id)
 //                            and the UI store on the main actor (W12, W12plain, W13,
-//                            W13plain, W14); W8, a statechart's reducer,
+//                            W13plain, W14; W12scoped-1, W12scoped-5, W12scoped-10, W12
+//                            sent to a store scoped that many levels deep; W12read and
+//                            W12scopedread-10, the root and the deepest store read after
+//                            each send); W8, a statechart's reducer,
 //                            and W8flat, the same behaviour as a flat enum reducer;
 //                            C1, C1skip-0, C1skip-3, a Cycle router of 3 drivers and
 //                            its skipped renders, C1skip-30, C1cmp, C1filter, a skipped
@@ -71,6 +74,11 @@ for id in requested {
     print(
       "W4  \(IdleSystems.systemCount) idle systems: \(Int(measured.residentBytesPerSystem)) resident bytes"
         + " per system, \(Int(measured.allocatedBytesPerSystem)) bytes allocated per system")
+    if let anonymous = measured.anonymousBytesPerSystem, let fileBacked = measured.fileBackedBytesPerSystem {
+      print(
+        "W4  resident per system: \(Int(anonymous)) anonymous (the heap), \(Int(fileBacked)) file-backed"
+          + " (code and read-only data read in for the first time while the systems were made)")
+    }
     print("MEASURED W4 \(Int(measured.residentBytesPerSystem.rounded()))")
   case "W5", "W5-tasks":
     // One run per process: a second run in the same process would find the

@@ -71,10 +71,15 @@ public struct TrackedDictionary<Key: Hashable & Sendable, Value: Sendable>: Send
   /// value); `nil`, and nothing logged, if there is no value for `key`.
   /// The lifted reducers by id reach their child through it (W7 in
   /// BENCHMARKS.md).
+  ///
+  /// The key is looked up before the storage is made unique: a missing key
+  /// (an event for a child that is not there) copies nothing, however
+  /// many other values share the storage. The index found stays valid
+  /// through the copy, which keeps the dictionary's buckets where they were.
   @inlinable
   mutating func modifyValue<Result>(forKey key: Key, _ body: (inout Value) -> Result) -> Result? {
-    makeUnique()
     guard let index = storage.contents.index(forKey: key) else { return nil }
+    makeUnique()
     let (result, address) = Self.writing(&storage.contents.values[index], body)
     storage.log.record(key, count: storage.contents.count)
     // A value changed in place moves no entry: `index` stays valid until

@@ -210,6 +210,7 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
   ) -> Reducer<Parent, ParentEvent> {
     let (body, extract) = (self.body, event.extract)
     let offset = MemoryLayout<Parent>.offset(of: path)
+    ChildrenBehindAccessors.warnIfCopiedPerEvent(path, offset: offset)
     return Reducer<Parent, ParentEvent> { parent, parentEvent in
       guard let (id, childEvent) = extract(parentEvent) else { return nil }
       return reduceChild(&parent, path, offset: offset, id: id, event: childEvent) { body(&$0, childEvent) }
@@ -224,6 +225,7 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
     event: ChildEventPath<ParentEvent, ID, Event>
   ) -> Reducer<Parent, ParentEvent> {
     let (body, extract) = (self.body, event.extract)
+    ChildrenBehindAccessors.warnIfCopiedPerEvent(path, offset: MemoryLayout<Parent>.offset(of: path))
     return Reducer<Parent, ParentEvent> { parent, parentEvent in
       guard let (id, childEvent) = extract(parentEvent) else { return nil }
       guard parent[keyPath: path][id] != nil else {

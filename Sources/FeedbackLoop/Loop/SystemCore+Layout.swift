@@ -2,16 +2,20 @@ import CFeedbackLoopShims
 
 // MARK: - The parts of the control's allocation
 
-/// The inbox, the state and the feedbacks' watermarks live in `control`'s
-/// allocation, after the control word, the lock and the reduction guard, at
-/// offsets that depend only on the types. This file owns that layout; the
+/// The inbox, the state, the feedbacks' watermarks and their runtimes live
+/// in `control`'s allocation, after the control word, the lock and the
+/// reduction guard, at offsets that depend only on the types and the number
+/// of feedbacks. This file owns that layout; the
 /// allocation is made in `init` and freed in `deinit` (SystemCore.swift),
 /// and the state is destroyed early by `destroyState()` (SystemCore+Stopping.swift).
 extension SystemCore {
   /// Where each part of `control`'s allocation starts:
-  /// [control: word and lock, guard lines][inbox lines][state][watermarks],
+  /// [control: word and lock, guard lines][inbox lines][state][watermarks][runtimes],
   /// the control and the inbox each on cache lines of their own (see
-  /// fl_loop_control); a state small enough goes in the guard's line.
+  /// fl_loop_control); a state small enough goes in the guard's line, and
+  /// so do the watermarks if they fit after it; the runtimes go in the
+  /// word's line if they fit after the lock (W4: each part that needs no
+  /// line of its own is an allocation, or a line, fewer).
   @usableFromInline enum Layout {
     @inlinable static var line: Int { Int(FL_CACHE_LINE) }
 
@@ -41,12 +45,62 @@ extension SystemCore {
       stateInGuardLine ? guardSpare : roundedUp(afterInbox, to: MemoryLayout<State>.alignment)
     }
 
-    @inlinable static var watermarks: Int {
+    /// Where the guard's line has room left after the state, if the state
+    /// is there (the state's end otherwise).
+    @inlinable static var afterStateInGuardLine: Int {
+      roundedUp(guardSpare + (stateInGuardLine ? MemoryLayout<State>.size : 0), to: MemoryLayout<UInt64>.alignment)
+    }
+
+    /// Whether the watermarks of `feedbacks` feedbacks fit in the guard's
+    /// line, after the state: the owner writes them (rarely: at a
+    /// cancellation) and reads them (per effect event), as it does the
+    /// guard; a line of their own cost every idle system 16 bytes (W4).
+    @inlinable static func watermarksInGuardLine(feedbacks: Int) -> Bool {
+      afterStateInGuardLine + MemoryLayout<UInt64>.stride * max(feedbacks, 1)
+        <= MemoryLayout<fl_loop_control>.stride
+    }
+
+    /// Where the parts that follow the inbox start.
+    @inlinable static var tail: Int {
       roundedUp(stateInGuardLine ? afterInbox : state + MemoryLayout<State>.size, to: MemoryLayout<UInt64>.alignment)
     }
 
+    @inlinable static func watermarks(feedbacks: Int) -> Int {
+      watermarksInGuardLine(feedbacks: feedbacks) ? afterStateInGuardLine : tail
+    }
+
+    /// Where the parts after the watermarks start.
+    @inlinable static func afterWatermarks(feedbacks: Int) -> Int {
+      watermarksInGuardLine(feedbacks: feedbacks) ? tail : tail + MemoryLayout<UInt64>.stride * max(feedbacks, 1)
+    }
+
+    /// Where the word's line has room left, after the word and the lock,
+    /// and where that room ends.
+    @inlinable static var wordSpare: Int {
+      roundedUp(MemoryLayout<fl_loop_control>.offset(of: \.wordLine)!, to: MemoryLayout<UInt64>.alignment)
+    }
+
+    @inlinable static var wordLineEnd: Int { MemoryLayout<fl_loop_control>.offset(of: \.reducing)! }
+
+    /// Whether the runtimes of `feedbacks` feedbacks fit in the word's
+    /// line, after the lock. They are written when the system is made and
+    /// at its teardown only, and read by the owner when an effect ends or a
+    /// feedback gets a control value: not per event.
+    @inlinable static func runtimesInWordLine(feedbacks: Int) -> Bool {
+      wordSpare + MemoryLayout<FeedbackRuntime<State, Event>>.stride * feedbacks <= wordLineEnd
+    }
+
+    /// The feedbacks' runtimes, one reference each, in the word's line or
+    /// after the watermarks: an array of them was an allocation of its own
+    /// (W4).
+    @inlinable static func runtimes(feedbacks: Int) -> Int {
+      runtimesInWordLine(feedbacks: feedbacks) ? wordSpare : afterWatermarks(feedbacks: feedbacks)
+    }
+
     @inlinable static func byteCount(feedbacks: Int) -> Int {
-      watermarks + MemoryLayout<UInt64>.stride * max(feedbacks, 1)
+      afterWatermarks(feedbacks: feedbacks)
+        + (runtimesInWordLine(feedbacks: feedbacks)
+          ? 0 : MemoryLayout<FeedbackRuntime<State, Event>>.stride * feedbacks)
     }
 
     @inlinable static var alignment: Int {
@@ -62,7 +116,27 @@ extension SystemCore {
   /// event costs one comparison and no reference counting.
   @inlinable
   var watermarks: UnsafeMutablePointer<UInt64> {
-    (UnsafeMutableRawPointer(control) + Layout.watermarks).assumingMemoryBound(to: UInt64.self)
+    (UnsafeMutableRawPointer(control) + Layout.watermarks(feedbacks: feedbackCount)).assumingMemoryBound(
+      to: UInt64.self)
+  }
+
+  /// The feedbacks' runtimes, in the order of the feedbacks, in `control`'s
+  /// allocation; empty once they are released (at the teardown). Owned by
+  /// the loop's thread.
+  @inlinable
+  var runtimes: UnsafeMutableBufferPointer<FeedbackRuntime<State, Event>> {
+    UnsafeMutableBufferPointer(
+      start: (UnsafeMutableRawPointer(control) + Layout.runtimes(feedbacks: feedbackCount)).assumingMemoryBound(
+        to: FeedbackRuntime<State, Event>.self),
+      count: runtimesReleased ? 0 : feedbackCount)
+  }
+
+  /// Releases the runtimes (the teardown, or `deinit` if there was none).
+  @inlinable
+  func releaseRuntimes() {
+    guard !runtimesReleased else { return }
+    _ = runtimes.deinitialize()
+    runtimesReleased = true
   }
 
   /// The shared queue and its buffer policy (EventInbox.swift), guarded by

@@ -79,7 +79,7 @@ extension SystemCore {
     for case .addObserver(let observer) in leftovers { observer.stopped() }
     // Effects' tasks hold this core until they end; release the feedbacks'
     // closures now rather than then.
-    runtimes.removeAll()
+    releaseRuntimes()
     StateLink.releaseChain(&firstStateLink)
     EventLink.releaseChain(&firstEventLink)
   }

@@ -149,6 +149,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// Guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var mainDrainScheduled = false
 
+  /// Whether the runtimes were released; owned by the loop's thread.
+  @exclusivity(unchecked) @usableFromInline var runtimesReleased = false
+
   @usableFromInline let reducer: @Sendable (inout State, Event) -> Void
 
   /// The control word, the lock and the reduction guard, then the inbox,
@@ -184,7 +187,9 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// Whether `stateStorage` was destroyed; owned by the loop's thread.
   @exclusivity(unchecked) @usableFromInline var stateDestroyed = false
 
-  @exclusivity(unchecked) @usableFromInline var runtimes: [FeedbackRuntime<State, Event>] = []
+  /// How many feedbacks the system has: their runtimes and watermarks are
+  /// in `control`'s allocation (SystemCore+Layout.swift).
+  @usableFromInline let feedbackCount: Int
 
   /// The feedbacks' handlers and the observers, in chains that retain their
   /// links (see ``StateLink`` and ``Linked``).
@@ -205,6 +210,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     environment: SystemEnvironment,
     monitor: SystemMonitor<State, Event>?
   ) {
+    feedbackCount = feedbacks.count
     let memory = UnsafeMutableRawPointer.allocate(
       byteCount: Layout.byteCount(feedbacks: feedbacks.count), alignment: Layout.alignment)
     control = memory.bindMemory(to: fl_loop_control.self, capacity: 1)
@@ -224,18 +230,21 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       if limit < 0 { fatalError("FeedbackLoop: an event buffer limit must be 0 or more, not \(limit)") }
     }
     fl_loop_control_init(control)
-    (memory + Layout.watermarks).bindMemory(to: UInt64.self, capacity: max(feedbacks.count, 1)).initialize(
-      repeating: 0, count: max(feedbacks.count, 1))
-    runtimes.reserveCapacity(feedbacks.count)
+    (memory + Layout.watermarks(feedbacks: feedbacks.count)).bindMemory(
+      to: UInt64.self, capacity: max(feedbacks.count, 1)
+    ).initialize(repeating: 0, count: max(feedbacks.count, 1))
+    let runtimeSlots = (memory + Layout.runtimes(feedbacks: feedbacks.count)).bindMemory(
+      to: FeedbackRuntime<State, Event>.self, capacity: feedbacks.count)
     SharedHandlers.whileMaking {
       for (index, feedback) in feedbacks.enumerated() {
-        let runtime = feedback.makeRuntime(FeedbackID(index: index, label: feedback.label), self)
-        runtimes.append(runtime)
+        (runtimeSlots + index).initialize(
+          to: feedback.makeRuntime(FeedbackID(index: index, label: feedback.label), self))
       }
     }
   }
 
   deinit {
+    releaseRuntimes()
     StateLink.releaseChain(&firstStateLink)
     EventLink.releaseChain(&firstEventLink)
     StateObserver.releaseChain(&firstObserver)

@@ -13,6 +13,7 @@ extension Store {
   /// ```
   @inlinable
   public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    if derive != nil { followFromNow() }
     let field = field(keyPath)
     field.isRead = true
     field.access()

@@ -2,9 +2,10 @@ extension Store {
   /// A view state: a store whose state is a pure function of this one's,
   /// and which sends the same events (Feedbacks' `viewStateFactory`).
   ///
-  /// The projection is computed for each new state; the view state notifies
-  /// its readers only when it changes (it is `Equatable`), so a view that
-  /// reads it re-renders only for what it shows.
+  /// The projection is computed for each new state while someone reads the
+  /// view state (and when it is read after states nobody read); the view
+  /// state notifies its readers only when it changes (it is `Equatable`),
+  /// so a view that reads it re-renders only for what it shows.
   ///
   /// ```swift
   /// extension Search.State {
@@ -19,7 +20,7 @@ extension Store {
   public func project<ViewState: Equatable>(
     _ viewState: @escaping (State) -> ViewState
   ) -> Store<ViewState, Event> {
-    child(initial: viewState(current), state: viewState, event: { $0 })
+    child(initial: viewState(current), state: viewState, keepsLastPart: false, event: { $0 })
   }
 
   /// A view state through a prism that lets only some states through (the
@@ -46,7 +47,7 @@ extension Store {
     filtering prism: @escaping (State) -> ViewState?,
     initial: ViewState
   ) -> Store<ViewState, Event> {
-    child(initial: prism(current) ?? initial, state: prism, event: { $0 })
+    child(initial: prism(current) ?? initial, state: prism, keepsLastPart: true, event: { $0 })
   }
 
   /// A view state through a prism that lets only some states through, `nil`
@@ -60,6 +61,6 @@ extension Store {
   public func project<ViewState: Equatable>(
     filtering prism: @escaping (State) -> ViewState?
   ) -> Store<ViewState?, Event> {
-    child(initial: prism(current), state: { prism($0).map(Optional.some) }, event: { $0 })
+    child(initial: prism(current), state: { prism($0).map(Optional.some) }, keepsLastPart: true, event: { $0 })
   }
 }

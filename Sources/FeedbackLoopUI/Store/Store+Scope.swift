@@ -1,4 +1,40 @@
 extension Store {
+  /// A store for a child view: the part of the state at `toChildState`, and
+  /// the events the child may send, mapped into this store's events.
+  ///
+  /// The same as the function form, for a key path. When the key path and
+  /// those of the stores this one is scoped from are stored properties, the
+  /// child reads its part straight from the root's state, at the sum of
+  /// their byte offsets: a store scoped ten levels deep costs what one
+  /// level does.
+  ///
+  /// ```swift
+  /// NotificationsView(
+  ///   store: store.scope(state: \.notifications, event: Settings.Event.notifications)
+  /// )
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toChildState: the child's part of the state.
+  ///   - toEvent: turns a child's event into one of this store's events.
+  @inlinable
+  public func scope<ChildState, ChildEvent>(
+    state toChildState: KeyPath<State, ChildState>,
+    event toEvent: @escaping (ChildEvent) -> Event
+  ) -> Store<ChildState, ChildEvent> {
+    refreshIfStale()
+    guard let offset = MemoryLayout<State>.offset(of: toChildState), let anchor = anchorForScopes() else {
+      return scope(state: { $0[keyPath: toChildState] }, event: toEvent)
+    }
+    let (base, childOffset) = (anchor.base, anchor.offset + offset)
+    let child = child(
+      initial: slots.current.pointee[keyPath: toChildState],
+      derive: { (base() + childOffset).assumingMemoryBound(to: ChildState.self).pointee },
+      keepsLastPart: false, event: toEvent)
+    child.anchor = StoreAnchor(base: base, offset: childOffset)
+    return child
+  }
+
   /// A store for a child view: a part of the state, and the events the child
   /// may send, mapped into this store's events.
   ///
@@ -23,11 +59,12 @@ extension Store {
   /// - Parameters:
   ///   - toChildState: the child's part of the state, a pure function.
   ///   - toEvent: turns a child's event into one of this store's events.
+  @inlinable
   public func scope<ChildState, ChildEvent>(
     state toChildState: @escaping (State) -> ChildState,
     event toEvent: @escaping (ChildEvent) -> Event
   ) -> Store<ChildState, ChildEvent> {
-    child(initial: toChildState(current), state: toChildState, event: toEvent)
+    child(initial: toChildState(current), state: toChildState, keepsLastPart: false, event: toEvent)
   }
 
   /// A store for a child view whose part of the state exists in some states
@@ -52,37 +89,77 @@ extension Store {
     event toEvent: @escaping (ChildEvent) -> Event
   ) -> Store<ChildState, ChildEvent>? {
     guard let initial = toChildState(current) else { return nil }
-    return child(initial: initial, state: toChildState, event: toEvent)
+    return child(initial: initial, state: toChildState, keepsLastPart: true, event: toEvent)
   }
 
-  /// Makes a store that follows this one: each new state of this store goes
-  /// through `toChildState`; a `nil` leaves the child unchanged.
+  /// Makes a store that follows this one: its state is this store's
+  /// through `toChildState`; a `nil` leaves the child unchanged, which
+  /// `keepsLastPart` must then say.
+  @inlinable
   func child<ChildState, ChildEvent>(
     initial: ChildState,
     state toChildState: @escaping (State) -> ChildState?,
+    keepsLastPart: Bool,
     event toEvent: @escaping (ChildEvent) -> Event
   ) -> Store<ChildState, ChildEvent> {
+    // Through this store, which derives its own state first if it is stale.
+    child(initial: initial, derive: { [self] in toChildState(current) }, keepsLastPart: keepsLastPart, event: toEvent)
+  }
+
+  /// Makes a store scoped from this one, in its tree: it derives its state
+  /// with `derive` when it is read, or takes each state from the root while
+  /// someone follows it (StoreTree.swift); its events go to this store's
+  /// system through `toEvent`. Inlinable, as the scopes are, so that its
+  /// closures are specialized for the child's state where it is scoped.
+  @inlinable
+  func child<ChildState, ChildEvent>(
+    initial: ChildState,
+    derive: @escaping @MainActor () -> ChildState?,
+    keepsLastPart: Bool,
+    event toEvent: @escaping (ChildEvent) -> Event
+  ) -> Store<ChildState, ChildEvent> {
+    let forward = self.forward
     let child = Store<ChildState, ChildEvent>(
       initial: initial,
       isDuplicate: equality(of: ChildState.self),
-      forward: { [self] event in self.send(toEvent(event)) },
+      forward: { event in forward(toEvent(event)) },
       stop: { [self] in self.stop() },
       processQueued: { [self] in self.processQueuedEvents() },
       owner: self)
-    if hasStopped { child.systemStopped() }
-    // The child takes its part with this store's state, before anyone is
-    // told, and tells its readers after this store's (see `receive(_:)`).
-    addListener(
-      take: { [weak child] state in
-        guard let child, let childState = toChildState(state) else { return }
-        _ = child.take(childState)
-      },
-      receive: { [weak child] _ in
-        guard let child else { return false }
-        child.tellReaders()
-        return true
-      },
-      finish: { [weak child] in child?.systemStopped() })
+    child.tree = tree
+    child.derive = derive
+    child.derivedAt = tree.generation
+    child.depth = depth + 1
+    child.keepsLastPart = keepsLastPart
+    child.hooks = TreeHooks(
+      take: { [unowned child] in child.takeFromRoot() },
+      tell: { [unowned child] in child.tellReaders() },
+      staysListed: { [unowned child] in child.staysListed() })
+    if hasStopped {
+      child.systemStopped()
+      return child
+    }
+    addStopFollower(child)
+    // A part kept through the states that have none must see every state.
+    if keepsLastPart { child.followFromNow() }
     return child
+  }
+
+  /// Where this store's state lies in a state kept eagerly, for a store
+  /// scoped from it through a stored property: the root's state, this
+  /// store's own if it keeps its last part (it takes every state), or, for
+  /// a store derived through a function, its own, derived first.
+  @usableFromInline
+  func anchorForScopes() -> StoreAnchor? {
+    if let anchor { return anchor }
+    if derive == nil || keepsLastPart {
+      let slots = slots
+      return StoreAnchor(base: { UnsafeRawPointer(slots.current) }, offset: 0)
+    }
+    return StoreAnchor(
+      base: { [unowned self] in
+        refreshIfStale()
+        return UnsafeRawPointer(slots.current)
+      }, offset: 0)
   }
 }

@@ -21,7 +21,7 @@ import Observation
 /// - a view can read a projection of the state (``project(_:)``, the view
 ///   state of Feedbacks' `viewStateFactory`), or a child store scoped to a
 ///   part of the state and a subset of the events
-///   (``scope(state:event:)``).
+///   (``scope(state:event:)-(KeyPath<State,ChildState>,_)``).
 ///
 /// ```swift
 /// struct CounterView: View {
@@ -60,9 +60,13 @@ public final class Store<State, Event> {
   /// The state, as the store last received it, and the slot the next one
   /// is compared in.
   @usableFromInline let slots: StateSlots<State>
-  /// The state, as the store last received it. Read through ``state``, which
+  /// The state, as the store last received it (a scoped store derives it
+  /// first if the root took a state since). Read through ``state``, which
   /// registers the read with Observation.
-  @inlinable var current: State { slots.current.pointee }
+  @inlinable var current: State {
+    refreshIfStale()
+    return slots.current.pointee
+  }
   /// Whether two states are equal, when `State` is `Equatable`: an equal
   /// state does not notify the readers of ``state``. Made with
   /// `equality(of:)` where the store is made, in inlinable code.
@@ -109,6 +113,34 @@ public final class Store<State, Event> {
   /// Whether the system stopped: ``isStopped`` for the store's own use, which
   /// does not register a read with Observation.
   @usableFromInline @exclusivity(unchecked) var hasStopped = false
+  /// The stores of this store's system: the root's count of states, and
+  /// the scoped stores that take every state (StoreTree.swift).
+  @usableFromInline @exclusivity(unchecked) var tree = StoreTree()
+  /// For a scoped store: its state, derived from the root's current one,
+  /// or `nil` to keep the last (a part that this state does not have).
+  /// `nil` for the root store.
+  @usableFromInline @exclusivity(unchecked) var derive: (@MainActor () -> State?)?
+  /// Where this store's state lies in a state kept eagerly, for the stores
+  /// scoped from it through stored properties.
+  @usableFromInline @exclusivity(unchecked) var anchor: StoreAnchor?
+  /// The root's `generation` when this scoped store last derived its state.
+  @usableFromInline @exclusivity(unchecked) var derivedAt: UInt64 = 0
+  /// How many scopes lie between this store and the root.
+  @usableFromInline @exclusivity(unchecked) var depth = 0
+  /// Whether the store takes every state of the root.
+  @usableFromInline @exclusivity(unchecked) var isFollowed = false
+  /// Whether the store has an entry in its tree's `followed` list: it
+  /// keeps it through one state nobody followed it in, so that a view
+  /// that reads it at each state does not add it and drop it each time.
+  @usableFromInline @exclusivity(unchecked) var isListed = false
+  /// Whether the store keeps its last part through the states that have
+  /// none: then it takes every state, to know the last part.
+  @usableFromInline @exclusivity(unchecked) var keepsLastPart = false
+  /// For a scoped store: what its tree calls for each state while it is
+  /// followed, made where the store is scoped (specialized for its state).
+  @usableFromInline @exclusivity(unchecked) var hooks: TreeHooks?
+  /// The stores scoped from this one, told when the system stops.
+  @exclusivity(unchecked) var stopFollowers: [StopFollower] = []
   /// What ends the sequences and publishers of this store when it goes
   /// away. Only the main actor touches it, but for `deinit`, which runs when
   /// no other reference is left, so nothing can touch it at the same time.
@@ -162,10 +194,12 @@ public final class Store<State, Event> {
   /// ```swift
   /// Text(store.state.title)
   /// ```
+  @inlinable
   public var state: State {
+    if derive != nil { followFromNow() }
     stateIsRead = true
     access(keyPath: stateKeyPath)
-    return current
+    return slots.current.pointee
   }
 
   /// Sends an event. Called on the main actor, as a view does, the event has
@@ -263,7 +297,13 @@ public final class Store<State, Event> {
   /// notification (see `stateIsRead` and `ObservedField.isRead`).
   @inlinable
   func receive(_ new: State) {
-    if take(new) { tellReaders() }
+    guard take(new) else { return }
+    // The scoped stores someone follows take the state before anyone is
+    // told; the others derive it when they are read.
+    tree.generation &+= 1
+    if !tree.followed.isEmpty { tree.takeState() }
+    tellReaders()
+    if !tree.followed.isEmpty { tree.tellReaders() }
   }
 
   /// Stores a new state and lists what changed, in this store and in the
@@ -346,12 +386,18 @@ public final class Store<State, Event> {
   @usableFromInline
   func systemStopped() {
     guard !hasStopped else { return }
+    // The last state, for the readers of a scoped store that is not
+    // followed: it no longer follows the root.
+    refreshIfStale()
     withMutation(keyPath: \.isStopped) { hasStopped = true }
     let ending = listeners
     listeners.removeAll()
     for listener in ending { listener.finish() }
     for finish in finishers.values { finish() }
     finishers.removeAll()
+    let scoped = stopFollowers
+    stopFollowers.removeAll()
+    for follower in scoped { follower.store?.systemStopped() }
   }
 
   /// Adds a listener that hears of each new state of this store, until it
@@ -371,8 +417,54 @@ public final class Store<State, Event> {
       finish()
       return
     }
+    if derive != nil { followFromNow() }
     listeners.append(StoreListener(id: nextListenerID, take: take, receive: receive, finish: finish))
     if let finishOnRelease { finishers[nextListenerID] = finishOnRelease }
+  }
+
+  // MARK: - Scoped stores: derived when read, or followed
+
+  /// Derives the state of a scoped store from the root's, if the root took
+  /// a state since it last did. A followed store takes it as it would from
+  /// the root (compared, its changes noted for its readers); one nobody
+  /// follows just replaces it: nobody waits to hear of the change.
+  @inlinable @inline(__always)
+  func refreshIfStale() {
+    guard derive != nil, derivedAt != tree.generation, !hasStopped else { return }
+    refresh()
+  }
+
+  @usableFromInline
+  func refresh() {
+    if isFollowed {
+      takeFromRoot()
+      return
+    }
+    derivedAt = tree.generation
+    if let new = derive?() { slots.current.pointee = new }
+  }
+
+  /// From now on, this scoped store takes every state of the root, until
+  /// nobody follows it (``staysListed()``). Its state is derived first,
+  /// so that the reader that follows it reads the current one.
+  @usableFromInline
+  func followFromNow() {
+    refreshIfStale()
+    guard !isFollowed, let hooks else { return }
+    isFollowed = true
+    guard !isListed else { return }
+    isListed = true
+    tree.follow(self, depth: depth, hooks: hooks)
+  }
+
+  /// Registers a store scoped from this one, to be told when the system
+  /// stops; the references to stores gone are dropped now and then.
+  @usableFromInline
+  func addStopFollower(_ store: any TreeMember) {
+    if stopFollowers.count >= 16, stopFollowers.count.nonzeroBitCount == 1 {
+      stopFollowers.removeAll { $0.store == nil }
+    }
+    stopFollowers.append(StopFollower(store: store))
   }
 
   // MARK: - Observable, by hand
@@ -403,3 +495,32 @@ public final class Store<State, Event> {
 }
 
 extension Store: Observable {}
+
+extension Store: TreeMember {
+  /// Takes the root's new state, if it has not yet, and notes what changed.
+  @inlinable
+  func takeFromRoot() {
+    guard isFollowed, let derive, derivedAt != tree.generation else { return }
+    derivedAt = tree.generation
+    guard let new = derive() else { return }
+    _ = take(new)
+  }
+
+  /// Whether the store keeps its entry in the tree's list: it follows
+  /// every state if someone read it since its last notification (or
+  /// listens, or it keeps its last part); it keeps the entry, dormant,
+  /// through one state nobody followed it in.
+  @inlinable
+  func staysListed() -> Bool {
+    if keepsLastPart || stateIsRead || !listeners.isEmpty || fieldList.contains(where: { $0.isRead }) {
+      isFollowed = true
+      return true
+    }
+    if isFollowed {
+      isFollowed = false
+      return true
+    }
+    isListed = false
+    return false
+  }
+}

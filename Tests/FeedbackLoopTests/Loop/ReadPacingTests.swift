@@ -83,10 +83,64 @@ struct StatePlacementTests {
     #expect(!SystemCore<FourNumbers, Int>.Layout.stateInGuardLine)
     #expect(SystemCore<ThreeNumbers, Int>.Layout.state < SystemCore<ThreeNumbers, Int>.Layout.inbox)
     #expect(SystemCore<FourNumbers, Int>.Layout.state >= SystemCore<FourNumbers, Int>.Layout.afterInbox)
-    // The watermarks never overlap the state.
+    // A larger state leaves the guard's line to the watermarks.
     #expect(
-      SystemCore<FourNumbers, Int>.Layout.watermarks
-        >= SystemCore<FourNumbers, Int>.Layout.state + MemoryLayout<FourNumbers>.size)
+      SystemCore<FourNumbers, Int>.Layout.watermarks(feedbacks: 2) < SystemCore<FourNumbers, Int>.Layout.inbox)
+    // Two feedbacks' watermarks fit after an `Int` state in the guard's line.
+    #expect(SystemCore<Int, Int>.Layout.watermarksInGuardLine(feedbacks: 2))
+    #expect(!SystemCore<Int, Int>.Layout.watermarksInGuardLine(feedbacks: 3))
+    #expect(SystemCore<Int, Int>.Layout.runtimesInWordLine(feedbacks: 2) == (MemoryLayout<fl_lock_t>.size <= 40))
+  }
+
+  @Test("the parts of the control's allocation never overlap, whatever the state and the number of feedbacks")
+  func controlPartsNeverOverlap() {
+    func check<State, Event>(_: SystemCore<State, Event>.Type, feedbacks: Int) {
+      typealias Layout = SystemCore<State, Event>.Layout
+      // The spare bytes of the word's line hold the runtimes, and those of
+      // the guard's line the state and the watermarks, if they fit.
+      let lock = MemoryLayout<fl_loop_control>.offset(of: \.lock)! + MemoryLayout<fl_lock_t>.size
+      var parts: [(name: String, start: Int, end: Int)] = [
+        ("word and lock", 0, lock),
+        ("guard", MemoryLayout<fl_loop_control>.offset(of: \.reducing)!, Layout.guardSpare),
+        ("inbox", Layout.inbox, Layout.inbox + MemoryLayout<EventInbox<State, Event>>.size),
+        ("state", Layout.state, Layout.state + MemoryLayout<State>.size),
+        (
+          "watermarks", Layout.watermarks(feedbacks: feedbacks),
+          Layout.watermarks(feedbacks: feedbacks) + 8 * max(feedbacks, 1)
+        ),
+        ("runtimes", Layout.runtimes(feedbacks: feedbacks), Layout.runtimes(feedbacks: feedbacks) + 8 * feedbacks),
+      ]
+      parts.sort { $0.start < $1.start }
+      for (first, second) in zip(parts, parts.dropFirst()) {
+        #expect(
+          first.end <= second.start, "\(State.self), \(feedbacks) feedbacks: \(first.name) overlaps \(second.name)")
+      }
+      #expect(parts.last!.end <= Layout.byteCount(feedbacks: feedbacks))
+      #expect(Layout.watermarks(feedbacks: feedbacks) % 8 == 0 && Layout.runtimes(feedbacks: feedbacks) % 8 == 0)
+    }
+    for feedbacks in [0, 1, 2, 3, 4, 100] {
+      check(SystemCore<Int, Int>.self, feedbacks: feedbacks)
+      check(SystemCore<ThreeNumbers, Int>.self, feedbacks: feedbacks)
+      check(SystemCore<FourNumbers, Int>.self, feedbacks: feedbacks)
+      check(SystemCore<Bool, Int>.self, feedbacks: feedbacks)
+      check(SystemCore<String, Int>.self, feedbacks: feedbacks)
+      check(SystemCore<[Int], Int>.self, feedbacks: feedbacks)
+    }
+  }
+
+  @Test("systems with one to five feedbacks, their watermarks in the guard's line or not, run, cancel and stop")
+  func systemsWithSeveralFeedbacksRunAndStop() {
+    for count in 0...5 {
+      let system = System<Int, Int>(
+        initial: 0, reduce: +,
+        feedbacks: (0..<count).map { index in
+          Feedback(lensing: { $0 > 0 && $0 < 3 ? $0 + index : nil }) { _ in .none }
+        })
+      for _ in 0..<4 { system.send(1) }
+      #expect(system.state == 4)
+      system.stop()
+      #expect(system.isStopped)
+    }
   }
 
   @Test("G15 a system whose state shares the guard's line reduces and reads as any other")

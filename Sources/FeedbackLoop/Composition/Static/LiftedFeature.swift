@@ -152,6 +152,7 @@ where Case.Child == Child.Event {
     self.path = path
     self.offset = MemoryLayout<Parent>.offset(of: path)
     self.eventCase = eventCase
+    ChildrenBehindAccessors.warnIfCopiedPerEvent(path, offset: offset)
   }
 
   /// The child's name.
