@@ -97,3 +97,115 @@ import Testing
     busy.stop()
   }
 }
+
+extension DelayHostileTests {
+  @Test("G11 a clock whose reading lags its timer still expires the delays it wakes, in order")
+  func clockReadingLagsItsTimer() throws {
+    let chart = try DelayOrderTests.twoRegions(aDelay: .milliseconds(5), bDelay: .milliseconds(5))
+    let executor = ManualTaskExecutor()
+    let clock = LaggingClock(executor: executor)
+    let system = System(
+      initial: chart.initialState(context: []), reduceInPlace: chart.reduce, feedbacks: chart.feedbacks,
+      environment: SystemEnvironment(clock: clock, effectExecutor: executor))
+    system.send(.b)
+    system.send(.a)
+    clock.advance(by: .milliseconds(5))
+    #expect(system.state.context == ["b", "a"])
+    system.stop()
+  }
+
+  @Test("G11 a delay restarted by re-entering its state, due with another pending one, expires after it")
+  func reenteredDelayDueWithAnother() throws {
+    // "a" is armed at 0 (due at 5) and re-armed at 2 by `.skip` (due at 7);
+    // "b" is armed at 2 too, after it (due at 7): "a" then "b" at 7, never
+    // at 5.
+    let chart = try Statechart<[String], Signal>("rearm", initial: "both") {
+      ParallelState("both") {
+        ChartState("left", initial: "armed") {
+          ChartState("armed") {
+            Transition(after: .milliseconds(5), to: "fired", action: { $0.append("a") })
+            Transition(on: .skip, to: "armed")
+          }
+          ChartState("fired")
+        }
+        ChartState("right", initial: "idle") {
+          ChartState("idle") { Transition(on: .skip, to: "waiting") }
+          ChartState("waiting") { Transition(after: .milliseconds(5), to: "idle", action: { $0.append("b") }) }
+        }
+      }
+    }
+    let (system, clock) = DelayOrderTests.system(chart, context: [])
+    clock.advance(by: .milliseconds(2))
+    system.send(.skip)
+    clock.advance(by: .milliseconds(3))
+    #expect(system.state.context == [])
+    clock.advance(by: .milliseconds(2))
+    #expect(system.state.context == ["a", "b"])
+    system.stop()
+  }
+
+  @Test("G9 a system stopped by the first of several delays due together sends none of the others")
+  func stopWhileDeliveringSeveral() throws {
+    let chart = try Statechart<[String], Signal>("trio", initial: "all") {
+      ParallelState("all") {
+        ChartState("one") { Transition(after: .milliseconds(1), to: nil, action: { $0.append("1") }) }
+        ChartState("two") { Transition(after: .milliseconds(1), to: nil, action: { $0.append("2") }) }
+        ChartState("three") { Transition(after: .milliseconds(1), to: nil, action: { $0.append("3") }) }
+      }
+    }
+    let target = Locked<System<StatechartState<[String]>, ChartEvent<Signal>>?>(nil)
+    let stopper = Feedback<StatechartState<[String]>, ChartEvent<Signal>>(observingEachState: {
+      { state in if !state.context.isEmpty { target.withLock { $0 }?.stop() } }
+    })
+    let (system, clock) = DelayOrderTests.system(chart, context: [], feedbacks: chart.feedbacks + [stopper])
+    target.withLock { $0 = system }
+    clock.advance(by: .milliseconds(1))
+    clock.advance(by: .milliseconds(5))
+    #expect(system.state.context == ["1"])
+    #expect(system.isStopped)
+    #expect(system.runningTaskCount == 0)
+  }
+
+  @Test("G11 zero and negative delays expire at once, each once")
+  func zeroAndNegativeDelays() throws {
+    let chart = try Statechart<[String], Signal>("now", initial: "all") {
+      ParallelState("all") {
+        ChartState("zero", initial: "z") {
+          ChartState("z") { Transition(after: .zero, to: "zDone", action: { $0.append("zero") }) }
+          ChartState("zDone")
+        }
+        ChartState("negative", initial: "n") {
+          ChartState("n") { Transition(after: .milliseconds(-1), to: "nDone", action: { $0.append("negative") }) }
+          ChartState("nDone")
+        }
+      }
+    }
+    let (system, clock) = DelayOrderTests.system(chart, context: [])
+    clock.advance(by: .zero)
+    #expect(system.state.context.sorted() == ["negative", "zero"])
+    #expect(system.state.activeLeaves == ["zDone", "nDone"])
+    clock.advance(by: .milliseconds(10))
+    #expect(system.state.context.sorted() == ["negative", "zero"])
+    system.stop()
+  }
+
+  @Test("G11 a thousand delayed transitions of one state, due together, expire in declaration order")
+  func aThousandDelaysDueTogether() throws {
+    let count = 1_000
+    let chart = try Statechart<[Int], Signal>("many", initial: "waiting") {
+      ChartState("waiting") {
+        for number in 0..<count {
+          Transition(after: .milliseconds(1), to: nil, action: { $0.append(number) })
+        }
+      }
+    }
+    let executor = ManualTaskExecutor()
+    let clock = ReversingClock(executor: executor)
+    let system = System(
+      initial: chart.initialState(context: []), reduceInPlace: chart.reduce, feedbacks: chart.feedbacks,
+      environment: SystemEnvironment(clock: clock, effectExecutor: executor))
+    clock.advance(by: .milliseconds(1))
+    #expect(system.state.context == Array(0..<count))
+    system.stop()
+  }
+}

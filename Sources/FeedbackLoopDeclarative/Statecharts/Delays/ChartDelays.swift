@@ -97,9 +97,12 @@ final class ChartDelays: Sendable {
       try Task.checkCancellation()
       if started.isDue { deliverDue(in: ticket.run) }
       try await clock.sleep(until: started.origin.advanced(by: started.deadline), tolerance: nil)
+      // The clock woke this task: its deadline is reached, whatever the
+      // clock reads now (a reading that lags its timer would otherwise
+      // leave the delay due to no one, and never sent).
       runs.withLock { runs in
         guard let now = runs[ticket.run]?.clock?.now() else { return }
-        runs[ticket.run]?.queue.reach(now)
+        runs[ticket.run]?.queue.reach(max(now, started.deadline))
       }
       deliverDue(in: ticket.run)
       try await waitForDelivery(ticket)
