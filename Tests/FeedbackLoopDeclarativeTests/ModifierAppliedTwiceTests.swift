@@ -224,3 +224,53 @@ import Testing
     system.stop()
   }
 }
+
+extension ModifierAppliedTwiceTests {
+  @Test func nestedGroupsEachWithExecuteOnRunEachFeedbackOnItsInnermostExecutor() {
+    let systemExecutor = ManualTaskExecutor()
+    let innermost = ManualTaskExecutor()
+    let middle = ManualTaskExecutor()
+    let outer = ManualTaskExecutor()
+    let calls = Recorder<String>()
+    func sending(_ label: String) -> DeclaredFeedback<Int, Counter.Action> {
+      Feedback(on: .case("zero") { $0 == 0 ? $0 : nil }) { (_: Int, _: Send<Counter.Action>) in calls.append(label) }
+    }
+    let system = System<Int, Counter.Action>(
+      environment: SystemEnvironment(clock: TestClock(), effectExecutor: systemExecutor)
+    ) {
+      InitialState { 0 }
+      Feedbacks {
+        Feedbacks {
+          Feedbacks { sending("innermost") }.execute(on: innermost)
+          sending("middle")
+        }
+        .execute(on: middle)
+        sending("outer")
+      }
+      .execute(on: outer)
+      Counter.transitions
+    }
+    systemExecutor.runUntilIdle()  // each task starts, and moves to its executor
+    #expect(calls.all.isEmpty)
+    outer.runUntilIdle()
+    #expect(calls.all == ["outer"])
+    middle.runUntilIdle()
+    #expect(calls.all == ["outer", "middle"])
+    innermost.runUntilIdle()
+    #expect(calls.all == ["outer", "middle", "innermost"])
+    system.stop()
+  }
+
+  @Test func nestedGroupsOnStateReceivedCallTheInnermostFirst() {
+    let calls = Recorder<String>()
+    _ = System<Int, Counter.Action> {
+      InitialState { 0 }
+      Feedbacks {
+        Feedbacks { Counter.countingTo(0) }.onStateReceived { calls.append("inner \($0)") }
+      }
+      .onStateReceived { calls.append("outer \($0)") }
+      Counter.transitions
+    }
+    #expect(calls.all == ["inner 0", "outer 0"])
+  }
+}

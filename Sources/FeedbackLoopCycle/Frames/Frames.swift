@@ -8,6 +8,13 @@ import DequeModule
 /// few touches reads ``previous``; an animation appended to the one playing
 /// starts from ``last``.
 ///
+/// Read the frames in the filter: ``previous`` and ``queued`` share the
+/// reel's buffers, which the loop may change in place once the filter has
+/// returned. To look at them on another thread (a logger's queue), copy
+/// them in the filter (`Array(frames.previous)`) and hand over the copy;
+/// ThreadSanitizer reports a `Frames` read on another thread as a race
+/// with the loop's next change (a ``Reel``'s own accessors copy for you).
+///
 /// ```swift
 /// { (event: Keys.Event, frames: Frames<App.Frame>) in
 ///   let lastTaps = frames.previous.suffix(2).map(\.lastKey)

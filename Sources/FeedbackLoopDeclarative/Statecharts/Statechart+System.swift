@@ -15,10 +15,11 @@ extension Statechart {
   /// transition, each a query feedback on the entry of its state, so that
   /// leaving the state cancels the effect and drops its late events (G4).
   ///
-  /// The delayed transitions of the systems that run these feedbacks share
-  /// one queue per run (``initialState(context:)`` starts a run): delays due
-  /// at the same moment expire in the order they were started, whatever
-  /// order the clock wakes their tasks in.
+  /// Each system that runs these feedbacks queues its own delayed
+  /// transitions: delays due at the same moment expire in the order they
+  /// were started, whatever order the clock wakes their tasks in. Two
+  /// systems may share one feedbacks array and one initial state, on one
+  /// clock or on two.
   ///
   /// ```swift
   /// let test = TestSystem(initial: chart.initialState(context: Player()), reduceInPlace: chart.reduce,
@@ -37,25 +38,31 @@ extension Statechart {
           ) { entry in activity(entry.context).map { ChartEvent.event($0) } })
       }
     }
-    let delays = ChartDelays()
+    // One queue per system: two systems running these feedbacks (made from
+    // one initial state, say) share nothing, whatever their clocks.
+    let delaysKey = ChartDelays.Key()
     for index in delayed {
       let transition = transitions[index]
       guard case .after(let delay) = transition.trigger else { continue }
       let source = transition.source
+      let feedbackName =
+        "\(name).\(nodes[source].id).after(\(delay))->"
+        + (transition.target >= 0 ? nodes[transition.target].id : nodes[source].id)
       feedbacks.append(
-        Feedback(
-          lensing: { state in
-            state.isActive(index: source) ? DelayArm(entry: state.entries[source], run: state.run) : nil
-          },
-          name: "\(name).\(nodes[source].id).after(\(delay))->"
-            + (transition.target >= 0 ? nodes[transition.target].id : nodes[source].id)
-        ) { arm in
-          // Numbered here, on the loop's thread, as the loop starts it: the
-          // order of starting is the order of expiry among equal deadlines.
-          let ticket = delays.start(delay, in: arm.run)
-          return .run { send in
-            try await delays.expire(ticket, clock: send.clock) {
-              send(.timeout(transition: index, entry: arm.entry))
+        Feedback(name: feedbackName, sharingPerSystem: delaysKey, ChartDelays.init) { delays in
+          Feedback(
+            lensing: { state in
+              state.isActive(index: source) ? DelayArm(entry: state.entries[source], run: state.run) : nil
+            },
+            name: feedbackName
+          ) { arm in
+            // Numbered here, on the loop's thread, as the loop starts it: the
+            // order of starting is the order of expiry among equal deadlines.
+            let ticket = delays.start(delay, in: arm.run)
+            return .run { send in
+              try await delays.expire(ticket, clock: send.clock) {
+                send(.timeout(transition: index, entry: arm.entry))
+              }
             }
           }
         })

@@ -13,6 +13,9 @@ import CFeedbackLoopShims
 @usableFromInline
 final class SharedHandlers {
   @usableFromInline var byKey: [AnyKeyPath: AnyObject] = [:]
+  /// The objects of ``Feedback/init(name:sharingPerSystem:_:feedback:)``,
+  /// by the identity of their key.
+  var byObject: [ObjectIdentifier: AnyObject] = [:]
 
   @usableFromInline
   init() {}

@@ -1,9 +1,9 @@
 import FeedbackLoop
 
-/// The delayed transitions of the systems that run one chart's
-/// ``Statechart/feedbacks``: a ``DelayQueue`` per run, so that delays due at
-/// the same moment expire in the order they were started, whatever order
-/// the clock wakes their tasks in.
+/// The delayed transitions of one system that runs a chart's
+/// ``Statechart/feedbacks`` (each system makes its own): a ``DelayQueue`` per
+/// run, so that delays due at the same moment expire in the order they were
+/// started, whatever order the clock wakes their tasks in.
 ///
 /// Each delay is still an effect of its own query feedback (so leaving its
 /// state cancels it, G4), and its task still sleeps on the system's clock
@@ -17,6 +17,10 @@ import FeedbackLoop
 /// it) holds the deliveries after it: its task delivers it, and them, when
 /// it starts.
 final class ChartDelays: Sendable {
+  /// What the delay feedbacks of one ``Statechart/feedbacks`` array find
+  /// their system's ``ChartDelays`` by.
+  final class Key: Sendable {}
+
   /// A run's queue, and the clock its times are read from.
   struct Run: Sendable {
     let token: ChartRun
@@ -26,7 +30,6 @@ final class ChartDelays: Sendable {
 
   /// A run's clock: the moment its times count from, and how to read it.
   struct RunClock: Sendable {
-    let identity: ClockIdentity
     let origin: any Sendable
     let now: @Sendable () -> Duration
   }
@@ -74,18 +77,16 @@ final class ChartDelays: Sendable {
   func expire<C: Clock>(
     _ ticket: Ticket, clock: C, deliver: @escaping @Sendable () -> Void
   ) async throws where C.Duration == Duration {
-    let identity = ClockIdentity(clock)
     let started = runs.withLock { runs -> (deadline: Duration, origin: C.Instant, isDue: Bool)? in
       guard var state = runs[ticket.run] else { return nil }
       if state.clock == nil {
         let origin = clock.now
-        state.clock = RunClock(identity: identity, origin: origin, now: { origin.duration(to: clock.now) })
+        state.clock = RunClock(origin: origin, now: { origin.duration(to: clock.now) })
       }
-      guard let runClock = state.clock, runClock.identity == identity, let origin = runClock.origin as? C.Instant
-      else {
-        fatalError(
-          "FeedbackLoopDeclarative: the delays of one statechart run on two clocks: two systems started from the "
-            + "same state and the same Statechart.feedbacks; give each system its own initialState(context:)")
+      // One system, one clock (`Send.clock` is its environment's): the
+      // first task's clock is this task's.
+      guard let runClock = state.clock, let origin = runClock.origin as? C.Instant else {
+        fatalError("FeedbackLoopDeclarative: a statechart's delays ran on two clocks of different types in one system")
       }
       let started = state.queue.taskStarted(ticket.number, now: runClock.now(), deliver: deliver)
       runs[ticket.run] = state
@@ -96,9 +97,12 @@ final class ChartDelays: Sendable {
       try Task.checkCancellation()
       if started.isDue { deliverDue(in: ticket.run) }
       try await clock.sleep(until: started.origin.advanced(by: started.deadline), tolerance: nil)
+      // The clock woke this task: its deadline is reached, whatever the
+      // clock reads now (a reading that lags its timer would otherwise
+      // leave the delay due to no one, and never sent).
       runs.withLock { runs in
         guard let now = runs[ticket.run]?.clock?.now() else { return }
-        runs[ticket.run]?.queue.reach(now)
+        runs[ticket.run]?.queue.reach(max(now, started.deadline))
       }
       deliverDue(in: ticket.run)
       try await waitForDelivery(ticket)
@@ -149,17 +153,5 @@ final class ChartDelays: Sendable {
       deliver()
       waiter?.resume()
     }
-  }
-}
-
-/// Which clock a run's delays are timed on: two instances of a clock that
-/// is a class are two clocks; instances of a value type share its time.
-struct ClockIdentity: Sendable, Equatable {
-  let type: ObjectIdentifier
-  let instance: ObjectIdentifier?
-
-  init<C: Clock>(_ clock: C) {
-    type = ObjectIdentifier(C.self)
-    instance = C.self is AnyClass ? ObjectIdentifier(clock as AnyObject) : nil
   }
 }

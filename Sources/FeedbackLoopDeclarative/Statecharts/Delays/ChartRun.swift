@@ -1,7 +1,8 @@
 /// One run of a chart: made with each state from
 /// ``Statechart/initialState(context:)`` and shared by the states that follow
-/// it. It tells apart, among the systems that share the feedbacks of one
-/// chart, whose delays are whose (``ChartDelays``).
+/// it. A system's ``ChartDelays`` queues each run's delays apart, and a
+/// state of another run (a system set back to a fresh initial state) arms
+/// its delays anew.
 final class ChartRun: Sendable {
   init() {}
 }
