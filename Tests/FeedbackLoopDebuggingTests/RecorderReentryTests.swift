@@ -302,4 +302,35 @@ import Testing
     system.stop()
   }
 
+  @Test(
+    "two threads send while a stream consumer sends back and reads the recorder: every activity reaches it once, in order",
+    .timeLimit(.minutes(1)))
+  func twoThreadsWhileAConsumerReenters() {
+    let recorder = Recorder<Int, Int>(capacity: 10_000)
+    let target = Locked<System<Int, Int>?>(nil)
+    let seen = Locked<[UInt64]>([])
+    let reducedEvents = Locked<[Int]>([])
+    recorder.stream.add { inspection in
+      seen.withLock { $0.append(inspection.sequence) }
+      guard case .reduced(let event, _, _, _) = inspection.activity else { return }
+      reducedEvents.withLock { $0.append(event) }
+      _ = recorder.moments.count
+      // Each event sent from a thread is answered once, from the consumer.
+      if event < 1_000 { target.withLock { $0 }?.send(event + 1_000) }
+    }
+    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    target.withLock { $0 = system }
+    DispatchQueue.concurrentPerform(iterations: 2) { thread in
+      for value in 1...200 { system.send(thread * 500 + value) }
+    }
+    let events = reducedEvents.withLock { $0 }
+    #expect(events.count == 800)
+    #expect(Set(events).count == 800)
+    let sequences = seen.withLock { $0 }
+    #expect(sequences == sequences.sorted() && Set(sequences).count == sequences.count)
+    #expect(recorder.moments.count == 801)
+    target.withLock { $0 = nil }
+    system.stop()
+  }
+
 }
