@@ -181,56 +181,65 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
     _ activity: SystemActivity<State, Event>, time: Duration?, recording recorder: RecorderStorage<State, Event>
   ) {
     let failure = RecorderStorage.failure(of: activity)
-    let (delivers, released) = shared.withLock { shared in
+    let (undelivered, released) = shared.withLock { shared in
       let (sequence, released) = recorder.recordHandingOverReleased(activity, failure: failure, time: time)
       return (enqueue(activity, number: sequence, time: time, failure: failure, in: &shared), released)
     }
     // What the recorder's ring let go, released out of this lock too: its
     // `deinit` may send to the system, whose report comes back here.
     withExtendedLifetime(released) {}
-    if delivers { deliverUndelivered() }
+    if let undelivered { deliver(undelivered) }
   }
 
   @inlinable func receiveUnrecorded(_ activity: SystemActivity<State, Event>) {
     let time = elapsed?.read()
     let failure = RecorderStorage.failure(of: activity)
-    let delivers = shared.withLock { shared in
+    let undelivered = shared.withLock { shared in
       let sequence = shared.sequence
       shared.sequence += 1
       return enqueue(activity, number: sequence, time: time, failure: failure, in: &shared)
     }
-    if delivers { deliverUndelivered() }
+    if let undelivered { deliver(undelivered) }
   }
 
-  /// Queues a numbered activity for the consumers there are now; `true`
-  /// when the caller is to deliver the queue, no other thread doing it.
+  /// Queues a numbered activity for the consumers there are now, or, when
+  /// no thread is delivering, returns it for the caller to deliver (then
+  /// the queue): the caller is the delivering thread until it is empty.
   @inlinable func enqueue(
     _ activity: SystemActivity<State, Event>, number: UInt64, time: Duration?, failure: String?,
     in shared: inout Shared
-  ) -> Bool {
-    guard !shared.consumers.isEmpty else { return false }
+  ) -> Undelivered? {
+    guard !shared.consumers.isEmpty else { return nil }
     let inspection = Inspection(
       system: system, parent: parent, sequence: number, time: time, activity: activity, errorDescription: failure)
-    shared.undelivered.append(Undelivered(inspection, consumers: shared.consumers))
-    if shared.delivering { return false }
+    let undelivered = Undelivered(inspection, consumers: shared.consumers)
+    if shared.delivering {
+      shared.undelivered.append(undelivered)
+      return nil
+    }
     shared.delivering = true
-    return true
+    return undelivered
   }
 
-  /// Delivers the queue, in order, out of the lock, until it is empty: a
-  /// consumer (or the filter) may send to the system or add a consumer, and
-  /// what that reports is queued behind and delivered next, by this thread.
-  @inlinable @inline(never) func deliverUndelivered() {
+  /// Delivers `first`, then the queue, in order, out of the lock, until it
+  /// is empty: a consumer (or the filter) may send to the system or add a
+  /// consumer, and what that reports is queued behind and delivered next,
+  /// by this thread.
+  @inlinable @inline(never) func deliver(_ first: Undelivered) {
+    deliverOne(first)
     while true {
-      let batch = shared.withLock { shared -> [Undelivered] in
+      let batch = shared.withLock { shared in
         if shared.undelivered.isEmpty { shared.delivering = false }
         defer { shared.undelivered.removeAll() }
         return shared.undelivered
       }
       if batch.isEmpty { return }
-      for item in batch where filter(item.inspection) {
-        for consumer in item.consumers { consumer(item.inspection) }
-      }
+      for item in batch { deliverOne(item) }
     }
+  }
+
+  @inlinable func deliverOne(_ item: Undelivered) {
+    guard filter(item.inspection) else { return }
+    for consumer in item.consumers { consumer(item.inspection) }
   }
 }
