@@ -165,4 +165,172 @@ import Testing
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("needs room for at least one moment (bufferCapacity 0)"), "stderr: \(message)")
   }
+
+  @Test(
+    "a stream consumer that sends to its own full system: the refusal reaches the recorder and the consumer, and nothing waits",
+    .timeLimit(.minutes(1)))
+  func consumerSendsToItsOwnFullSystem() {
+    let harness = Harness(eventBuffer: .dropNewest(limit: 0))
+    let recorder = Recorder<Int, Int>()
+    let target = Locked<System<Int, Int>?>(nil)
+    let kinds = Locked<[InspectionMessage.Kind]>([])
+    recorder.stream.add { inspection in
+      guard let message = try? InspectionMessage(inspection, serializer: .codable) else { return }
+      kinds.withLock { $0.append(message.kind) }
+      // Once, on the reduction of 1: the loop is busy reducing, so the full buffer refuses it.
+      if message.kind == .reduced, message.event == .number(1) { target.withLock { $0 }?.send(100) }
+    }
+    let system = System(initial: 0, reduce: { $0 + $1 }, environment: harness.environment, monitor: recorder.monitor)
+    target.withLock { $0 = system }
+    system.send(1)
+    system.send(2)
+    harness.settle()
+    let moments = recorder.moments
+    let reduced = moments.filter { $0.event == 100 }.count
+    let refused = moments.flatMap(\.discarded).filter { $0.event == 100 }.count
+    #expect(reduced + refused == 1)
+    #expect(moments.compactMap(\.event).filter { $0 != 100 } == [1, 2])
+    #expect(kinds.withLock { $0 }.filter { $0 == .reduced }.count == moments.count - 1)
+    target.withLock { $0 = nil }
+    system.stop()
+  }
+
+  @Test("a stream consumer that adds another consumer, and reads the recorder: nothing waits", .timeLimit(.minutes(1)))
+  func consumerAddsAConsumer() {
+    let recorder = Recorder<Int, Int>()
+    let second = Locked<[UInt64]>([])
+    let added = Locked(false)
+    let read = Locked<[Int]>([])
+    recorder.stream.add { inspection in
+      read.withLock { $0.append(recorder.moments.count) }
+      let first = added.withLock { wasAdded in
+        defer { wasAdded = true }
+        return !wasAdded
+      }
+      guard first else { return }
+      recorder.stream.add { later in second.withLock { $0.append(later.sequence) } }
+    }
+    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    system.send(1)
+    system.send(2)
+    #expect(recorder.moments.compactMap(\.event) == [1, 2])
+    #expect(!second.withLock { $0 }.isEmpty)
+    #expect(!read.withLock { $0 }.isEmpty)
+    system.stop()
+  }
+
+  @Test(
+    "an effect's error whose description stops its system: the failure and the stop are recorded, nothing waits",
+    .timeLimit(.minutes(1)))
+  func errorDescriptionStopsTheSystem() {
+    let harness = Harness()
+    let recorder = Recorder<Int, Int>()
+    let target = Locked<System<Int, Int>?>(nil)
+    let system = failingSystem(harness, monitor: recorder.monitor) {
+      HostileError {
+        target.withLock { $0 }?.stop()
+        return "stopped while described"
+      }
+    }
+    target.withLock { $0 = system }
+    system.send(1)
+    harness.settle()
+    let moments = recorder.moments
+    #expect(moments.flatMap(\.effects).contains { $0.kind == .failed && $0.error == "stopped while described" })
+    #expect(moments.last?.stopped == true)
+    target.withLock { $0 = nil }
+  }
+
+  @Test(
+    "a state's deinit that sends to the system recording it: every send is reduced or refused, nothing waits",
+    .timeLimit(.minutes(1)))
+  func deinitSendsToTheRecordedSystem() {
+    let recorder = Recorder<ProbedState, Int>(capacity: 1)
+    let target = Locked<System<ProbedState, Int>?>(nil)
+    let sent = Locked(0)
+    let probe: @Sendable (Int) -> Probe = { count in
+      Probe {
+        // Only the probes of the first states answer, so the sends end.
+        guard count < 3 else { return }
+        sent.withLock { $0 += 1 }
+        target.withLock { $0 }?.send(10)
+      }
+    }
+    let system = System(
+      initial: ProbedState(count: 0, probe: probe(0)),
+      reduce: { state, event in ProbedState(count: state.count + event, probe: probe(state.count + event)) },
+      monitor: recorder.monitor)
+    target.withLock { $0 = system }
+    for _ in 1...4 { system.send(1) }
+    let sends = sent.withLock { $0 }
+    #expect(sends >= 1)
+    // Each send of a deinit is reduced (the buffer is unbounded): one moment, and 10, each.
+    #expect(recorder.moments.last?.sequence == UInt64(4 + sends))
+    #expect(system.state.count == 4 + 10 * sends)
+    target.withLock { $0 = nil }
+    system.stop()
+  }
+
+  @Test(
+    "with a stream consumer, a state let go by the full ring whose deinit sends to its own full system: nothing waits",
+    .timeLimit(.minutes(1)))
+  func deinitSendsToAFullSystemWithAStreamConsumer() {
+    let harness = Harness(eventBuffer: .dropNewest(limit: 0))
+    let recorder = Recorder<ProbedState, Int>(capacity: 1)
+    let delivered = Locked(0)
+    recorder.stream.add { _ in delivered.withLock { $0 += 1 } }
+    let target = Locked<System<ProbedState, Int>?>(nil)
+    let sent = Locked(0)
+    let probe: @Sendable (Int) -> Probe = { count in
+      Probe {
+        guard count < 3 else { return }
+        sent.withLock { $0 += 1 }
+        target.withLock { $0 }?.send(10)
+      }
+    }
+    let system = System(
+      initial: ProbedState(count: 0, probe: probe(0)),
+      reduce: { state, event in ProbedState(count: state.count + event, probe: probe(state.count + event)) },
+      environment: harness.environment, monitor: recorder.monitor)
+    target.withLock { $0 = system }
+    for _ in 1...4 { system.send(1) }
+    harness.settle()
+    #expect(sent.withLock { $0 } >= 1)
+    #expect(system.state.count >= 4)
+    #expect(delivered.withLock { $0 } >= 5)
+    target.withLock { $0 = nil }
+    system.stop()
+  }
+
+  @Test(
+    "two threads send while a stream consumer sends back and reads the recorder: every activity reaches it once, in order",
+    .timeLimit(.minutes(1)))
+  func twoThreadsWhileAConsumerReenters() {
+    let recorder = Recorder<Int, Int>(capacity: 10_000)
+    let target = Locked<System<Int, Int>?>(nil)
+    let seen = Locked<[UInt64]>([])
+    let reducedEvents = Locked<[Int]>([])
+    recorder.stream.add { inspection in
+      seen.withLock { $0.append(inspection.sequence) }
+      guard case .reduced(let event, _, _, _) = inspection.activity else { return }
+      reducedEvents.withLock { $0.append(event) }
+      _ = recorder.moments.count
+      // Each event sent from a thread is answered once, from the consumer.
+      if event < 1_000 { target.withLock { $0 }?.send(event + 1_000) }
+    }
+    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    target.withLock { $0 = system }
+    DispatchQueue.concurrentPerform(iterations: 2) { thread in
+      for value in 1...200 { system.send(thread * 500 + value) }
+    }
+    let events = reducedEvents.withLock { $0 }
+    #expect(events.count == 800)
+    #expect(Set(events).count == 800)
+    let sequences = seen.withLock { $0 }
+    #expect(sequences == sequences.sorted() && Set(sequences).count == sequences.count)
+    #expect(recorder.moments.count == 801)
+    target.withLock { $0 = nil }
+    system.stop()
+  }
+
 }

@@ -90,6 +90,54 @@ import Testing
     #expect(recorder.moments.last?.source.map { if case .effect = $0 { true } else { false } } == true)
   }
 
+  @Test(
+    "an outside event sent after an effect answered: played through the answer, answered, then played on, the session recomputes exactly"
+  )
+  func playbackOfInterleavedAnswers() {
+    let recorder = Recorder<Requests.State, Requests.Event>(clock: harness.clock)
+    let system = Requests.system(harness, monitor: recorder.monitor)
+    system.send(.request("a"))  // 1
+    harness.clock.advance(by: .seconds(1))  // 2: "r-a"
+    system.send(.request("b"))  // 3: sent after the answer
+    harness.clock.advance(by: .seconds(1))  // 4: "r-b"
+    let recorded = recorder.moments
+    let machine = TimeMachine(system: system, recorder: recorder)
+
+    // At once, "b" reaches the system before "a"'s request, derived again, answers: it is cancelled.
+    #expect(machine.playEvents(from: 0) == 2)
+    harness.clock.advance(by: .seconds(5))
+    #expect(system.state.answers == ["r-b"])
+
+    // Through moment 2 (the answer: nothing of it sent), let the request answer, then on from there.
+    #expect(machine.playEvents(from: 0, through: 2) == 1)
+    #expect(system.state.answers == [])
+    harness.clock.advance(by: .seconds(1))
+    #expect(system.state == recorded[2].state)
+    // Through moment 4: the playbacks are recorded after it, and unbounded would be sent again.
+    #expect(machine.playEvents(from: 2, through: 4) == 1)
+    harness.clock.advance(by: .seconds(1))
+    #expect(system.state == recorded[4].state)
+    harness.clock.advance(by: .seconds(5))
+    #expect(system.state.answers == ["r-a", "r-b"])
+    // Each answer came from the request derived again, on the clock, one second after it.
+    let answers = recorder.moments.suffix(3)
+    #expect(answers.map(\.event) == [.travel(to: recorded[2].state), .request("b"), .answered("r-b")])
+    #expect(answers.last?.time.map { $0 - (answers.dropLast().last?.time ?? .zero) } == .seconds(1))
+  }
+
+  @Test("playback from a state whose effect is still in flight: the effect goes on, its answer arrives once")
+  func playbackWhileTheSameEffectIsInFlight() {
+    let recorder = Recorder<Requests.State, Requests.Event>()
+    let system = Requests.system(harness, monitor: recorder.monitor)
+    system.send(.request("a"))  // 1: the request is in flight
+    harness.clock.advance(by: .milliseconds(500))
+    #expect(TimeMachine(system: system, recorder: recorder).playEvents(from: 1) == 0)
+    harness.clock.advance(by: .milliseconds(500))
+    #expect(system.state.answers == ["r-a"])
+    harness.clock.advance(by: .seconds(5))
+    #expect(system.state.answers == ["r-a"])
+  }
+
   @Test("playing every event back, answers included, is for a system whose effects do not run again")
   func playbackOfEveryEvent() {
     let recorder = Recorder<Requests.State, Requests.Event>()

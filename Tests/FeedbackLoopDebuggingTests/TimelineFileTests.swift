@@ -121,7 +121,7 @@ import Testing
 
   @Test("a time out of range (huge, negative, not a number) is reported with its line number, and the rest is read")
   func timesOutOfRange() throws {
-    let times = ["1e300", "-1e300", "-1", "9.3e9", "NaN", "Infinity", "-Infinity", "1e999", #""NaN""#]
+    let times = ["1e300", "-1e300", "-1", "9.3e18", "NaN", "Infinity", "-Infinity", "1e999", #""NaN""#]
     let lines =
       [#"{"sequence":0,"state":0,"time":0}"#]
       + times.enumerated().map { #"{"event":1,"sequence":\#($0.offset + 1),"state":1,"time":\#($0.element)}"# }
@@ -165,4 +165,58 @@ import Testing
     }
     #expect(read.problems[0].description.contains("moment 1"))
   }
+
+  @Test(
+    "times at the edges read back: -0, subnormals, 1e-300, a whole number, past Int64 nanoseconds, the last seconds below 2^63"
+  )
+  func timesAtTheEdges() throws {
+    let times = [
+      "-0.0", "5e-324", "1e-300", "4e-10", "6e-10", "7", "9223372036.854775807", "0.000000001", "9223372036854774784",
+    ]
+    let lines =
+      [#"{"sequence":0,"state":0}"#]
+      + times.enumerated().map { #"{"event":1,"sequence":\#($0.offset + 1),"state":1,"time":\#($0.element)}"# }
+    let read = TimelineFile<Int, Int>(data: Data(lines.joined(separator: "\n").utf8))
+    #expect(read.problems.isEmpty, "\(read.problems)")
+    #expect(
+      read.moments.dropFirst().map(\.time) == [
+        .zero, .zero, .zero, .zero, .nanoseconds(1), .seconds(7), .seconds(9_223_372_036) + .nanoseconds(854_776_382),
+        .nanoseconds(1), .seconds(9_223_372_036_854_774_784),
+      ])
+  }
+
+  @Test(
+    "a time or sequence number of the wrong kind spoils only its line: a string, a fraction, a negative, past UInt64")
+  func wrongKindsOfNumbers() throws {
+    let bad = [
+      #"{"event":1,"sequence":1,"state":1,"time":"1.5"}"#, #"{"event":1,"sequence":1.5,"state":1}"#,
+      #"{"event":1,"sequence":-1,"state":1}"#, #"{"event":1,"sequence":18446744073709551616,"state":1}"#,
+      #"{"event":1,"sequence":"2","state":1}"#,
+      #"{"event":1,"sequence":3,"state":1,"time":99999999999999999999999999999999}"#,
+      #"{"event":1,"sequence":4,"state":1,"time":9223372036854775807}"#,
+    ]
+    let lines = [#"{"sequence":0,"state":0}"#] + bad + [#"{"event":1,"sequence":18446744073709551615,"state":2}"#]
+    let read = TimelineFile<Int, Int>(data: Data(lines.joined(separator: "\n").utf8))
+    #expect(read.moments.map(\.sequence) == [0, .max])
+    let spoiled = read.problems.filter { if case .gap = $0.kind { false } else { true } }
+    #expect(spoiled.map(\.line) == Array(2...8))
+  }
+
+  @Test("G13 a moment recorded centuries into a test clock's time reads back from the file the writer wrote")
+  func centuriesIntoTheClock() throws {
+    let url = temporaryFile("centuries")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let file = try TimelineFileWriter<Int, Int>(url: url)
+    let recorder = Recorder(capacity: 10, file: file, clock: harness.clock)
+    let system = System(initial: 0, reduce: { $0 + $1 }, environment: harness.environment, monitor: recorder.monitor)
+    let fourHundredYears = Duration.seconds(400 * 365 * 86_400)
+    harness.clock.advance(by: fourHundredYears)
+    system.send(1)
+    system.stop()
+    #expect(file.finish() == .init(written: 2, dropped: 0, unencodable: 0))
+    let read = try TimelineFile<Int, Int>(contentsOf: url)
+    #expect(read.problems.isEmpty, "\(read.problems)")
+    #expect(read.moments.map(\.time) == [.zero, fourHundredYears])
+  }
+
 }

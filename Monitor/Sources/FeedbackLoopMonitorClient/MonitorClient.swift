@@ -182,8 +182,9 @@ public final class MonitorClient: Sendable {
     case .playEvents:
       guard let from = command.from else { return "playEvents without from" }
       if machine.moment(from) == nil { return "moment \(from) is no longer recorded" }
-      // Every recorded event, effects' answers too, as the page's playback shows (and its self-test counts) them.
-      machine.playEvents(from: from, sending: .all)
+      // Only the events sent from outside: the app's effects, derived again from the replayed
+      // states, answer themselves; sending their recorded answers too would deliver each twice.
+      machine.playEvents(from: from)
     case .playStates:
       guard let from = command.from else { return "playStates without from" }
       if machine.playStates(from: from) == 0 { return "moment \(from) is no longer recorded" }

@@ -43,7 +43,8 @@ public struct AppMessage: Sendable, Hashable, Codable {
 ///
 /// - `{"type":"jump","state":{…}}`: set the state (time travel, or an edited state);
 /// - `{"type":"send","event":{…}}`: send an event;
-/// - `{"type":"playEvents","from":3}`: jump to moment 3, then send the recorded events after it;
+/// - `{"type":"playEvents","from":3}`: jump to moment 3, then send the recorded events from outside after it
+///   (the effects, derived again, answer themselves);
 /// - `{"type":"playStates","from":3}`: set each recorded state from moment 3 on;
 /// - `{"type":"welcome"}` after a good hello, `{"type":"rejected","reason":"…"}` otherwise.
 public struct AppCommand: Sendable, Hashable, Codable {

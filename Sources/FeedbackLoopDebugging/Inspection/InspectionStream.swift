@@ -5,11 +5,12 @@ import Foundation
 /// any number of consumers: the recorder, the monitor's client, a log.
 ///
 /// Each activity gets a number and a time, passes the `filter`, and reaches
-/// every consumer, one activity at a time and in order (the stream holds a
-/// lock while it delivers: consumers must be quick and must not send to the
-/// system; an effect's error comes described, in
-/// ``Inspection/errorDescription``, made before the lock). Consumers added
-/// later see only what happens after.
+/// every consumer, one activity at a time and in order: one thread at a
+/// time delivers, out of the stream's lock, and an activity reported
+/// meanwhile (by another thread, or by a consumer that sends to the system
+/// or adds a consumer) is queued and delivered after, by the thread
+/// delivering. Consumers should be quick: that thread is often the system's
+/// loop. Consumers added later see only what happens after.
 ///
 /// ```swift
 /// let recorder = Recorder<Search.State, Search.Event>(capacity: 1_000)
@@ -38,7 +39,24 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
   @usableFromInline struct Shared: Sendable {
     @usableFromInline var sequence: UInt64 = 0
     @usableFromInline var consumers: [@Sendable (Inspection<State, Event>) -> Void] = []
+    /// Activities numbered but not yet delivered, in order, each with the
+    /// consumers it goes to (those added before it was numbered).
+    @usableFromInline var undelivered: [Undelivered] = []
+    /// Whether a thread is delivering `undelivered`: the others leave theirs to it.
+    @usableFromInline var delivering = false
     @usableFromInline init() {}
+  }
+
+  @usableFromInline struct Undelivered: Sendable {
+    @usableFromInline var inspection: Inspection<State, Event>
+    @usableFromInline var consumers: [@Sendable (Inspection<State, Event>) -> Void]
+
+    @inlinable init(
+      _ inspection: Inspection<State, Event>, consumers: [@Sendable (Inspection<State, Event>) -> Void]
+    ) {
+      self.inspection = inspection
+      self.consumers = consumers
+    }
   }
 
   /// A stream for one system.
@@ -157,35 +175,71 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
     receiveShared(.reduced(event: event, from: before, to: after, source: source), time: time, recording: recorder)
   }
 
-  /// An activity for the recorder and the stream's other consumers, under
-  /// the stream's lock.
+  /// An activity for the recorder and the stream's other consumers:
+  /// recorded and numbered under the stream's lock, delivered out of it.
   @inlinable @inline(never) func receiveShared(
     _ activity: SystemActivity<State, Event>, time: Duration?, recording recorder: RecorderStorage<State, Event>
   ) {
     let failure = RecorderStorage.failure(of: activity)
-    shared.withLock { shared in
-      let sequence = recorder.record(activity, failure: failure, time: time)
-      deliver(activity, number: sequence, time: time, failure: failure, to: shared.consumers)
+    let (undelivered, released) = shared.withLock { shared in
+      let (sequence, released) = recorder.recordHandingOverReleased(activity, failure: failure, time: time)
+      return (enqueue(activity, number: sequence, time: time, failure: failure, in: &shared), released)
     }
+    // What the recorder's ring let go, released out of this lock too: its
+    // `deinit` may send to the system, whose report comes back here.
+    withExtendedLifetime(released) {}
+    if let undelivered { deliver(undelivered) }
   }
 
   @inlinable func receiveUnrecorded(_ activity: SystemActivity<State, Event>) {
     let time = elapsed?.read()
     let failure = RecorderStorage.failure(of: activity)
-    shared.withLock { shared in
+    let undelivered = shared.withLock { shared in
       let sequence = shared.sequence
       shared.sequence += 1
-      deliver(activity, number: sequence, time: time, failure: failure, to: shared.consumers)
+      return enqueue(activity, number: sequence, time: time, failure: failure, in: &shared)
+    }
+    if let undelivered { deliver(undelivered) }
+  }
+
+  /// Queues a numbered activity for the consumers there are now, or, when
+  /// no thread is delivering, returns it for the caller to deliver (then
+  /// the queue): the caller is the delivering thread until it is empty.
+  @inlinable func enqueue(
+    _ activity: SystemActivity<State, Event>, number: UInt64, time: Duration?, failure: String?,
+    in shared: inout Shared
+  ) -> Undelivered? {
+    guard !shared.consumers.isEmpty else { return nil }
+    let inspection = Inspection(
+      system: system, parent: parent, sequence: number, time: time, activity: activity, errorDescription: failure)
+    let undelivered = Undelivered(inspection, consumers: shared.consumers)
+    if shared.delivering {
+      shared.undelivered.append(undelivered)
+      return nil
+    }
+    shared.delivering = true
+    return undelivered
+  }
+
+  /// Delivers `first`, then the queue, in order, out of the lock, until it
+  /// is empty: a consumer (or the filter) may send to the system or add a
+  /// consumer, and what that reports is queued behind and delivered next,
+  /// by this thread.
+  @inlinable @inline(never) func deliver(_ first: Undelivered) {
+    deliverOne(first)
+    while true {
+      let batch = shared.withLock { shared in
+        if shared.undelivered.isEmpty { shared.delivering = false }
+        defer { shared.undelivered.removeAll() }
+        return shared.undelivered
+      }
+      if batch.isEmpty { return }
+      for item in batch { deliverOne(item) }
     }
   }
 
-  @inlinable func deliver(
-    _ activity: SystemActivity<State, Event>, number: UInt64, time: Duration?, failure: String?,
-    to consumers: [@Sendable (Inspection<State, Event>) -> Void]
-  ) {
-    let inspection = Inspection(
-      system: system, parent: parent, sequence: number, time: time, activity: activity, errorDescription: failure)
-    guard filter(inspection) else { return }
-    for consumer in consumers { consumer(inspection) }
+  @inlinable func deliverOne(_ item: Undelivered) {
+    guard filter(item.inspection) else { return }
+    for consumer in item.consumers { consumer(item.inspection) }
   }
 }

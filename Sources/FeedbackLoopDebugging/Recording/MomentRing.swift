@@ -49,6 +49,9 @@ struct MomentRing<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline var head = 0
   /// The newest moment's number; the others precede it without gaps.
   @usableFromInline var newestSequence: UInt64 = 0
+  /// A moment the ring overwrote, with the events refused while it was current.
+  @usableFromInline typealias Released = (Entry?, [DiscardedEvent<Event>])
+
   /// What the last ``open(sequence:time:event:detailedSource:state:)``
   /// overwrote, until ``takeReleased()`` hands it over.
   @usableFromInline var releasedEntry: Entry?
@@ -106,7 +109,7 @@ struct MomentRing<State: Sendable, Event: Sendable>: Sendable {
   /// once it is out of the recorder's section: a `State` or an `Event`
   /// released there could run the app's `deinit`, which may read the
   /// recorder (and would wait, inside the section, for this thread).
-  @inlinable mutating func takeReleased() -> (Entry?, [DiscardedEvent<Event>]) {
+  @inlinable mutating func takeReleased() -> Released {
     if _isPOD(Entry.self) && releasedDiscarded.isEmpty { return (nil, []) }
     var entry: Entry? = nil
     var discarded: [DiscardedEvent<Event>] = []

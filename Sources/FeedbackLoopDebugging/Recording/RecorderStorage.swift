@@ -140,7 +140,18 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
   /// `exclusive`, once the loop is out; the loop, meanwhile, goes through
   /// `exclusive` too.
   @inlinable func exclusively<Result>(_ body: (inout Shared) -> Result) -> Result {
-    let (result, released) = exclusive.withLock {
+    let (result, released) = exclusivelyHandingOverReleased(body)
+    // Released out of the lock: see `MomentRing.takeReleased()`.
+    withExtendedLifetime(released) {}
+    return result
+  }
+
+  /// ``exclusively(_:)``, handing what the ring overwrote to the caller to
+  /// release once it is out of its own locks too.
+  @inlinable func exclusivelyHandingOverReleased<Result>(
+    _ body: (inout Shared) -> Result
+  ) -> (Result, MomentRing<State, Event>.Released) {
+    exclusive.withLock {
       othersWaiting.store(1, ordering: .sequentiallyConsistent)
       defer { othersWaiting.store(0, ordering: .releasing) }
       var spins = 0
@@ -153,9 +164,6 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
       let result = body(&shared)
       return (result, shared.ring.takeReleased())
     }
-    // Released out of the lock: see `MomentRing.takeReleased()`.
-    withExtendedLifetime(released) {}
-    return result
   }
 
   /// Runs `body` with `shared` as the loop, which alone calls it (one
@@ -248,7 +256,18 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
   /// returns its number in the recorder's stream. `failure` is
   /// ``failure(of:)``, described before any lock was taken.
   @inlinable func record(_ activity: SystemActivity<State, Event>, failure: String?, time: Duration?) -> UInt64 {
-    exclusively { shared in
+    let (number, released) = recordHandingOverReleased(activity, failure: failure, time: time)
+    withExtendedLifetime(released) {}
+    return number
+  }
+
+  /// ``record(_:failure:time:)``, handing what the ring overwrote to the
+  /// caller, to release once it is out of its own lock too (the stream's):
+  /// a `deinit` run there may send to the system, whose report takes that lock.
+  @inlinable func recordHandingOverReleased(
+    _ activity: SystemActivity<State, Event>, failure: String?, time: Duration?
+  ) -> (number: UInt64, released: MomentRing<State, Event>.Released) {
+    exclusivelyHandingOverReleased { shared in
       let number = shared.activities
       shared.activities += 1
       apply(activity, failure: failure, time: time, to: &shared)

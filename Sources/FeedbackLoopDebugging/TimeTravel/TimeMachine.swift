@@ -66,7 +66,9 @@ public struct TimeMachine<State: Sendable, Event: TimeTravelEvent>: Sendable whe
   /// The events are sent at once, one after the other: an outside event
   /// that was sent after an effect answered reaches the system before the
   /// effect, derived again, answers. Play up to such an event (`through:`),
-  /// let the effects answer, then play on from there.
+  /// let the effects answer, then play on from there, `through:` the
+  /// session's last moment: a playback is recorded too, after it, and
+  /// without a bound the next playback sends its events again.
   ///
   /// ```swift
   /// machine.playEvents(from: 2, through: 4)  // moment 3's .loadNextPage; the request answers page 2 itself

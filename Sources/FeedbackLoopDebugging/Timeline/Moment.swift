@@ -100,10 +100,11 @@ extension Moment: Codable where State: Codable, Event: Codable {
 
 /// A duration as seconds in JSON (`1.25`): readable, and any tool can parse it.
 ///
-/// Read back, a time must be a number of seconds from 0 to about 292 years
-/// (what `Int64` nanoseconds hold): a line with a negative, infinite or
-/// larger time is reported by the reader as undecodable at `time`, never
-/// converted with a trap.
+/// Read back, a time must be a number of seconds from 0 to below 2^63
+/// (what a `Duration`'s whole seconds hold, so that every time a recorder
+/// stamps, a test clock's centuries on too, reads back): a line with a
+/// negative, infinite or larger time is reported by the reader as
+/// undecodable at `time`, never converted with a trap.
 struct TimelineDuration: Codable {
   var duration: Duration
 
@@ -112,12 +113,13 @@ struct TimelineDuration: Codable {
   init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let seconds = try container.decode(Double.self)
-    guard seconds.isFinite, seconds >= 0, let nanoseconds = Int64(exactly: (seconds * 1e9).rounded()) else {
+    guard seconds.isFinite, seconds >= 0, seconds < 0x1p63 else {
       throw DecodingError.dataCorruptedError(
-        in: container,
-        debugDescription: "a time must be a number of seconds from 0 to \(Int64.max / 1_000_000_000), not \(seconds)")
+        in: container, debugDescription: "a time must be a number of seconds from 0 to below 2^63, not \(seconds)")
     }
-    duration = .nanoseconds(nanoseconds)
+    // Whole seconds and nanoseconds apart: nanoseconds alone (an Int64) would end at about 292 years.
+    let whole = seconds.rounded(.down)
+    duration = .seconds(Int64(whole)) + .nanoseconds(Int64(((seconds - whole) * 1e9).rounded()))
   }
 
   func encode(to encoder: any Encoder) throws {

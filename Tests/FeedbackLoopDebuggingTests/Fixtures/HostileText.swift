@@ -16,6 +16,10 @@ enum HostileText {
   static let samples = [
     "\\#", "\\#t", "\\#(", "\\#q", "\"#", "\"##", "\\##(x)", "#\"#", "\\\"#\\##", "tab\tcarriage\r\nline",
     "nul\u{0}bell\u{7}", "\u{2028}separator",
+    // Ends that close a literal: triple quotes, `#"`, `"#`, a lone backslash; more #s than any delimiter.
+    "ends with \"\"\"", "ends with #\"", "ends with \"#", "ends with \\", "\"" + String(repeating: "#", count: 40),
+    // An escape written out, emoji (a family is one Character of several scalars), next line, a BOM, a keyword.
+    "\\u{1F600} \\(x)", "😀 👩‍👩‍👧 🇫🇷", "\u{85}next\u{FEFF}", "default",
   ]
 
   static func reduce(_ state: inout State, _ text: String) {

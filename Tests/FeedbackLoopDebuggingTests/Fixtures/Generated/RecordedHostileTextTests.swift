@@ -108,6 +108,78 @@ import Testing
     TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
+  @Test("moment 13: ends with \"\"\"")
+  func moment13() throws {
+    let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator"]}"###)
+    let when = try decode(String.self, #""ends with \"\"\"""#)
+    let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\""]}"###)
+    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+  }
+
+  @Test("moment 14: ends with #\"")
+  func moment14() throws {
+    let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\""]}"###)
+    let when = try decode(String.self, #""ends with #\"""#)
+    let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\""]}"###)
+    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+  }
+
+  @Test("moment 15: ends with \"#")
+  func moment15() throws {
+    let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\""]}"###)
+    let when = try decode(String.self, ##""ends with \"#""##)
+    let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#"]}"###)
+    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+  }
+
+  @Test("moment 16: ends with \\")
+  func moment16() throws {
+    let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#"]}"###)
+    let when = try decode(String.self, #""ends with \\""#)
+    let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\"]}"###)
+    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+  }
+
+  @Test("moment 17: \"########################################")
+  func moment17() throws {
+    let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\"]}"###)
+    let when = try decode(String.self, #########################################""\"########################################""#########################################)
+    let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################"]}"#########################################)
+    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+  }
+
+  @Test("moment 18: \\u{1F600} \\(x)")
+  func moment18() throws {
+    let given = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################"]}"#########################################)
+    let when = try decode(String.self, #""\\u{1F600} \\(x)""#)
+    let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)"]}"#########################################)
+    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+  }
+
+  @Test("moment 19: 😀 👩‍👩‍👧 🇫🇷")
+  func moment19() throws {
+    let given = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)"]}"#########################################)
+    let when = try decode(String.self, #""😀 👩‍👩‍👧 🇫🇷""#)
+    let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷"]}"#########################################)
+    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+  }
+
+  @Test("moment 20: \u{85}next﻿")
+  func moment20() throws {
+    let given = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷"]}"#########################################)
+    let when = try decode(String.self, #""next﻿""#)
+    let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷","next﻿"]}"#########################################)
+    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+  }
+
+  @Test("moment 21: default")
+  func moment21() throws {
+    let given = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷","next﻿"]}"#########################################)
+    let when = try decode(String.self, #""default""#)
+    let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷","next﻿","default"]}"#########################################)
+    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+  }
+
   private func decode<Value: Decodable>(_ type: Value.Type, _ json: String) throws -> Value {
     try JSONDecoder().decode(type, from: Data(json.utf8))
   }
