@@ -113,6 +113,37 @@ struct StoreTreeAttackTests {
     #expect(seen.entries == [3, 3, 4, 5, 6])
   }
 
+  @Test("a reader that stops tracking and starts again, through the whole state or a member, misses no change after")
+  func readersComeAndGo() {
+    let root = makeStore()
+    let inner = root.scope(state: { $0.inner }, event: { (count: Int) in .count(count) })
+    let count = inner.scope(state: \.count, event: { $0 })
+    var next = 0
+    for gap in 0..<4 {
+      // A reader of each kind reads, hears of one change, and leaves for
+      // `gap` more states: its store is followed, then dormant, then gone
+      // from the tree's list.
+      let whole = Tracker { _ = count.state }
+      let member = Tracker { _ = inner.count }
+      next += 1
+      root.send(.count(next))
+      #expect(whole.count == 1 && member.count == 1)
+      for _ in 0..<gap {
+        next += 1
+        root.send(.count(next))
+        root.send(.flag)
+      }
+      #expect(count.state == next && inner.count == next, "a store read after \(gap) states it did not take")
+      whole.rearm()
+      member.rearm()
+      root.send(.flag)
+      #expect(whole.count == 1 && member.count == 1, "a change of another part notified")
+      next += 1
+      root.send(.count(next))
+      #expect(whole.count == 2 && member.count == 2, "gap \(gap): a change was missed")
+    }
+  }
+
   @Test("an unwrapping scope keeps its last part through nil and takes the next; stores scoped from it read that part")
   func unwrappingThroughNil() async {
     let root = makeStore()
