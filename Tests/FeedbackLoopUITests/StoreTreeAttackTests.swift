@@ -144,6 +144,43 @@ struct StoreTreeAttackTests {
     }
   }
 
+  @Test(
+    "G3 an outside observer of the system, after the store, finds every scoped store holding its state, read or not")
+  func outsideObserverFindsScopedStoresCurrent() {
+    let system = System(initial: State(), reduceInPlace: Self.reduce, isolation: .mainActor)
+    let root = Store(system)
+    let deep = root.scope(state: \.inner, event: { (count: Int) in .count(count) }).scope(
+      state: { $0.count }, event: { $0 })
+    let pair = root.scope(state: \.pair.1.count, event: { (count: Int) in .pairCount(count) })
+    let detail = Slot<Store<Inner, Int>>()
+    let mismatches = Recorder<String>()
+    let observation = system.observe { state in
+      MainActor.assumeIsolated {
+        if deep.state != state.inner.count { mismatches.append("deep \(deep.state) for \(state.inner.count)") }
+        // Read every other state only: `pair` is followed, then not.
+        if state.flag % 2 == 0, pair.state != state.pair.1.count { mismatches.append("pair") }
+        if detail.value == nil, let scoped = root.scope(unwrapping: \.detail, event: { (count: Int) in .detail(count) })
+        {
+          detail.value = scoped
+        }
+        if let scoped = detail.value, let part = state.detail, scoped.state != part {
+          mismatches.append("detail \(scoped.state.count) for \(part.count)")
+        }
+        // A send from the observer: reduced after this state, and observed.
+        if state.inner.count == 3 { system.send(.count(4)) }
+      }
+    }
+    for step in 1...12 {
+      root.send(.count(step % 5))
+      root.send(.flag)
+      root.send(.pairCount(step))
+      root.send(.detail(step % 3 == 0 ? nil : step))
+    }
+    #expect(mismatches.entries.isEmpty)
+    #expect(deep.state == root.state.inner.count)
+    observation.cancel()
+  }
+
   @Test("an unwrapping scope keeps its last part through nil and takes the next; stores scoped from it read that part")
   func unwrappingThroughNil() async {
     let root = makeStore()
