@@ -94,6 +94,46 @@ import Testing
     #expect(ObjectIdentifier(dictionary.storage) == unique && dictionary[0] == -1)
   }
 
+  @Test("modifyValue on a storage shared by copies, snapshots and the dictionary itself changes only its own value")
+  func modifyValueKeepsEveryCopyApart() {
+    // Values that hold references, keys that collide in few buckets, and
+    // removals between the changes: each copy must keep what it had.
+    var generator = UInt64(0x9E37_79B9_7F4A_7C15)
+    func next(_ bound: Int) -> Int {
+      generator = generator &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(truncatingIfNeeded: generator >> 33) % bound
+    }
+    var dictionary = TrackedDictionary<Int, [Int]>()
+    var model: [Int: [Int]] = [:]
+    var copies: [(TrackedDictionary<Int, [Int]>, [Int: [Int]])] = []
+    var snapshots: [([Int: [Int]], [Int: [Int]])] = []
+    for step in 0..<3_000 {
+      let key = next(64) * 1_024
+      switch next(6) {
+      case 0: copies.append((dictionary, model))
+      case 1: snapshots.append((dictionary.dictionary, model))
+      case 2:
+        dictionary[key] = [step]
+        model[key] = [step]
+      case 3:
+        dictionary[key] = nil
+        model[key] = nil
+      default:
+        let result = dictionary.modifyValue(forKey: key) { value -> Int in
+          value.append(step)
+          return value.count
+        }
+        #expect(result == model[key].map { $0.count + 1 })
+        model[key]?.append(step)
+      }
+      if copies.count > 8 { copies.removeFirst() }
+      if snapshots.count > 8 { snapshots.removeFirst() }
+    }
+    #expect(dictionary.dictionary == model)
+    for (copy, expected) in copies { #expect(copy.dictionary == expected) }
+    for (snapshot, expected) in snapshots { #expect(snapshot == expected) }
+  }
+
   func keys<Key>(_ reading: ChangeLogReading<Key>) -> [Key]? {
     switch reading {
     case .unchanged: return []
