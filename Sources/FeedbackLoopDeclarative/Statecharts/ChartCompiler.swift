@@ -135,7 +135,15 @@ struct ChartCompiler<Context: Sendable, Event: Sendable> {
     let trigger: ChartTrigger<Event>
     switch declared.trigger {
     case .event(let name, let matches, let value): trigger = .event(name: name, matches: matches, value: value)
-    case .after(let delay): trigger = .after(delay)
+    case .after(let delay):
+      // A negative delay would be due before a zero one started at the same
+      // moment, an order no declaration means: refuse it rather than clamp it.
+      guard delay >= .zero else {
+        throw fail(
+          "the delayed transition from \"\(nodes[source].id)\" waits \(delay), a negative delay; "
+            + "give a delay of zero or more")
+      }
+      trigger = .after(delay)
     case .done: trigger = .done
     }
     var target = -1

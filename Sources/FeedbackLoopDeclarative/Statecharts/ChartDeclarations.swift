@@ -137,7 +137,8 @@ public struct Transition<Context: Sendable, Event: Sendable>: Sendable {
 
   /// After `delay` in the state, on the system's clock, go to `target`;
   /// cancelled when the state is left before. Leaving and entering the
-  /// state again starts the delay again.
+  /// state again starts the delay again. `delay` is zero or more: the chart
+  /// refuses a negative one with a ``ChartDeclarationError``.
   public init(
     after delay: Duration,
     to target: String?,

@@ -52,7 +52,7 @@ public struct Statechart<Context: Sendable, Event: Sendable>: Sendable {
   ///   transition to an undeclared state, a compound state without an
   ///   initial child, a history state outside a compound state, a state
   ///   declared twice (in two parallel regions, say), a transition out of a
-  ///   final state, more than 63 declared states.
+  ///   final state, a negative delay, more than 63 declared states.
   public init(
     _ name: String,
     initial: String,

@@ -178,4 +178,21 @@ private func message(_ build: () throws -> Statechart<Int, Key>) -> String? {
       } == "statechart \"big\": 64 states declared; a chart holds at most 63 (history states included), so that "
         + "its configuration fits in one 64-bit word beside its root")
   }
+
+  @Test("A negative delay is refused with its state named; a zero and a one-nanosecond delay are declared")
+  func negativeDelay() {
+    func chart(waiting delay: Duration) throws -> Statechart<Int, Key> {
+      try Statechart("toast", initial: "shown") {
+        ChartState("shown") { Transition(after: delay, to: "hidden") }
+        ChartState("hidden")
+      }
+    }
+    #expect(
+      message { try chart(waiting: .nanoseconds(-1)) }
+        == "statechart \"toast\": the delayed transition from \"shown\" waits \(Duration.nanoseconds(-1)), "
+        + "a negative delay; give a delay of zero or more")
+    #expect(message { try chart(waiting: .seconds(Int64.min)) }?.contains("a negative delay") == true)
+    #expect(message { try chart(waiting: .zero) } == nil)
+    #expect(message { try chart(waiting: .nanoseconds(1)) } == nil)
+  }
 }

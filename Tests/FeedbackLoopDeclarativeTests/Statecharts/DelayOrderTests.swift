@@ -192,4 +192,15 @@ import Testing
     #expect(system.state.activeLeaves == ["three"])
     system.stop()
   }
+
+  @Test("G11 a zero delay expires before a one-nanosecond delay started before it")
+  func zeroBeforeOneNanosecond() throws {
+    let chart = try Self.twoRegions(aDelay: .nanoseconds(1), bDelay: .zero)
+    let (system, clock) = Self.system(chart, context: [])
+    system.send(.a)
+    system.send(.b)
+    clock.advance(by: .nanoseconds(1))
+    #expect(system.state.context == ["b", "a"])
+    system.stop()
+  }
 }
