@@ -125,6 +125,85 @@ extension Reliability {
       #expect(bodies.value == 0, "an effect's body ran after stop() returned")
     }
 
+    /// Where a stop comes from while the system starts.
+    enum StopWhileStarting: String, CaseIterable, Sendable {
+      /// A feedback's handler, on the initial state.
+      case startHandler
+      /// The monitor, on its `.started` report.
+      case monitorStartedReport
+      /// Another thread, while a feedback's handler waits for it.
+      case otherThread
+    }
+
+    @Test(
+      "G9 stop() while the system starts: no later feedback is asked for the initial state or starts an effect",
+      arguments: StopWhileStarting.allCases)
+    @MainActor
+    func stopWhileStartingStartsNothingAfter(_ source: StopWhileStarting) {
+      let harness = Harness()
+      let box = Box<System<Int, Int>>()
+      let effectsStarted = Counter()
+      let bodies = Counter()
+      let laterQueries = Counter()
+      let stopSystem: @Sendable () -> Void = {
+        guard let system = box.value else { return }
+        if source == .otherThread {
+          let stopped = Gate()
+          Thread {
+            system.stop()
+            stopped.open()
+          }.start()
+          stopped.waitBlocking()
+        } else {
+          system.stop()
+        }
+      }
+      let monitor = SystemMonitor<Int, Int> { activity in
+        switch activity {
+        case .started where source == .monitorStartedReport: stopSystem()
+        case .effectStarted: effectsStarted.add()
+        default: break
+        }
+      }
+      let system = Self.mainActorSystemStartedElsewhere(
+        feedbacks: [
+          Feedback(
+            lensing: { state -> Int? in
+              if state == 0, source != .monitorStartedReport { stopSystem() }
+              return nil
+            }, name: "stopper"
+          ) { _ in .none },
+          Feedback(
+            lensing: { state -> Int? in
+              laterQueries.add()
+              return state == 0 ? 1 : nil
+            }, name: "later"
+          ) { _ in .run { _ in bodies.add() } },
+        ],
+        environment: harness.environment, monitor: monitor)
+      // The start was queued for the main actor: it runs here, with the
+      // system in the box.
+      box.set(system)
+      system.processQueuedEvents()
+      box.set(nil)
+      harness.settle()
+      system.processQueuedEvents()
+      #expect(system.isStopped)
+      #expect(laterQueries.value == 0, "a later feedback was asked for the initial state after stop()")
+      #expect(effectsStarted.value == 0, "an effect started after stop()")
+      #expect(bodies.value == 0, "an effect's body ran after stop() returned")
+    }
+
+    /// A main-actor system made off the main actor: its start waits in the
+    /// queue for the main actor, so that its feedbacks can find it in a box.
+    nonisolated static func mainActorSystemStartedElsewhere(
+      feedbacks: [Feedback<Int, Int>], environment: SystemEnvironment, monitor: SystemMonitor<Int, Int>
+    ) -> System<Int, Int> {
+      System(
+        initial: 0, reduce: { (_: Int, event: Int) in event }, feedbacks: feedbacks, isolation: .mainActor,
+        environment: environment, monitor: monitor)
+    }
+
     struct Holding: Sendable {
       var sentinel: Sentinel?
       var count = 0
