@@ -43,7 +43,9 @@ extension Reliability {
         #expect(system.state == 1)
       }
       input.send(9)
-      #expect(released.discarded.map(\.event) == [9], "before the rebinding, the released system reports")
+      // Before the rebinding: dropped, as the released system keeps no
+      // monitor to report it to (an Input keeps nothing of it alive, G9).
+      #expect(released.discarded.isEmpty)
       let recorder = ActivityRecorder<Int, Int>()
       let next = System(
         initial: 0, reduce: { (_: Int, event: Int) in event }, feedbacks: [.input(input)], monitor: recorder.monitor)
@@ -51,7 +53,7 @@ extension Reliability {
       #expect(recorder.reducedEvents == [2])
       #expect(next.state == 2)
       #expect(released.reducedEvents == [1])
-      #expect(released.discarded.map(\.event) == [9])
+      #expect(released.discarded.isEmpty)
       next.stop()
     }
 

@@ -39,7 +39,7 @@ extension SystemCore {
     } else {
       guard beginReduction() else { return putBack(event, token, endsEffect: endsEffect) }
       isReducing = true
-      reducer(&state, event)
+      reducer.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.reduce(&state, event) }
       fl_reduce_end(control)
       isReducing = false
       publishIfAsked()
@@ -154,7 +154,7 @@ extension SystemCore {
     let before = state
     guard beginReduction() else { return false }
     isReducing = true
-    reducer(&state, event)
+    reducer.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.reduce(&state, event) }
     fl_reduce_end(control)
     isReducing = false
     publishIfAsked()
