@@ -419,26 +419,26 @@ extension Reliability {
     @Test("G10 a main-actor system stopped from a background thread calls onStop and its monitor on the main actor")
     @MainActor
     func mainActorSystemTearsDownOnMainActor() async {
-      // The main actor's thread is the one this test body runs on.
-      let mainActorThread = pthread_self()
-      let onMainThread = Locked<[String: Bool]>([:])
+      // On the main actor, whichever thread runs it (see MainQueueProbe).
+      #expect(MainQueueProbe.isOnMainActor, "the probe does not see the main actor")
+      let onMainActor = Locked<[String: Bool]>([:])
       let told = Counter()
       let monitor = SystemMonitor<Int, Int> { activity in
         if case .stopped = activity {
-          onMainThread.withLock { $0["monitor"] = pthread_equal(pthread_self(), mainActorThread) != 0 }
+          onMainActor.withLock { $0["monitor"] = MainQueueProbe.isOnMainActor }
           told.add()
         }
       }
       let system = System(
         initial: 0, reduce: { (_: Int, event: Int) in event }, isolation: .mainActor, monitor: monitor)
       let observation = system.observe({ _ in }) {
-        onMainThread.withLock { $0["onStop"] = pthread_equal(pthread_self(), mainActorThread) != 0 }
+        onMainActor.withLock { $0["onStop"] = MainQueueProbe.isOnMainActor }
         told.add()
       }
       await onThreads(1) { _ in system.stop() }
       #expect(system.isStopped, "marked stopped when stop() returns")
       await told.wait(untilAtLeast: 2)
-      #expect(onMainThread.current == ["monitor": true, "onStop": true], "body on main thread: \(Thread.isMainThread)")
+      #expect(onMainActor.current == ["monitor": true, "onStop": true])
       observation.cancel()
     }
 
