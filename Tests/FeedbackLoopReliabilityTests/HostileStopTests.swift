@@ -125,6 +125,85 @@ extension Reliability {
       #expect(bodies.value == 0, "an effect's body ran after stop() returned")
     }
 
+    /// Where a stop comes from while the system starts.
+    enum StopWhileStarting: String, CaseIterable, Sendable {
+      /// A feedback's handler, on the initial state.
+      case startHandler
+      /// The monitor, on its `.started` report.
+      case monitorStartedReport
+      /// Another thread, while a feedback's handler waits for it.
+      case otherThread
+    }
+
+    @Test(
+      "G9 stop() while the system starts: no later feedback is asked for the initial state or starts an effect",
+      arguments: StopWhileStarting.allCases)
+    @MainActor
+    func stopWhileStartingStartsNothingAfter(_ source: StopWhileStarting) {
+      let harness = Harness()
+      let box = Box<System<Int, Int>>()
+      let effectsStarted = Counter()
+      let bodies = Counter()
+      let laterQueries = Counter()
+      let stopSystem: @Sendable () -> Void = {
+        guard let system = box.value else { return }
+        if source == .otherThread {
+          let stopped = Gate()
+          Thread {
+            system.stop()
+            stopped.open()
+          }.start()
+          stopped.waitBlocking()
+        } else {
+          system.stop()
+        }
+      }
+      let monitor = SystemMonitor<Int, Int> { activity in
+        switch activity {
+        case .started where source == .monitorStartedReport: stopSystem()
+        case .effectStarted: effectsStarted.add()
+        default: break
+        }
+      }
+      let system = Self.mainActorSystemStartedElsewhere(
+        feedbacks: [
+          Feedback(
+            lensing: { state -> Int? in
+              if state == 0, source != .monitorStartedReport { stopSystem() }
+              return nil
+            }, name: "stopper"
+          ) { _ in .none },
+          Feedback(
+            lensing: { state -> Int? in
+              laterQueries.add()
+              return state == 0 ? 1 : nil
+            }, name: "later"
+          ) { _ in .run { _ in bodies.add() } },
+        ],
+        environment: harness.environment, monitor: monitor)
+      // The start was queued for the main actor: it runs here, with the
+      // system in the box.
+      box.set(system)
+      system.processQueuedEvents()
+      box.set(nil)
+      harness.settle()
+      system.processQueuedEvents()
+      #expect(system.isStopped)
+      #expect(laterQueries.value == 0, "a later feedback was asked for the initial state after stop()")
+      #expect(effectsStarted.value == 0, "an effect started after stop()")
+      #expect(bodies.value == 0, "an effect's body ran after stop() returned")
+    }
+
+    /// A main-actor system made off the main actor: its start waits in the
+    /// queue for the main actor, so that its feedbacks can find it in a box.
+    nonisolated static func mainActorSystemStartedElsewhere(
+      feedbacks: [Feedback<Int, Int>], environment: SystemEnvironment, monitor: SystemMonitor<Int, Int>
+    ) -> System<Int, Int> {
+      System(
+        initial: 0, reduce: { (_: Int, event: Int) in event }, feedbacks: feedbacks, isolation: .mainActor,
+        environment: environment, monitor: monitor)
+    }
+
     struct Holding: Sendable {
       var sentinel: Sentinel?
       var count = 0
@@ -150,19 +229,80 @@ extension Reliability {
       _ = system
     }
 
-    @Test("G14 G9 an event sent through the Input of a released system is reported systemStopped")
-    func inputOfReleasedSystemReportsRefusal() {
+    @Test(
+      "G14 G9 an event sent through the Input of a stopped system is reported systemStopped, and refused silently once the system is released"
+    )
+    func inputOfStoppedOrReleasedSystemRefuses() {
       let tally = EventTally()
       let input = Input<Int>()
       var system: System<Int, Int>? = System(
         initial: 0, reduce: { (state: Int, event: Int) in state + event }, feedbacks: [.input(input)],
         monitor: tally.makeMonitor())
       input.send(1)
-      system = nil
+      system?.stop()
       input.send(2)
       #expect(tally.reduced.current == 1)
       #expect(tally.refused.current == 1)
+      // Released, the system keeps no monitor to report to (G9).
+      system = nil
+      input.send(3)
+      #expect(tally.refused.current == 1)
       _ = system
+    }
+
+    @Test("G9 an Input kept after its system is released keeps neither the reducer's nor the monitor's captures alive")
+    func inputDoesNotKeepReducerOrMonitorOfReleasedSystem() {
+      let freed = Counter()
+      let input = Input<Int>()
+      weak var reducerCapture: Sentinel?
+      weak var monitorCapture: Sentinel?
+      var system: System<Int, Int>? = {
+        let capturedByReducer = Sentinel(freed)
+        let capturedByMonitor = Sentinel(freed)
+        reducerCapture = capturedByReducer
+        monitorCapture = capturedByMonitor
+        return System(
+          initial: 0,
+          reduce: { (state: Int, event: Int) in
+            withExtendedLifetime(capturedByReducer) { state + event }
+          },
+          feedbacks: [.input(input)],
+          monitor: SystemMonitor { _ in withExtendedLifetime(capturedByMonitor) {} })
+      }()
+      input.send(1)
+      #expect(system?.state == 1)
+      #expect(reducerCapture != nil && monitorCapture != nil, "alive while the system is")
+      system = nil
+      #expect(reducerCapture == nil, "the released system's reducer is still alive through its Input")
+      #expect(monitorCapture == nil, "the released system's monitor is still alive through its Input")
+      #expect(freed.value == 2)
+      input.send(2)  // to a released system: refused, and nothing crashes
+      _ = system
+    }
+
+    @Test("G9 an Input kept after its system stopped keeps nothing the reducer captured alive")
+    func inputDoesNotKeepReducerOfStoppedSystem() {
+      let freed = Counter()
+      let tally = EventTally()
+      let input = Input<Int>()
+      weak var reducerCapture: Sentinel?
+      let system: System<Int, Int> = {
+        let capturedByReducer = Sentinel(freed)
+        reducerCapture = capturedByReducer
+        return System(
+          initial: 0,
+          reduce: { (state: Int, event: Int) in
+            withExtendedLifetime(capturedByReducer) { state + event }
+          },
+          feedbacks: [.input(input)],
+          monitor: tally.makeMonitor())
+      }()
+      input.send(1)
+      system.stop()
+      #expect(reducerCapture == nil, "a stopped system's reducer is still alive")
+      input.send(2)
+      #expect(system.state == 1)
+      #expect(tally.refused.current == 1, "a held, stopped system still reports what it refuses")
     }
 
     /// Counts events reduced and refused as `systemStopped`, keeping no
@@ -170,8 +310,10 @@ extension Reliability {
     final class EventTally: Sendable {
       let reduced = Locked(0)
       let refused = Locked(0)
-      func makeMonitor<State: Sendable>() -> SystemMonitor<State, Int> {
+      /// A monitor that counts; it keeps `witness` alive for as long as it lives.
+      func makeMonitor<State: Sendable>(keeping witness: Sentinel? = nil) -> SystemMonitor<State, Int> {
         SystemMonitor { [reduced, refused] activity in
+          withExtendedLifetime(witness) {}
           switch activity {
           case .reduced: reduced.withLock { $0 += 1 }
           case .eventDiscarded(_, let reason) where reason == .systemStopped: refused.withLock { $0 += 1 }
@@ -181,11 +323,14 @@ extension Reliability {
       }
     }
 
-    @Test("G9 G14 a system released while another thread sends through its Input frees its state once")
+    @Test(
+      "G9 G14 a system released while another thread sends through its Input frees its state and its monitor once"
+    )
     func releaseWhileSendingThroughInput() async {
       for _ in 0..<200 {
         let freed = Counter()
         let tally = EventTally()
+        let monitorFreed = Counter()
         let input = Input<Int>()
         let start = Gate()
         let system = Box<System<Holding, Int>>()
@@ -197,7 +342,7 @@ extension Reliability {
               state.count += event
               return state
             },
-            feedbacks: [.input(input)], monitor: tally.makeMonitor()))
+            feedbacks: [.input(input)], monitor: tally.makeMonitor(keeping: Sentinel(monitorFreed))))
         let sends = 200
         let sender = Task.detached {
           await onThreads(1, startingAt: start) { _ in for _ in 0..<sends { input.send(1) } }
@@ -206,7 +351,10 @@ extension Reliability {
         system.set(nil)  // the last handle: released while the thread sends
         await sender.value
         #expect(freed.value == 1)
-        #expect(tally.reduced.current + tally.refused.current == sends, "an event was lost")
+        // Each event is reduced, or refused and reported while the monitor
+        // is there; the released system keeps no monitor to report the rest.
+        #expect(tally.reduced.current + tally.refused.current <= sends)
+        #expect(monitorFreed.value == 1, "the released system's monitor is still alive through its Input")
       }
     }
 
@@ -271,26 +419,26 @@ extension Reliability {
     @Test("G10 a main-actor system stopped from a background thread calls onStop and its monitor on the main actor")
     @MainActor
     func mainActorSystemTearsDownOnMainActor() async {
-      // The main actor's thread is the one this test body runs on.
-      let mainActorThread = pthread_self()
-      let onMainThread = Locked<[String: Bool]>([:])
+      // On the main actor, whichever thread runs it (see MainQueueProbe).
+      #expect(MainQueueProbe.isOnMainActor, "the probe does not see the main actor")
+      let onMainActor = Locked<[String: Bool]>([:])
       let told = Counter()
       let monitor = SystemMonitor<Int, Int> { activity in
         if case .stopped = activity {
-          onMainThread.withLock { $0["monitor"] = pthread_equal(pthread_self(), mainActorThread) != 0 }
+          onMainActor.withLock { $0["monitor"] = MainQueueProbe.isOnMainActor }
           told.add()
         }
       }
       let system = System(
         initial: 0, reduce: { (_: Int, event: Int) in event }, isolation: .mainActor, monitor: monitor)
       let observation = system.observe({ _ in }) {
-        onMainThread.withLock { $0["onStop"] = pthread_equal(pthread_self(), mainActorThread) != 0 }
+        onMainActor.withLock { $0["onStop"] = MainQueueProbe.isOnMainActor }
         told.add()
       }
       await onThreads(1) { _ in system.stop() }
       #expect(system.isStopped, "marked stopped when stop() returns")
       await told.wait(untilAtLeast: 2)
-      #expect(onMainThread.current == ["monitor": true, "onStop": true], "body on main thread: \(Thread.isMainThread)")
+      #expect(onMainActor.current == ["monitor": true, "onStop": true])
       observation.cancel()
     }
 

@@ -7,19 +7,15 @@ extension Reliability {
   /// actor while the main actor sends to it.
   @Suite("Red team: isolation")
   struct RedTeamIsolationTests {
-    /// Marks the main queue, which the main actor runs on: on Linux under
-    /// the test runner the main actor's jobs may not run on the process's
-    /// first thread, so `Thread.isMainThread` says nothing about isolation.
-    static let mainQueueKey = DispatchSpecificKey<Bool>()
-
-    static var onMainQueue: Bool { DispatchQueue.getSpecific(key: mainQueueKey) == true }
+    /// See MainQueueProbe: `Thread.isMainThread` says nothing about
+    /// isolation on Linux under the test runner.
+    static var onMainQueue: Bool { MainQueueProbe.isOnMainActor }
 
     @Test(
       "G10 G9 a main-actor system stopped from a background thread while main-actor sends are in flight: teardown on the main actor, every event reduced or reported",
       .timeLimit(.minutes(1)))
     @MainActor
     func mainActorSystemStoppedFromBackground() async {
-      DispatchQueue.main.setSpecific(key: Self.mainQueueKey, value: true)
       #expect(Self.onMainQueue, "the probe does not see the main actor")
       for _ in 0..<20 {
         let offMain = Locked<[String]>([])

@@ -17,6 +17,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -69,9 +70,21 @@ static inline uint64_t fl_word_clear(uint64_t *_Nonnull word, uint64_t bits) {
   return atomic_fetch_and_explicit((_Atomic uint64_t *)word, ~bits, memory_order_acq_rel);
 }
 
-/// The size of a cache line, and the alignment of a `fl_loop_control`'s
-/// allocation: the control's two parts each have lines of their own.
+/// The size of a cache line on the target, and the alignment of a
+/// `fl_loop_control`'s allocation: the control's two parts each have lines
+/// of their own. Apple silicon's lines are 128 bytes (`hw.cachelinesize`):
+/// padding to 64 there would put the word and the guard on one line. So
+/// are POWER's, and s390x's 256; 64 everywhere else (x86, and the ARM
+/// cores Linux runs on).
+#if defined(__APPLE__) && defined(__aarch64__)
+#define FL_CACHE_LINE 128
+#elif defined(__powerpc64__)
+#define FL_CACHE_LINE 128
+#elif defined(__s390x__)
+#define FL_CACHE_LINE 256
+#else
 #define FL_CACHE_LINE 64
+#endif
 
 /// A system's lock, control word and reduction guard, in one allocation
 /// aligned to `FL_CACHE_LINE`. `reducing` and `readers` are only accessed
@@ -113,6 +126,11 @@ typedef struct fl_loop_control {
   const void *_Nullable reducer;
   char guardLine[FL_CACHE_LINE - 4 * sizeof(uint64_t) - sizeof(void *)];
 } fl_loop_control;
+
+// Each part starts a line of the target's size, whatever it is.
+_Static_assert(offsetof(fl_loop_control, reducing) % FL_CACHE_LINE == 0,
+               "the reduction guard must start a cache line of its own");
+_Static_assert(sizeof(fl_loop_control) % FL_CACHE_LINE == 0, "the control must end on a cache line boundary");
 
 /// The number of publications so far (acquire: a reader that sees it change
 /// sees the copy published before).

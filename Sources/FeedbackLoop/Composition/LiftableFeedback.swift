@@ -230,8 +230,10 @@ extension LiftableFeedback {
     name prefix: String
   ) -> LiftableFeedback<Parent, ParentEvent> {
     guard let lifted = lifted(children: path, event: event, name: prefix) else {
-      preconditionFailure(
-        "\(name) is a feedback over children by id: features by id inside children by id are not supported")
+      // Not `preconditionFailure`, whose message an optimized build drops.
+      fatalError(
+        "FeedbackLoop: \(name) is a feedback over children by id: features by id inside children by id are not supported"
+      )
     }
     return lifted
   }

@@ -40,7 +40,8 @@ extension Feedback {
     line: UInt = #line,
     effects: @escaping @Sendable (Element) -> Effect<Event>
   ) {
-    precondition(index >= 0, "a TrackedArray's positions start at 0")
+    // Not `precondition`, whose message an optimized build drops.
+    if index < 0 { fatalError("FeedbackLoop: a TrackedArray's positions start at 0, not \(index)") }
     self.init(name: name, kind: "lensing", fileID: fileID, line: line) { id, core in
       let runtime = QueryRuntime(
         id: id, core: core, strategy: strategy, query: { $0[keyPath: elements].element(at: index) },

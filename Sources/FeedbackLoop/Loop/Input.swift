@@ -6,7 +6,10 @@ import CFeedbackLoopShims
 /// Bind it to a system with ``Feedback/input(_:name:fileID:line:)-(Input<Event>,_,_,_)``.
 /// Events sent before the system starts are kept and delivered, in order,
 /// when it does; events sent after it stopped are reported to its monitor
-/// as ``DiscardReason/systemStopped``.
+/// as ``DiscardReason/systemStopped``. An input that outlives its system
+/// keeps nothing of it alive: the reducer goes when the system stops, the
+/// monitor and the state when it is released (after which what the input
+/// sends is dropped, with no monitor left to report it to).
 ///
 /// An input sends to the system that bound it last. Binding it again (to a
 /// second system, or to a new one after the first was released) moves it

@@ -39,7 +39,7 @@ extension SystemCore {
     } else {
       guard beginReduction() else { return putBack(event, token, endsEffect: endsEffect) }
       isReducing = true
-      reducer(&state, event)
+      reducer.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.reduce(&state, event) }
       fl_reduce_end(control)
       isReducing = false
       publishIfAsked()
@@ -154,7 +154,7 @@ extension SystemCore {
     let before = state
     guard beginReduction() else { return false }
     isReducing = true
-    reducer(&state, event)
+    reducer.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.reduce(&state, event) }
     fl_reduce_end(control)
     isReducing = false
     publishIfAsked()
@@ -202,11 +202,7 @@ extension SystemCore {
     case .event, .finalEvent:
       process(item)
     case .start:
-      let initial = state
-      for runtime in runtimes { runtime.start() }
-      monitor?.receive(.started(initial: initial))
-      StateLink.forEach(firstStateLink) { $0.call(initial) }
-      StateObserver.forEach(firstObserver) { $0.receive(initial) }
+      startFeedbacks()
     case .effectEnded(let token, let outcome):
       guard !tornDown else { return }
       runtimes[Int(token.feedback)].effectEnded(token.number, outcome: outcome)
@@ -219,6 +215,30 @@ extension SystemCore {
     case .removeObserver(let id):
       StateObserver.remove(from: &firstObserver, where: { $0.id == id })?.stopped()
     }
+  }
+
+  /// Starts the runtimes, then gives the initial state to the feedbacks'
+  /// handlers and to the observers. A stop requested meanwhile (by a
+  /// handler, the monitor's `.started` report, or another thread) ends the
+  /// start before the next handler, as it ends an event's pass: nothing
+  /// starts after `stop()` returned (G9), and the next step boundary tears
+  /// down.
+  func startFeedbacks() {
+    let initial = state
+    for runtime in runtimes {
+      if isStopping { return }
+      runtime.start()
+    }
+    if isStopping { return }
+    monitor?.receive(.started(initial: initial))
+    var stateLink = firstStateLink
+    while let link = stateLink {
+      if isStopping { return }
+      let current = link.takeUnretainedValue()
+      current.call(initial)
+      stateLink = current.next
+    }
+    notifyObservers(initial)
   }
 
   /// Registers an observer; it receives the current state first, then every

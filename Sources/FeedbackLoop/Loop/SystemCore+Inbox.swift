@@ -87,6 +87,13 @@ extension SystemCore {
   /// reported discarded, an observer told the system stopped.
   @usableFromInline
   func reportRefusedAtStop(_ item: InboxItem<State, Event>) {
+    reportRefusedAtStop(item, to: monitor)
+  }
+
+  /// ``reportRefusedAtStop(_:)`` for a thread that does not own the loop,
+  /// with the monitor it read under `lock`.
+  @usableFromInline
+  func reportRefusedAtStop(_ item: InboxItem<State, Event>, to monitor: SystemMonitor<State, Event>?) {
     if let event = item.event { monitor?.receive(.eventDiscarded(event, reason: .systemStopped)) }
     if case .addObserver(let observer) = item { observer.stopped() }
   }

@@ -82,6 +82,10 @@ extension SystemCore {
     releaseRuntimes()
     StateLink.releaseChain(&firstStateLink)
     EventLink.releaseChain(&firstEventLink)
+    // No reduction begins once stopped (`beginReduction`): what the reducer
+    // captures goes now, not with an Input that keeps this core.
+    reducer?.release()
+    reducer = nil
   }
 
   /// Stops from inside the drain: the caller owns the loop.
@@ -122,12 +126,13 @@ extension SystemCore {
   /// Called by ``System``'s deinitializer, after `stop`: nothing a released
   /// system owned may outlive it, though an ``Input`` bound to it keeps this
   /// core (its target holds the core strongly, so that a send through it
-  /// costs no reference counting; W1). The state, and the copies published
-  /// to readers, are destroyed by whoever owns the stopped loop: this thread
-  /// now if the loop is free, else the owner when it lets the loop go. After
-  /// this, nothing reads the state: nobody holds the ``System`` to read it,
-  /// a send is refused as `systemStopped` under `lock` (G14), and the
-  /// feedbacks and observers are gone with the teardown.
+  /// costs no reference counting; W1). The state, the copies published to
+  /// readers and the monitor are destroyed by whoever owns the stopped
+  /// loop: this thread now if the loop is free, else the owner when it lets
+  /// the loop go. After this, nothing reads the state: nobody holds the
+  /// ``System`` to read it, a send is refused under `lock` (with no monitor
+  /// left to report it to), and the reducer, the feedbacks and the
+  /// observers are gone with the teardown.
   @usableFromInline
   func systemReleased() {
     taking: while true {
@@ -160,8 +165,16 @@ extension SystemCore {
     lock()
     let copy = published
     published = nil
+    // Other threads read the monitor under `lock` (a send refused as
+    // `systemStopped`, a drop): nobody holds the system any more to watch
+    // it, and an Input that keeps this core must not keep what the monitor
+    // captures (G9). Released outside the lock, where its captures' deinit
+    // may run anything.
+    let releasedMonitor = monitor
+    monitor = nil
     unlock()
     _ = consume copy
+    _ = consume releasedMonitor
     stateStorage.deinitialize(count: 1)
   }
 }

@@ -128,7 +128,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
 
   @usableFromInline let environment: SystemEnvironment
 
-  @usableFromInline let monitor: SystemMonitor<State, Event>?
+  /// Dropped with the state of a released system (`destroyState()`), as
+  /// an ``Input`` may keep this core long after. Written by the owner of
+  /// the stopped loop under `lock`, so another thread reads it under `lock`
+  /// (`submitToBusySystem`); the owner reads it freely.
+  @exclusivity(unchecked) @usableFromInline var monitor: SystemMonitor<State, Event>?
 
   /// Whether there is a monitor: tested on the hot path, where reading the
   /// optional monitor itself would retain and release its closure.
@@ -152,7 +156,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// Whether the runtimes were released; owned by the loop's thread.
   @exclusivity(unchecked) @usableFromInline var runtimesReleased = false
 
-  @usableFromInline let reducer: @Sendable (inout State, Event) -> Void
+  /// Retained by hand, released by the teardown (see ``ReducerCell``);
+  /// owned by the thread that owns the loop, and `nil` only once stopped,
+  /// when no reduction begins any more.
+  @exclusivity(unchecked) @usableFromInline var reducer: Unmanaged<ReducerCell<State, Event>>?
 
   /// The control word, the lock and the reduction guard, then the inbox,
   /// the state and the feedbacks' watermarks, in one allocation of their
@@ -215,7 +222,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       byteCount: Layout.byteCount(feedbacks: feedbacks.count), alignment: Layout.alignment)
     control = memory.bindMemory(to: fl_loop_control.self, capacity: 1)
     (memory + Layout.state).bindMemory(to: State.self, capacity: 1).initialize(to: consume initial)
-    self.reducer = reducer
+    self.reducer = .passRetained(ReducerCell(reducer))
     self.isolation = isolation
     self.environment = environment
     self.monitor = monitor
@@ -245,6 +252,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
 
   deinit {
     releaseRuntimes()
+    reducer?.release()
     StateLink.releaseChain(&firstStateLink)
     EventLink.releaseChain(&firstEventLink)
     StateObserver.releaseChain(&firstObserver)
@@ -327,18 +335,23 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     }
     lock()
     if fl_word_load(word) & Control.stopped != 0 {
+      // Read under `lock`: the owner of a released system drops it.
+      let monitor = self.monitor
       unlock()
       // An observer added while another thread stopped the system passed
       // `submitControl`'s check before `stopped` was set: tell it here, or
       // its `onStop` is never called and its state sequence never finishes
       // (ControlWordTests, "G9 observe() races with stop()").
-      reportRefusedAtStop(item)
+      reportRefusedAtStop(item, to: monitor)
       return
     }
     // The word as `queued` was set (or, set already, as it is under the
     // lock): an owner seen here sees `queued` when it tries to let the loop
     // go, and takes the item; `queued` stays set until it does.
     let (dropped, current) = enqueueLockedReading(item)
+    // Read under `lock`, like the refusal's above; only for a drop, which
+    // is rare.
+    let monitor = dropped == nil ? nil : self.monitor
     switch OwnershipStateMachine.afterQueuing(
       observed: current, mayDrain: mayDrain(callerIsMainActor: callerIsMainActor))
     {

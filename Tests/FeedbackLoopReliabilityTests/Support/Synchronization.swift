@@ -148,3 +148,21 @@ final class Sentinel: Sendable {
 struct Weak<Object: AnyObject> {
   weak var object: Object?
 }
+
+/// Whether the caller runs on the main actor, for a check that must not
+/// stop the process: the main actor runs on the main dispatch queue, which
+/// the probe marks. Not `Thread.isMainThread`, nor a thread remembered
+/// earlier: on Linux under `swift test`, the process's first thread parks
+/// in `dispatch_main()` and the main queue is drained by a worker thread of
+/// libdispatch, which changes when the queue was idle a few seconds (its
+/// worker exits; the next job wakes another). A main-actor test body can
+/// run on one thread before an `await` and on another after it.
+enum MainQueueProbe {
+  static let key: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
+  static var isOnMainActor: Bool { DispatchQueue.getSpecific(key: key) == true }
+}

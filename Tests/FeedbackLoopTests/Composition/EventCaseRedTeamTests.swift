@@ -83,13 +83,17 @@ import Testing
     var generator = RTSeeded(seed: 31)
     // No loads: no effect runs, so the sends alone decide the states.
     let events = (0..<400).map { _ in RTRoot.Event.random(using: &generator) }.filter { !"\($0)".contains("load") }
-    let systems = (0..<2).map { _ in System(initial: RTRoot.State(), feature: shared) }
+    let logs = LogRecorder()
+    let systems = (0..<2).map { _ in
+      System(initial: RTRoot.State(), feature: shared, environment: SystemEnvironment(logger: logs.logger))
+    }
     DispatchQueue.concurrentPerform(iterations: systems.count) { index in
       for event in events { systems[index].send(event) }
     }
     var expected = RTRoot.State()
     for event in events { _ = reference.reduceReportingDiscards(&expected, event) }
     #expect(events.count > 200)
+    #expect(logs.messages.contains { $0.hasPrefix("event discarded: ") }, "the discards are logged")
     for system in systems {
       #expect(system.state == expected)
       system.stop()

@@ -70,8 +70,10 @@ import Testing
   @Test("a system reports an event for a missing child to its monitor as noSuchChild, and keeps running")
   func missingChildReportedToMonitor() {
     let activity = ActivityLog<Parent.State, Parent.Event>()
+    let logs = LogRecorder()
     let system = System(
-      initial: Parent.State(), feature: Parent.feature(gate: Gate()), monitor: activity.monitor)
+      initial: Parent.State(), feature: Parent.feature(gate: Gate()),
+      environment: SystemEnvironment(logger: logs.logger), monitor: activity.monitor)
     system.send(.item(9, .load(1)))
     system.send(.optional(.clear))
     system.send(.other)
@@ -84,6 +86,7 @@ import Testing
     #expect(why.contains("no child 9"))
     #expect(activity.discarded.map { $0.0 } == [.item(9, .load(1)), .optional(.clear)])
     #expect(system.state.other == 1)
+    #expect(logs.messages.filter { $0.hasPrefix("event discarded: ") }.count == 2, "and logs them")
   }
 
   @Test("lifting composes: a reducer three levels deep reaches its state")
