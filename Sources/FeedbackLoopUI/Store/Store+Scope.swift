@@ -17,22 +17,45 @@ extension Store {
   /// - Parameters:
   ///   - toChildState: the child's part of the state.
   ///   - toEvent: turns a child's event into one of this store's events.
-  @inlinable
+  @inlinable @inline(__always)
   public func scope<ChildState, ChildEvent>(
     state toChildState: KeyPath<State, ChildState>,
     event toEvent: @escaping (ChildEvent) -> Event
   ) -> Store<ChildState, ChildEvent> {
+    scope(state: toChildState, forward: forwarding(toEvent))
+  }
+
+  /// The key-path scope, given the child's send.
+  @inlinable
+  func scope<ChildState, ChildEvent>(
+    state toChildState: KeyPath<State, ChildState>,
+    forward: @escaping @MainActor (ChildEvent) -> Void
+  ) -> Store<ChildState, ChildEvent> {
     refreshIfStale()
     guard let offset = MemoryLayout<State>.offset(of: toChildState), let anchor = anchorForScopes() else {
-      return scope(state: { $0[keyPath: toChildState] }, event: toEvent)
+      return child(
+        initial: current[keyPath: toChildState], state: { $0[keyPath: toChildState] }, keepsLastPart: false,
+        forward: forward)
     }
     let (base, childOffset) = (anchor.base, anchor.offset + offset)
     let child = child(
       initial: slots.current.pointee[keyPath: toChildState],
       derive: { (base() + childOffset).assumingMemoryBound(to: ChildState.self).pointee },
-      keepsLastPart: false, event: toEvent)
+      keepsLastPart: false, forward: forward)
     child.anchor = StoreAnchor(base: base, offset: childOffset)
     return child
+  }
+
+  /// A scoped store's send: the event, mapped, sent to this store's
+  /// system. Made in the public scope, which is always inlined where the
+  /// store is scoped, so that the closure is specialized there for the
+  /// child's event: made in `child`, it cost a deep send about a fifth more
+  /// (BENCHMARKS.md, W12scoped). Each level still makes two calls: this
+  /// closure and the mapping.
+  @inlinable @inline(__always)
+  func forwarding<ChildEvent>(_ toEvent: @escaping (ChildEvent) -> Event) -> @MainActor (ChildEvent) -> Void {
+    let forward = self.forward
+    return { event in forward(toEvent(event)) }
   }
 
   /// A store for a child view: a part of the state, and the events the child
@@ -59,12 +82,12 @@ extension Store {
   /// - Parameters:
   ///   - toChildState: the child's part of the state, a pure function.
   ///   - toEvent: turns a child's event into one of this store's events.
-  @inlinable
+  @inlinable @inline(__always)
   public func scope<ChildState, ChildEvent>(
     state toChildState: @escaping (State) -> ChildState,
     event toEvent: @escaping (ChildEvent) -> Event
   ) -> Store<ChildState, ChildEvent> {
-    child(initial: toChildState(current), state: toChildState, keepsLastPart: false, event: toEvent)
+    child(initial: toChildState(current), state: toChildState, keepsLastPart: false, forward: forwarding(toEvent))
   }
 
   /// A store for a child view whose part of the state exists in some states
@@ -89,40 +112,40 @@ extension Store {
     event toEvent: @escaping (ChildEvent) -> Event
   ) -> Store<ChildState, ChildEvent>? {
     guard let initial = toChildState(current) else { return nil }
-    return child(initial: initial, state: toChildState, keepsLastPart: true, event: toEvent)
+    return child(initial: initial, state: toChildState, keepsLastPart: true, forward: forwarding(toEvent))
   }
 
   /// Makes a store that follows this one: its state is this store's
   /// through `toChildState`; a `nil` leaves the child unchanged, which
-  /// `keepsLastPart` must then say.
+  /// `keepsLastPart` must then say. Its events go through `forward`.
   @inlinable
   func child<ChildState, ChildEvent>(
     initial: ChildState,
     state toChildState: @escaping (State) -> ChildState?,
     keepsLastPart: Bool,
-    event toEvent: @escaping (ChildEvent) -> Event
+    forward: @escaping @MainActor (ChildEvent) -> Void
   ) -> Store<ChildState, ChildEvent> {
     // Through this store, which derives its own state first if it is stale.
-    child(initial: initial, derive: { [self] in toChildState(current) }, keepsLastPart: keepsLastPart, event: toEvent)
+    child(initial: initial, derive: { [self] in toChildState(current) }, keepsLastPart: keepsLastPart, forward: forward)
   }
 
   /// Makes a store scoped from this one, in its tree: it derives its state
   /// with `derive` when it is read, or takes each state from the root while
   /// someone follows it (StoreTree.swift); its events go to this store's
-  /// system through `toEvent`. Inlinable, as the scopes are, so that its
-  /// closures are specialized for the child's state where it is scoped.
+  /// system through `forward` (``forwarding(_:)``). Inlinable, as the
+  /// scopes are, so that its closures are specialized for the child's
+  /// state where it is scoped.
   @inlinable
   func child<ChildState, ChildEvent>(
     initial: ChildState,
     derive: @escaping @MainActor () -> ChildState?,
     keepsLastPart: Bool,
-    event toEvent: @escaping (ChildEvent) -> Event
+    forward: @escaping @MainActor (ChildEvent) -> Void
   ) -> Store<ChildState, ChildEvent> {
-    let forward = self.forward
     let child = Store<ChildState, ChildEvent>(
       initial: initial,
       isDuplicate: equality(of: ChildState.self),
-      forward: { event in forward(toEvent(event)) },
+      forward: forward,
       stop: { [self] in self.stop() },
       processQueued: { [self] in self.processQueuedEvents() },
       owner: self)
