@@ -18,6 +18,11 @@ enum ChildrenBehindAccessors {
   /// again for each system (many systems of one kind) warns once.
   static let warned = Locked<Set<String>>([])
 
+  /// Where the warning goes: the library's default logger, unless a test
+  /// process that builds such lifts on purpose keeps the warnings it
+  /// expects (a passing test run prints nothing it expects).
+  package static let logger = Locked<Logger>(SystemEnvironment.defaultLogger)
+
   /// Logs, once per key path, that the children at `path` are copied on
   /// every event, if `path` has no byte offset (`offset` is `nil`).
   @usableFromInline
@@ -25,7 +30,7 @@ enum ChildrenBehindAccessors {
     guard offset == nil else { return }
     let description = "\(path)"
     guard warned.withLock({ $0.insert(description).inserted }) else { return }
-    SystemEnvironment.defaultLogger.warning(
+    logger.withLock { $0 }.warning(
       """
       children by id at \(description) are reached through a computed or observed property: \
       a key path writes such a property back through its setter, so every event for one child \

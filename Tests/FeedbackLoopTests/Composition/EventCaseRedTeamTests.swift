@@ -184,6 +184,7 @@ import Testing
 
   @Test("an event for an id that is not there writes nothing back, through an observed property, in both forms")
   func byIDDiscardDoesNotWriteObservedProperty() {
+    _ = ExpectedLiftWarnings.recorder
     let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
     let closures = counter.lifted(children: \ObservedChildren.children, event: ChildEventPath(ToObservedChild()))
     let cases = counter.lifted(children: \ObservedChildren.children, event: ToObservedChild())
