@@ -272,5 +272,33 @@ extension Reliability {
         _ = system
       }
     }
+
+    @Test(
+      "G9 an observer that stops a starting system, whose Input kept events before the binding: they are reported systemStopped, never reduced",
+      .timeLimit(.minutes(1)))
+    @MainActor
+    func observerStopsStartingSystemWithPendingInputEvents() {
+      let recorder = ActivityRecorder<Int, Int>()
+      let input = Input<Int>()
+      input.send(1)
+      input.send(2)
+      let system = HostileStopTests.mainActorSystemStartedElsewhere(
+        feedbacks: [.input(input)], environment: Harness().environment, monitor: recorder.monitor)
+      let later = Counter()
+      let stopper = system.observe { [unowned system] _ in
+        system.stop()
+        input.send(3)
+      }
+      let second = system.observe { _ in later.add() }
+      system.processQueuedEvents()
+      #expect(system.isStopped)
+      #expect(recorder.reducedEvents.isEmpty, "an event was reduced after stop()")
+      // 3, sent after stop(), is refused at once; 1 and 2 go with the teardown.
+      #expect(recorder.discarded.map(\.event) == [3, 1, 2])
+      #expect(recorder.discarded.allSatisfy { $0.reason == .systemStopped })
+      #expect(later.value == 0, "a later observer was called after stop()")
+      stopper.cancel()
+      second.cancel()
+    }
   }
 }
