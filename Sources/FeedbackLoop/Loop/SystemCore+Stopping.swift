@@ -27,7 +27,10 @@ extension SystemCore {
   /// wherever it is called.
   @usableFromInline
   func stop(callerIsMainActor: Bool = false) {
-    if isDrainingThread {
+    // Inside its own reducer too, reached through a send to another system
+    // whose loop ran inline on this thread: waiting for the reduction would
+    // wait for this thread; it hung (RedTeamReducerReleaseTests).
+    if isDrainingThread || fl_reducing_on_this_thread(control) {
       // From inside the loop (a query, an observer, the reducer): the word
       // says so at once, so `isStopped` is true when this returns, the rest
       // of the pass is skipped (`processEvent`), no reduction begins
