@@ -201,7 +201,9 @@ import Testing
     let second = Locked<[UInt64]>([])
     let added = Locked(false)
     let read = Locked<[Int]>([])
-    recorder.stream.add { inspection in
+    // Weakly: the recorder's stream keeps the consumer.
+    recorder.stream.add { [weak recorder] inspection in
+      guard let recorder else { return }
       read.withLock { $0.append(recorder.moments.count) }
       let first = added.withLock { wasAdded in
         defer { wasAdded = true }
@@ -310,11 +312,12 @@ import Testing
     let target = Locked<System<Int, Int>?>(nil)
     let seen = Locked<[UInt64]>([])
     let reducedEvents = Locked<[Int]>([])
-    recorder.stream.add { inspection in
+    // Weakly: the recorder's stream keeps the consumer.
+    recorder.stream.add { [weak recorder] inspection in
       seen.withLock { $0.append(inspection.sequence) }
       guard case .reduced(let event, _, _, _) = inspection.activity else { return }
       reducedEvents.withLock { $0.append(event) }
-      _ = recorder.moments.count
+      _ = recorder?.moments.count
       // Each event sent from a thread is answered once, from the consumer.
       if event < 1_000 { target.withLock { $0 }?.send(event + 1_000) }
     }
