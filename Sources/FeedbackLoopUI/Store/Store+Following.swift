@@ -1,6 +1,6 @@
 /// How a scoped store follows its root: derived when read, or, while
 /// someone reads or listens to it, given each state straight from the root
-/// (``StoreTree``).
+/// (`StoreTree`).
 extension Store {
   /// Derives the state of a scoped store from the root's, if the root took
   /// a state since it last did. A followed store takes it as it would from
