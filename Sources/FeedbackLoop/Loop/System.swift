@@ -227,6 +227,13 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// ``DiscardReason/systemStopped``, and an observer added then is told at
   /// once that the system stopped.
   ///
+  /// Called from another thread while the loop hands a state out (an
+  /// effect that stops its system), it waits for the reducer only: the
+  /// feedbacks not yet asked for that state are not asked, but every
+  /// observer still gets it, since it was reduced before the stop. So an
+  /// observer's last state, and a ``states`` sequence's, is the system's
+  /// last, whatever the timing.
+  ///
   /// The teardown runs where the loop runs: `onStop` handlers and the
   /// monitor are called on the stopping thread for a system of its own
   /// isolation, and on the main actor for a main-actor system; stopped off

@@ -55,7 +55,7 @@ extension SystemCore {
     let current = state
     var stateLink = firstStateLink
     while let link = stateLink {
-      if isStopping { return }
+      if isStopping { break }
       stateLink = link._withUnsafeGuaranteedRef {
         $0.call(current)
         return $0.next
@@ -63,7 +63,7 @@ extension SystemCore {
     }
     var eventLink = firstEventLink
     while let link = eventLink {
-      if isStopping { return }
+      if isStopping { break }
       eventLink = link._withUnsafeGuaranteedRef {
         $0.call(event, current)
         return $0.next
@@ -77,13 +77,17 @@ extension SystemCore {
   /// The reducer, the monitor's `.reduced` report or a handler may stop the
   /// system (`stop()` in a query): the pass ends before the next handler,
   /// so that no later feedback starts an effect and no observer sees a
-  /// state after `stop()` returned (G9). One load of the word before each
+  /// state after `stop()` returned (G9). A stop from another thread ends
+  /// the feedbacks' part of the pass the same way, but not the observers':
+  /// the state was reduced before that stop (it waits for a running
+  /// reducer), so every observer is given it before it is told the system
+  /// stopped (`notifyObservers(_:)`). One load of the word before each
   /// handler, a plain load on x86 and ARM.
   @inlinable @inline(__always)
   func fanOut(_ event: Event, _ current: State) {
     var stateLink = firstStateLink
     while let link = stateLink {
-      if isStopping { return }
+      if isStopping { break }
       stateLink = link._withUnsafeGuaranteedRef {
         $0.call(current)
         return $0.next
@@ -91,7 +95,7 @@ extension SystemCore {
     }
     var eventLink = firstEventLink
     while let link = eventLink {
-      if isStopping { return }
+      if isStopping { break }
       eventLink = link._withUnsafeGuaranteedRef {
         $0.call(event, current)
         return $0.next
@@ -135,11 +139,19 @@ extension SystemCore {
   }
 
   /// Gives `state` to every observer, in the order they came.
+  ///
+  /// A `stop()` from inside the loop (a handler, an observer, the reducer)
+  /// ends the pass: no later observer sees the state (G9). A stop from
+  /// another thread does not: it came after the reduction, which it waits
+  /// for, so the observers see the state before they are told the system
+  /// stopped. Ending the pass at whichever observer that stop happened to
+  /// reach let a state sequence, or a UI store, end without the system's
+  /// last state, depending on timing (an effect that stops its system).
   @inlinable @inline(__always)
   func notifyObservers(_ state: State) {
     var observer = firstObserver
     while let link = observer {
-      if isStopping { return }
+      if isStopping, stoppedFromInside { return }
       observer = link._withUnsafeGuaranteedRef {
         $0.receive(state)
         return $0.next

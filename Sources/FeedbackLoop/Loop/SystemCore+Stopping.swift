@@ -35,6 +35,7 @@ extension SystemCore {
       // says so at once, so `isStopped` is true when this returns, the rest
       // of the pass is skipped (`processEvent`), no reduction begins
       // (`beginReduction`), and the next step boundary tears down.
+      stoppedFromInside = true
       _ = fl_word_set(word, Control.stopped)
       return
     }

@@ -150,6 +150,13 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
 
   @exclusivity(unchecked) @usableFromInline var tornDown = false
 
+  /// Whether `stop()` was called from inside the loop (a handler, an
+  /// observer, the reducer, the monitor): then the pass under way ends for
+  /// the observers too. A stop from another thread ends only the feedbacks'
+  /// part (SystemCore+FanOut.swift). Owned by the loop's thread, which is
+  /// the only one to call `stop()` from inside.
+  @exclusivity(unchecked) @usableFromInline var stoppedFromInside = false
+
   /// Guarded by `lock`.
   @exclusivity(unchecked) @usableFromInline var mainDrainScheduled = false
 

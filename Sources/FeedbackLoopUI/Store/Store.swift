@@ -100,6 +100,10 @@ public final class Store<State, Event> {
   /// Whether the store took a state whose readers it has not told yet
   /// (between `take(_:)` and `tellReaders()`).
   @usableFromInline @exclusivity(unchecked) var hasUntoldState = false
+  /// Whether the store is telling its listeners of a state (from
+  /// `tellReaders()`'s first callback to its last): a stop made then, from
+  /// one of those callbacks, finishes the listeners once each has the state.
+  @usableFromInline @exclusivity(unchecked) var isTelling = false
   /// `\Store.state`, made once: a key path literal of a generic type is
   /// instantiated by the runtime each time it is evaluated, and Observation
   /// needs one for every read and every change.
@@ -336,10 +340,12 @@ public final class Store<State, Event> {
   func tellReaders() {
     guard hasUntoldState else { return }
     hasUntoldState = false
-    // The listeners that took the state: a callback below may stop the
-    // store, which drops them, but a scoped store that took the state must
-    // still tell its readers.
+    // The listeners of this state: a callback below (a reader's, a
+    // publisher's subscriber) may stop the store; they are finished after
+    // they have it (`systemStopped()`), or a sequence would end without the
+    // state its store holds.
     let listening = listeners
+    if !listening.isEmpty { isTelling = true }
     if stateIsRead {
       stateIsRead = false
       notifyChange(of: stateKeyPath)
@@ -350,10 +356,12 @@ public final class Store<State, Event> {
     for listener in listening where !listener.receive(current) {
       ended.insert(listener.id)
     }
+    isTelling = false
     if !ended.isEmpty {
       listeners.removeAll { ended.contains($0.id) }
       for id in ended { finishers[id] = nil }
     }
+    if hasStopped { finishListeners() }
   }
 
   /// Tells each changed field, in the order the fields were first read,
@@ -389,15 +397,30 @@ public final class Store<State, Event> {
     // The last state, for the readers of a scoped store that is not
     // followed: it no longer follows the root.
     refreshIfStale()
+    // A followed scoped store that took the root's state but was not told
+    // yet (a reader of the root stopped the store): its readers and
+    // listeners hear of it first.
+    if hasUntoldState {
+      tellReaders()
+      guard !hasStopped else { return }  // one of them stopped it
+    }
     withMutation(keyPath: \.isStopped) { hasStopped = true }
+    // Stopped from a callback of `tellReaders()`: it finishes the listeners
+    // once each has its state.
+    if !isTelling { finishListeners() }
+    let scoped = stopFollowers
+    stopFollowers.removeAll()
+    for follower in scoped { follower.store?.systemStopped() }
+  }
+
+  /// Finishes the sequences and publishers of the stopped store.
+  @usableFromInline
+  func finishListeners() {
     let ending = listeners
     listeners.removeAll()
     for listener in ending { listener.finish() }
     for finish in finishers.values { finish() }
     finishers.removeAll()
-    let scoped = stopFollowers
-    stopFollowers.removeAll()
-    for follower in scoped { follower.store?.systemStopped() }
   }
 
   /// Adds a listener that hears of each new state of this store, until it
