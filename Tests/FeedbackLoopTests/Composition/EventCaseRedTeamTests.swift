@@ -1,5 +1,5 @@
 import Dispatch
-import FeedbackLoop
+@testable import FeedbackLoop
 import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
@@ -222,10 +222,10 @@ import Testing
     let empty = Feature<RTEmpty, Int>(name: "empty", reducer: Reducer { _, event in pings.append(event) })
     let tuple = counter.lifted(state: \Holder.pair.1, event: SameEvent())
       .lifted(state: \RTPad<Holder>.inner, event: SameEvent())
-    #expect(tuple._reach != nil && tuple._reach! > 0)
+    #expect(tuple.offset != nil && tuple.offset! > 0)
     let zero = empty.lifted(state: \Holder.empty, event: SameEvent())
       .lifted(state: \RTPad<Holder>.inner, event: SameEvent())
-    #expect(zero._reach != nil)
+    #expect(zero.offset != nil && zero.child.offset != nil)
     var state = RTPad(inner: Holder())
     #expect(tuple.reduceReportingDiscards(&state, 40) == nil)
     #expect(zero.reduceReportingDiscards(&state, 3) == nil)
@@ -238,7 +238,7 @@ import Testing
     let box = RTBox()
     let throughClass = counter.lifted(state: \RTBox.leaf.count, event: SameEvent())
       .lifted(state: \RTPad<RTBox>.inner, event: SameEvent())
-    #expect(throughClass._reach == nil)
+    #expect(throughClass.child.offset == nil)
     var holder = RTPad(inner: box)
     #expect(throughClass.reduceReportingDiscards(&holder, 5) == nil)
     #expect(box.leaf.count == 5 && holder.before == 0 && holder.after == 0)
@@ -246,7 +246,7 @@ import Testing
     let under = counter.lifted(state: \RTPad<Int>.inner, event: SameEvent())
       .lifted(state: \RTBox.padded, event: SameEvent())
       .lifted(state: \RTPad<RTBox>.inner, event: SameEvent())
-    #expect(under._reach == nil)
+    #expect(under.child.offset == nil)
     #expect(under.reduceReportingDiscards(&holder, 6) == nil)
     #expect(box.padded.inner == 6 && box.padded.before == 0 && box.padded.after == 0)
   }
@@ -285,7 +285,7 @@ import Testing
       .lifted(state: \RTPad<Paths>.inner, event: .identity)
     let chainedByClosures = counter.lifted(optional: \Paths.inner!.inner, event: .identity)
       .lifted(state: \RTPad<Paths>.inner, event: .identity)
-    #expect(elementByCases._reach == nil && wrappedByCases._reach == nil)
+    #expect(elementByCases.child.offset == nil && wrappedByCases.child.offset == nil)
     var byCases = RTPad(inner: Paths())
     var byClosures = byCases
     for event in [1, 2] {
@@ -321,7 +321,7 @@ import Testing
       let outer = MemoryLayout<RTGenericLevel<Filler, RTGenericLevel<Filler, Int>>>.offset(
         of: \RTGenericLevel<Filler, RTGenericLevel<Filler, Int>>.value)!
       let inner = MemoryLayout<RTGenericLevel<Filler, Int>>.offset(of: \RTGenericLevel<Filler, Int>.value)!
-      #expect(lifted._reach == outer + inner)
+      #expect(lifted.offset == outer && lifted.child.offset == inner)
       var state = RTGenericLevel(filler: filler, value: RTGenericLevel(filler: filler, value: 1))
       #expect(lifted.reduceReportingDiscards(&state, 2) == nil)
       #expect(state.value.value == 3 && state.filler == filler && state.value.filler == filler)
@@ -340,7 +340,7 @@ import Testing
     let deep = leaf.lifted(state: \RTPad<RTLeaf.State>.inner, event: SameEvent())
       .lifted(state: \RTPad<RTPad<RTLeaf.State>>.inner, event: SameEvent())
       .lifted(state: \RTPad<RTPad<RTPad<RTLeaf.State>>>.inner, event: SameEvent())
-    #expect(deep._reach != nil)
+    #expect(deep.offset != nil)
     var state = RTPad(inner: RTPad(inner: RTPad(inner: RTLeaf.State())))
     weak var first: RTToken?
     do {
@@ -442,23 +442,43 @@ import Testing
     #expect(padded.inner.inner == 9 && padded.before == 0 && padded.inner.after == 0)
   }
 
-  @Test("a user's type that declines the offset path (its _reach nil) is reached through its key path")
-  func userConformerDecliningTheOffsetPath() {
-    struct Declining: FeatureProtocol {
-      var name: String { "declining" }
-      var feedbacks: [LiftableFeedback<Int, Int>] { [] }
-      var _reach: Int? { nil }
-      func reduceReportingDiscards(_ state: inout Int, _ event: Int) -> String? {
-        state += event
+  @Test("a user's type cannot move where a lift writes: the offset is the library's, not a conformer's")
+  func userConformerCannotMoveTheOffset() {
+    struct Pair: Sendable, Equatable {
+      var first = 0
+      var second = 0
+    }
+    /// Claims an offset of its own, as a conformer could while the offset
+    /// was a public requirement: its state's second field. Nothing reads
+    /// these members now; while they were requirements, the reducer wrote
+    /// `first` at `second`'s place.
+    struct Claiming: FeatureProtocol {
+      let claimed: Int?
+      var name: String { "claiming" }
+      var feedbacks: [LiftableFeedback<Pair, Int>] { [] }
+      var _reach: Int? { claimed }
+      func _reduceReached(_ reached: UnsafeMutableRawPointer, _ event: Int) -> String? { nil }
+      func reduceReportingDiscards(_ state: inout Pair, _ event: Int) -> String? {
+        state.first += event
         return nil
       }
     }
-    let lifted = Declining().lifted(state: \RTPad<Int>.inner, event: SameEvent())
-      .lifted(state: \RTPad<RTPad<Int>>.inner, event: SameEvent())
-    #expect(lifted._reach == nil)
-    var state = RTPad(inner: RTPad(inner: 1))
-    #expect(lifted.reduceReportingDiscards(&state, 2) == nil)
-    #expect(state.inner.inner == 3 && state.inner.before == 0)
+    for claimed in [MemoryLayout<Pair>.offset(of: \Pair.second), nil] {
+      let alone = System(initial: Pair(), feature: Claiming(claimed: claimed))
+      alone.send(2)
+      #expect(alone.state == Pair(first: 2, second: 0))
+      alone.stop()
+      let lifted = Claiming(claimed: claimed).lifted(state: \RTPad<Pair>.inner, event: SameEvent())
+        .lifted(state: \RTPad<RTPad<Pair>>.inner, event: SameEvent())
+      #expect(lifted.offset != nil && lifted.child.offset != nil)
+      var state = RTPad(inner: RTPad(inner: Pair()))
+      #expect(lifted.reduceReportingDiscards(&state, 3) == nil)
+      #expect(state.inner.inner == Pair(first: 3, second: 0) && state.inner.before == 0 && state.inner.after == 0)
+      let system = System(initial: RTPad(inner: RTPad(inner: Pair())), feature: lifted)
+      system.send(4)
+      #expect(system.state.inner.inner == Pair(first: 4, second: 0))
+      system.stop()
+    }
   }
 
   @Test("a user's wrapper around a deep lift, keeping the defaults or forwarding both, lifts on at other offsets")
@@ -471,7 +491,7 @@ import Testing
       .lifted(state: \RTPad<RTPad<RTPad<Int>>>.inner, event: SameEvent())
     let forwarding = RTForwarding(inner: deep)
       .lifted(state: \RTPad<RTPad<RTPad<Int>>>.inner, event: SameEvent())
-    #expect(forwarding._reach == keeping._reach.map { $0 + deep._reach! })
+    #expect(forwarding.offset == keeping.offset && deep.offset != nil)
     var byKeeping = RTPad(inner: RTPad(inner: RTPad(inner: 1)))
     var byForwarding = byKeeping
     _ = keeping.reduceReportingDiscards(&byKeeping, 2)
@@ -1025,18 +1045,13 @@ struct RTLogging<Inner: FeatureProtocol>: FeatureProtocol {
   }
 }
 
-/// A user's wrapper that forwards every requirement, the underscored two
-/// included, consistently.
+/// A user's wrapper that forwards every requirement to the feature it holds.
 struct RTForwarding<Inner: FeatureProtocol>: FeatureProtocol {
   let inner: Inner
   var name: String { inner.name }
   var feedbacks: [LiftableFeedback<Inner.State, Inner.Event>] { inner.feedbacks }
-  var _reach: Int? { inner._reach }
   func reduceReportingDiscards(_ state: inout Inner.State, _ event: Inner.Event) -> String? {
     inner.reduceReportingDiscards(&state, event)
-  }
-  func _reduceReached(_ reached: UnsafeMutableRawPointer, _ event: Inner.Event) -> String? {
-    inner._reduceReached(reached, event)
   }
 }
 

@@ -19,16 +19,16 @@ where Case.Child == Child.Event {
 
   @usableFromInline let child: Child
   @usableFromInline let path: WritableKeyPath<Parent, Child.State> & Sendable
-  /// Where the state that the chain of lifts at stored properties ends at
-  /// is, in bytes; `nil` if a key path on the way has no offset.
-  public let _reach: Int?
-  /// Where `_reach` is `nil`: the reduction through the key path, made once
+  /// The byte offset of the child's state in the parent's, or `nil` for a
+  /// property that has none (a computed or observed one, a class's).
+  @usableFromInline let offset: Int?
+  /// Where `offset` is `nil`: the reduction through the key path, made once
   /// here. A closure rather than a method, so that the inlined chain calls
   /// it with its context alone: a method out of line took the whole chain
   /// (300 bytes at ten levels), copied on every event, and inlined at every
   /// level, the slow paths of a deep chain grew until the compiler crashed
   /// in release builds (Swift 6.3, Mem2Reg).
-  @usableFromInline let throughKeyPath: (@Sendable (inout Parent, Case.Parent) -> String?)?
+  @usableFromInline let throughKeyPath: (@Sendable (inout Parent, Child.Event) -> String?)?
   @usableFromInline let eventCase: Case
 
   @inlinable
@@ -36,16 +36,11 @@ where Case.Child == Child.Event {
     self.child = child
     self.path = path
     self.eventCase = eventCase
-    if let offset = MemoryLayout<Parent>.offset(of: path), let inner = child._reach {
-      self._reach = offset + inner
-      self.throughKeyPath = nil
-    } else {
-      self._reach = nil
-      self.throughKeyPath = { state, event in
-        guard let childEvent = eventCase.extract(event) else { return nil }
-        return child.reduceReportingDiscards(&state[keyPath: path], childEvent)
-      }
-    }
+    self.offset = MemoryLayout<Parent>.offset(of: path)
+    self.throughKeyPath =
+      offset != nil
+      ? nil
+      : { state, childEvent in child.reduceReportingDiscards(&state[keyPath: path], childEvent) }
   }
 
   /// The child's name.
@@ -59,18 +54,19 @@ where Case.Child == Child.Event {
     return child.feedbacks.map { $0.lifted(state: path, event: event, name: name) }
   }
 
-  @inlinable
-  public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
-    guard let reach = _reach else { return throughKeyPath!(&state, event) }
-    return withUnsafeMutablePointer(to: &state) { _reduceReached(UnsafeMutableRawPointer($0) + reach, event) }
-  }
-
-  /// Extracts the child's event, and has the child reduce it at `reached`,
-  /// which this lift's offset and the child's already lead to.
+  /// Extracts the child's event, and has the child reduce it in place.
+  /// Each level of a chain of lifts adds its own offset; the compiler,
+  /// which sees every level's type, inlines the chain into one reducer.
   @inlinable @inline(__always)
-  public func _reduceReached(_ reached: UnsafeMutableRawPointer, _ event: Case.Parent) -> String? {
+  public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
     guard let childEvent = eventCase.extract(event) else { return nil }
-    return child._reduceReached(reached, childEvent)
+    guard let offset else { return throughKeyPath!(&state, childEvent) }
+    return withUnsafeMutablePointer(to: &state) { parent in
+      // `offset` is `MemoryLayout<Parent>.offset(of: path)`: the child's
+      // state is stored there, inside `state`, for the length of this call.
+      child.reduceReportingDiscards(
+        &(UnsafeMutableRawPointer(parent) + offset).assumingMemoryBound(to: Child.State.self).pointee, childEvent)
+    }
   }
 }
 
