@@ -1,4 +1,4 @@
-@testable import FeedbackLoop
+import FeedbackLoop
 import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
@@ -69,10 +69,10 @@ import Testing
   @Test("lifted four levels deep, at offsets other than 0 and through a computed property, alike")
   func deepLiftsReduceAlike() {
     let closures = Parent.feature(gate: Gate())
-      .lifted(state: \Padded<Parent.State>.inner, event: Self.sameEvent)
-      .lifted(state: \Padded<Padded<Parent.State>>.inner, event: Self.sameEvent)
-      .lifted(state: \Computed<Padded<Padded<Parent.State>>>.inner, event: Self.sameEvent)
-      .lifted(state: \Deep.inner, event: Self.sameEvent)
+      .lifted(state: \Padded<Parent.State>.inner, event: Self.sameEvent).feature
+      .lifted(state: \Padded<Padded<Parent.State>>.inner, event: Self.sameEvent).feature
+      .lifted(state: \Computed<Padded<Padded<Parent.State>>>.inner, event: Self.sameEvent).feature
+      .lifted(state: \Deep.inner, event: Self.sameEvent).feature
     let cases = Parent.composedFeature(gate: Gate())
       .lifted(state: \Padded<Parent.State>.inner, event: SameEvent())
       .lifted(state: \Padded<Padded<Parent.State>>.inner, event: SameEvent())
@@ -212,7 +212,7 @@ import Testing
   @Test("a feature composed through cases, erased to a Feature, lifts on through closures")
   func erasedThenLiftedThroughClosures() {
     let erased: Feature<Parent.State, Parent.Event> = Parent.composedFeature(gate: Gate()).feature
-    let lifted = erased.lifted(state: \Padded<Parent.State>.inner, event: Self.sameEvent)
+    let lifted = erased.lifted(state: \Padded<Parent.State>.inner, event: Self.sameEvent).feature
     var state = Padded(inner: Parent.State())
     lifted.reducer.reduce(&state, .main(.load(4)))
     #expect(state.inner.main.request == 4)

@@ -1,5 +1,5 @@
 import Dispatch
-@testable import FeedbackLoop
+import FeedbackLoop
 import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
@@ -134,7 +134,7 @@ import Testing
   @Test("an event for an optional child that is nil writes nothing back, through an observed property")
   func optionalDiscardDoesNotWriteObservedProperty() {
     let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
-    let closures = counter.lifted(optional: \Observed.child, event: EventPath<Int, Int>.identity)
+    let closures = counter.lifted(optional: \Observed.child, event: EventPath<Int, Int>.identity).feature
     let cases = counter.lifted(optional: \Observed.child, event: SameEvent())
     var byClosures = Observed()
     var byCases = Observed()
@@ -156,7 +156,7 @@ import Testing
   func optionalDiscardDoesNotClearComputedSelection() {
     let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
     let cases = counter.lifted(optional: \Selection.selected, event: SameEvent())
-    let closures = counter.lifted(optional: \Selection.selected, event: EventPath<Int, Int>.identity)
+    let closures = counter.lifted(optional: \Selection.selected, event: EventPath<Int, Int>.identity).feature
     // Selected 5, whose item is not loaded yet.
     var byCases = Selection(items: [:], selectedID: 5)
     var byClosures = byCases
@@ -187,6 +187,7 @@ import Testing
     _ = ExpectedLiftWarnings.recorder
     let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
     let closures = counter.lifted(children: \ObservedChildren.children, event: ChildEventPath(ToObservedChild()))
+      .feature
     let cases = counter.lifted(children: \ObservedChildren.children, event: ToObservedChild())
     var byClosures = ObservedChildren()
     var byCases = ObservedChildren()
@@ -279,12 +280,12 @@ import Testing
       .lifted(state: \RTPad<Paths>.inner, event: SameEvent())
     let chainedByCases = counter.lifted(optional: \Paths.inner!.inner, event: SameEvent())
       .lifted(state: \RTPad<Paths>.inner, event: SameEvent())
-    let elementByClosures = counter.lifted(state: \Paths.list[1], event: .identity)
-      .lifted(state: \RTPad<Paths>.inner, event: .identity)
-    let wrappedByClosures = counter.lifted(state: \Paths.wrapped, event: .identity)
-      .lifted(state: \RTPad<Paths>.inner, event: .identity)
-    let chainedByClosures = counter.lifted(optional: \Paths.inner!.inner, event: .identity)
-      .lifted(state: \RTPad<Paths>.inner, event: .identity)
+    let elementByClosures = counter.lifted(state: \Paths.list[1], event: EventPath.identity).feature
+      .lifted(state: \RTPad<Paths>.inner, event: EventPath.identity).feature
+    let wrappedByClosures = counter.lifted(state: \Paths.wrapped, event: EventPath.identity).feature
+      .lifted(state: \RTPad<Paths>.inner, event: EventPath.identity).feature
+    let chainedByClosures = counter.lifted(optional: \Paths.inner!.inner, event: EventPath.identity).feature
+      .lifted(state: \RTPad<Paths>.inner, event: EventPath.identity).feature
     #expect(elementByCases.child.offset == nil && wrappedByCases.child.offset == nil)
     var byCases = RTPad(inner: Paths())
     var byClosures = byCases
@@ -365,15 +366,15 @@ import Testing
     typealias Three = RTPad<RTGenericLevel<UInt16, RTPad<Int>>>
     let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
     // Two closure levels at stored properties: a Reducer with its own reach.
-    let byClosures = counter.lifted(state: \RTPad<Int>.inner, event: .identity)
-      .lifted(state: \RTGenericLevel<UInt16, RTPad<Int>>.value, event: .identity)
+    let byClosures = counter.lifted(state: \RTPad<Int>.inner, event: EventPath.identity).feature
+      .lifted(state: \RTGenericLevel<UInt16, RTPad<Int>>.value, event: EventPath.identity).feature
     let mixed = byClosures.lifted(state: \Three.inner, event: SameEvent())
       .lifted(state: \RTPad<Three>.inner, event: SameEvent())
       .feature
-      .lifted(state: \RTPad<RTPad<Three>>.inner, event: .identity)
-    let reference = byClosures.lifted(state: \Three.inner, event: .identity)
-      .lifted(state: \RTPad<Three>.inner, event: .identity)
-      .lifted(state: \RTPad<RTPad<Three>>.inner, event: .identity)
+      .lifted(state: \RTPad<RTPad<Three>>.inner, event: EventPath.identity).feature
+    let reference = byClosures.lifted(state: \Three.inner, event: EventPath.identity).feature
+      .lifted(state: \RTPad<Three>.inner, event: EventPath.identity).feature
+      .lifted(state: \RTPad<RTPad<Three>>.inner, event: EventPath.identity).feature
     let start = RTPad(inner: RTPad(inner: RTPad(inner: RTGenericLevel(filler: UInt16(7), value: RTPad(inner: 1)))))
     var byMixed = start
     var byReference = start
@@ -418,9 +419,9 @@ import Testing
       .lifted(optional: \RTPad<RTPad<Int>?>.inner, event: SameEvent())
       .lifted(state: \RTPad<RTPad<RTPad<Int>?>>.inner, event: SameEvent())
     let closures = doubling.feature
-      .lifted(state: \RTPad<Int>.inner, event: .identity)
-      .lifted(optional: \RTPad<RTPad<Int>?>.inner, event: .identity)
-      .lifted(state: \RTPad<RTPad<RTPad<Int>?>>.inner, event: .identity)
+      .lifted(state: \RTPad<Int>.inner, event: EventPath.identity).feature
+      .lifted(optional: \RTPad<RTPad<Int>?>.inner, event: EventPath.identity).feature
+      .lifted(state: \RTPad<RTPad<RTPad<Int>?>>.inner, event: EventPath.identity).feature
     var byCases = RTPad(inner: RTPad<RTPad<Int>?>(inner: nil))
     var byClosures = byCases
     for event in [1, -2, 3] {
@@ -770,13 +771,13 @@ enum RTMid {
     case .closures:
       var features: [Feature<State, Event>] = [
         Feature(name: "mid", reducer: own),
-        leaf.lifted(state: \.pair.1, event: EventPath(ToPair())),
-        leaf.lifted(optional: \.optional, event: EventPath(ToOptional())),
-        leaf.lifted(state: \RTPad<RTLeaf.State>.inner, event: .identity)
-          .lifted(state: \.padded, event: EventPath(ToPadded())),
-        empty.lifted(state: \.empty, event: EventPath(ToPing())),
+        leaf.lifted(state: \.pair.1, event: EventPath(ToPair())).feature,
+        leaf.lifted(optional: \.optional, event: EventPath(ToOptional())).feature,
+        leaf.lifted(state: \RTPad<RTLeaf.State>.inner, event: EventPath.identity).feature
+          .lifted(state: \.padded, event: EventPath(ToPadded())).feature,
+        empty.lifted(state: \.empty, event: EventPath(ToPing())).feature,
       ]
-      if byID { features.append(items.lifted(children: \.leaves, event: ChildEventPath(ToLeaf()))) }
+      if byID { features.append(items.lifted(children: \.leaves, event: ChildEventPath(ToLeaf())).feature) }
       return .combine(name: "mid", features)
     case .cases:
       let common = Feature(name: "mid", reducer: own)
@@ -914,17 +915,17 @@ enum RTRoot {
       return .combine(
         name: "root",
         Feature(name: "root", reducer: own),
-        mid.lifted(state: \RTPad<RTMid.State>.inner, event: .identity)
-          .lifted(state: \.main, event: EventPath(ToMain())),
-        mid.lifted(optional: \.optional, event: EventPath(ToOptional())),
+        mid.lifted(state: \RTPad<RTMid.State>.inner, event: EventPath.identity).feature
+          .lifted(state: \.main, event: EventPath(ToMain())).feature,
+        mid.lifted(optional: \.optional, event: EventPath(ToOptional())).feature,
         Feature(name: "mids", reducer: midWithoutByID.reducer, feedbacks: midWithoutByID.feedbacks)
-          .lifted(children: \.mids, event: ChildEventPath(ToMid())),
+          .lifted(children: \.mids, event: ChildEventPath(ToMid())).feature,
         Feature(name: "observed", reducer: midWithoutByID.reducer)
-          .lifted(optional: \.observed, event: EventPath(ToObserved())),
-        boxedLeaf.lifted(state: \.boxed.leaf, event: EventPath(ToBoxed())),
-        counter.lifted(state: \RTPad<Int>.inner, event: .identity)
-          .lifted(state: \RTBox.padded, event: .identity)
-          .lifted(state: \.viaClassRoot, event: EventPath(ToViaClassRoot())))
+          .lifted(optional: \.observed, event: EventPath(ToObserved())).feature,
+        boxedLeaf.lifted(state: \.boxed.leaf, event: EventPath(ToBoxed())).feature,
+        counter.lifted(state: \RTPad<Int>.inner, event: EventPath.identity).feature
+          .lifted(state: \RTBox.padded, event: EventPath.identity).feature
+          .lifted(state: \.viaClassRoot, event: EventPath(ToViaClassRoot())).feature)
     case .cases:
       let mid = RTMid.composed(gate: gate, hook: hook)
       let midWithoutByID = RTMid.feature(form: .cases, gate: gate, hook: hook, byID: false)

@@ -4,10 +4,13 @@
 /// level whatever the number of levels (W7b in BENCHMARKS.md).
 ///
 /// ``Feature`` is one: any feature, a declared system's among them, is
-/// lifted through an ``EventCase`` into a ``LiftedFeature``, and features
-/// over one state combine into a ``CombinedFeatures``. A ``System`` runs any
-/// of them; ``feature`` gives the ``Feature`` to store or to lift through
-/// closures.
+/// lifted through an ``EventCase`` into a ``LiftedFeature`` (an
+/// ``OptionalLiftedFeature``, a ``LiftedFeaturesByID``), and features over
+/// one state combine into a ``CombinedFeatures``. A ``System`` runs any of
+/// them; ``feature`` gives the ``Feature`` to store.
+///
+/// The library's types are the conformers: a type of your own may conform
+/// through ``reduceReportingDiscards(_:_:)``, ``name`` and ``feedbacks``.
 ///
 /// ```swift
 /// let app = Feature(name: "app", reducer: Reducer(App.reduce))
