@@ -33,7 +33,7 @@ struct MisuseMessageTests {
   @Test("a feature by id lifted by id again stops the program with a clear message")
   func featureByIDLiftedByIDAgainStops() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      _ = ComposedPathTests.feature(gate: Gate()).lifted(children: \Outer.apps, event: MisuseMessageTests.toApp)
+      _ = ComposedPathTests.feature(gate: Gate()).lifted(children: \Outer.apps, event: MisuseMessageTests.toApp).feature
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("features by id inside children by id are not supported"), "stderr: \(message)")

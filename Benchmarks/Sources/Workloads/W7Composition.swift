@@ -62,7 +62,7 @@ public enum Composition {
         let feature =
           throughCase
           ? Child.feature.lifted(children: \Parent.children, event: IntoChild()).feature
-          : Child.feature.lifted(children: \Parent.children, event: toChild)
+          : Child.feature.lifted(children: \Parent.children, event: toChild).feature
         let initial = Parent(
           children: TrackedDictionary(uniqueKeysWithValues: (0..<children).map { ($0, Child.State()) }))
         let system = System(initial: initial, feature: feature)
@@ -108,7 +108,8 @@ public enum Composition {
   ) -> Feature<Level<State>, LevelEvent<Event>> {
     feature.lifted(
       state: \Level<State>.inner,
-      event: EventPath(embed: LevelEvent.inner, extract: { if case .inner(let event) = $0 { event } else { nil } }))
+      event: EventPath(embed: LevelEvent.inner, extract: { if case .inner(let event) = $0 { event } else { nil } })
+    ).feature
   }
 
   /// One level's event case, as a type.

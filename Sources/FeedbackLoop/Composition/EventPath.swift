@@ -1,9 +1,11 @@
-/// The way between a parent's event and a child's: `embed` wraps a child
-/// event into the parent's, `extract` takes it back out, or returns `nil`
-/// for a parent event that is not the child's.
+/// An ``EventCase`` made of two closures: `embed` wraps a child event into
+/// the parent's, `extract` takes it back out, or returns `nil` for a parent
+/// event that is not the child's.
 ///
-/// An enum case works without macros: its constructor is the embedding
-/// function, and a `case let` pattern the extracting one.
+/// Every lift takes any ``EventCase``; this one is for a way in and out
+/// written inline, or kept in a variable. A case type of your own costs
+/// less in a deep tree: its methods inline, where these closures are
+/// called one level after the other (see "Composing features").
 ///
 /// ```swift
 /// enum AppEvent: Sendable { case search(Search.Event), signedOut }
@@ -12,25 +14,47 @@
 ///   embed: AppEvent.search,
 ///   extract: { if case .search(let event) = $0 { event } else { nil } }
 /// )
+/// let search = Search.feature.lifted(state: \AppState.search, event: toSearch)
 /// ```
-public struct EventPath<Parent: Sendable, Child: Sendable>: Sendable {
-  /// Wraps a child event into the parent's.
-  public let embed: @Sendable (Child) -> Parent
-  /// The child event inside a parent event, or `nil` if it holds none.
-  public let extract: @Sendable (Parent) -> Child?
+public struct EventPath<Parent: Sendable, Child: Sendable>: EventCase {
+  @usableFromInline let embedding: @Sendable (Child) -> Parent
+  @usableFromInline let extracting: @Sendable (Parent) -> Child?
 
   /// A path made of its two functions.
   public init(embed: @escaping @Sendable (Child) -> Parent, extract: @escaping @Sendable (Parent) -> Child?) {
-    self.embed = embed
-    self.extract = extract
+    self.embedding = embed
+    self.extracting = extract
   }
 
+  /// The path that `eventCase` describes, as closures: one type for event
+  /// cases of different types (to keep several in one array).
+  ///
+  /// ```swift
+  /// let toSearch = EventPath(ToSearch())
+  /// ```
+  @inlinable
+  public init<Case: EventCase>(_ eventCase: Case) where Case.Parent == Parent, Case.Child == Child {
+    self.init(embed: { eventCase.embed($0) }, extract: { eventCase.extract($0) })
+  }
+
+  /// Wraps a child event into the parent's.
+  @inlinable
+  public func embed(_ child: Child) -> Parent { embedding(child) }
+
+  /// The child event inside a parent event, or `nil` if it holds none.
+  @inlinable
+  public func extract(_ parent: Parent) -> Child? { extracting(parent) }
+
   /// The path from the parent to a grandchild through this child.
-  public func appending<Grandchild: Sendable>(_ next: EventPath<Child, Grandchild>) -> EventPath<Parent, Grandchild> {
-    let (outerEmbed, outerExtract) = (embed, extract)
-    return EventPath<Parent, Grandchild>(
+  ///
+  /// ```swift
+  /// let toResults = toSearch.appending(Search.toResults)
+  /// ```
+  public func appending<Next: EventCase>(_ next: Next) -> EventPath<Parent, Next.Child> where Next.Parent == Child {
+    let (outerEmbed, outerExtract) = (embedding, extracting)
+    return EventPath<Parent, Next.Child>(
       embed: { outerEmbed(next.embed($0)) },
-      extract: { outerExtract($0).flatMap(next.extract) })
+      extract: { outerExtract($0).flatMap { next.extract($0) } })
   }
 }
 
@@ -39,9 +63,9 @@ extension EventPath where Parent == Child {
   public static var identity: EventPath { EventPath(embed: { $0 }, extract: { $0 }) }
 }
 
-/// The way between a parent's event and the event of one child of a
-/// collection by id: `embed` wraps a child's event with the child's id,
-/// `extract` returns the id and the child's event, or `nil`.
+/// A ``ChildEventCase`` made of two closures: `embed` wraps a child's event
+/// with the child's id, `extract` returns the id and the child's event, or
+/// `nil`.
 ///
 /// ```swift
 /// enum Downloads { enum Event: Sendable { case download(Download.ID, Download.Event), add(URL) } }
@@ -51,18 +75,35 @@ extension EventPath where Parent == Child {
 ///   extract: { if case .download(let id, let event) = $0 { (id, event) } else { nil } }
 /// )
 /// ```
-public struct ChildEventPath<Parent: Sendable, ID: Hashable & Sendable, Child: Sendable>: Sendable {
-  /// Wraps the event of the child `id` into the parent's.
-  public let embed: @Sendable (ID, Child) -> Parent
-  /// The child's id and event inside a parent event, or `nil`.
-  public let extract: @Sendable (Parent) -> (ID, Child)?
+public struct ChildEventPath<Parent: Sendable, ID: Hashable & Sendable, Child: Sendable>: ChildEventCase {
+  @usableFromInline let embedding: @Sendable (ID, Child) -> Parent
+  @usableFromInline let extracting: @Sendable (Parent) -> (ID, Child)?
 
   /// A path made of its two functions.
   public init(
     embed: @escaping @Sendable (ID, Child) -> Parent,
     extract: @escaping @Sendable (Parent) -> (ID, Child)?
   ) {
-    self.embed = embed
-    self.extract = extract
+    self.embedding = embed
+    self.extracting = extract
   }
+
+  /// The path that `eventCase` describes, as closures.
+  ///
+  /// ```swift
+  /// let toDownload = ChildEventPath(ToDownload())
+  /// ```
+  @inlinable
+  public init<Case: ChildEventCase>(_ eventCase: Case)
+  where Case.Parent == Parent, Case.ID == ID, Case.Child == Child {
+    self.init(embed: { eventCase.embed($0, $1) }, extract: { eventCase.extract($0) })
+  }
+
+  /// Wraps the event of the child `id` into the parent's.
+  @inlinable
+  public func embed(_ id: ID, _ child: Child) -> Parent { embedding(id, child) }
+
+  /// The child's id and event inside a parent event, or `nil`.
+  @inlinable
+  public func extract(_ parent: Parent) -> (ID, Child)? { extracting(parent) }
 }

@@ -2,9 +2,9 @@
 /// one event type, so that a parent composes features rather than lists.
 ///
 /// A feature runs alone, unchanged, as a ``System``, and is lifted into a
-/// parent in three shapes: at a key path, as an optional child (it runs only
-/// while its state exists), and as children by id (each event reaches the
-/// one child it names, in O(1) of their number).
+/// parent in three shapes (see ``FeatureProtocol``): at a key path, as an
+/// optional child (it runs only while its state exists), and as children by
+/// id (each event reaches the one child it names, in O(1) of their number).
 ///
 /// ```swift
 /// enum Search {
@@ -20,12 +20,9 @@
 ///   }
 /// }
 ///
-/// let app = Feature<App.State, App.Event>.combine(
-///   name: "app",
-///   Feature(name: "app", reducer: Reducer(App.reduce)),
-///   Search.feature(api: api).lifted(state: \.search, event: App.toSearch),
-///   Player.feature.lifted(optional: \.player, event: App.toPlayer)
-/// )
+/// let app = Feature(name: "app", reducer: Reducer(App.reduce))
+///   .combined(with: Search.feature(api: api).lifted(state: \App.State.search, event: App.toSearch))
+///   .combined(with: Player.feature.lifted(optional: \App.State.player, event: App.toPlayer))
 /// let system = System(initial: App.State(), feature: app)
 /// ```
 public struct Feature<State: Sendable, Event: Sendable>: Sendable {
@@ -56,64 +53,6 @@ public struct Feature<State: Sendable, Event: Sendable>: Sendable {
   public static func combine(name: String, _ features: [Feature]) -> Feature {
     Feature(
       name: name, reducer: .combine(features.map(\.reducer)), feedbacks: features.flatMap(\.feedbacks))
-  }
-
-  /// This feature, as the child at `state` of a parent whose events hold its
-  /// own as `event` says. Its feedbacks are named after it
-  /// (`search/lensing@Search.swift:12`).
-  ///
-  /// ```swift
-  /// Search.feature(api: api).lifted(state: \App.State.search, event: App.toSearch)
-  /// ```
-  @inlinable
-  public func lifted<Parent: Sendable, ParentEvent: Sendable>(
-    state path: WritableKeyPath<Parent, State> & Sendable,
-    event: EventPath<ParentEvent, Event>
-  ) -> Feature<Parent, ParentEvent> {
-    Feature<Parent, ParentEvent>(
-      name: name,
-      reducer: reducer.lifted(state: path, event: event),
-      feedbacks: feedbacks.map { $0.lifted(state: path, event: event, name: name) })
-  }
-
-  /// This feature, as an optional child: its reducer runs only while its
-  /// state exists, and its effects are cancelled when the state goes to
-  /// `nil`, their late events dropped (G4).
-  ///
-  /// ```swift
-  /// Player.feature.lifted(optional: \App.State.player, event: App.toPlayer)
-  /// ```
-  @inlinable
-  public func lifted<Parent: Sendable, ParentEvent: Sendable>(
-    optional path: WritableKeyPath<Parent, State?> & Sendable,
-    event: EventPath<ParentEvent, Event>
-  ) -> Feature<Parent, ParentEvent> {
-    Feature<Parent, ParentEvent>(
-      name: name,
-      reducer: reducer.lifted(optional: path, event: event),
-      feedbacks: feedbacks.map { $0.lifted(optional: path, event: event, name: name) })
-  }
-
-  /// This feature, as children by id in a ``TrackedDictionary``: each event
-  /// reaches the child it names; each child's feedbacks run for it alone;
-  /// a removed child's effects are cancelled and their late events dropped.
-  /// An event, and a state, cost O(1) in the number of children.
-  ///
-  /// A feature that already holds children by id cannot be lifted by id
-  /// again (not supported yet): this traps with a message saying so.
-  ///
-  /// ```swift
-  /// Download.feature.lifted(children: \App.State.downloads, event: App.toDownload)
-  /// ```
-  @inlinable
-  public func lifted<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
-    children path: WritableKeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
-    event: ChildEventPath<ParentEvent, ID, Event>
-  ) -> Feature<Parent, ParentEvent> {
-    Feature<Parent, ParentEvent>(
-      name: name,
-      reducer: reducer.lifted(children: path, event: event),
-      feedbacks: feedbacks.map { $0.liftedOrStopping(children: path, event: event, name: name) })
   }
 }
 

@@ -163,31 +163,42 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// This feedback, lifted into a parent whose state holds the child's at
-  /// `state`.
+  /// `state`, its name prefixed with `prefix` (`search/lensing@...`).
+  /// A feature's lifts call it for each of its feedbacks.
+  ///
+  /// ```swift
+  /// let lifted = load.lifted(state: \App.State.search, event: ToSearch(), name: "search")
+  /// ```
   @inlinable
-  public func lifted<Parent: Sendable, ParentEvent: Sendable>(
+  public func lifted<Parent: Sendable, Case: EventCase>(
     state path: KeyPath<Parent, State> & Sendable,
-    event: EventPath<ParentEvent, Event>,
+    event: Case,
     name prefix: String
-  ) -> LiftableFeedback<Parent, ParentEvent> {
-    LiftableFeedback<Parent, ParentEvent>.lifted(
+  ) -> LiftableFeedback<Parent, Case.Parent> where Case.Child == Event {
+    let embed: @Sendable (Event) -> Case.Parent = { event.embed($0) }
+    return LiftableFeedback<Parent, Case.Parent>.lifted(
       recipe.lifted(
-        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: event.embed, extract: event.extract)),
-      path: self.path?.lifted(state: path, embed: event.embed))
+        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: { event.extract($0) })),
+      path: self.path?.lifted(state: path, embed: embed))
   }
 
   /// This feedback, lifted into a parent whose state holds the child's as
   /// an optional: while it is `nil` the feedback's effects are cancelled.
+  ///
+  /// ```swift
+  /// let lifted = play.lifted(optional: \App.State.player, event: ToPlayer(), name: "player")
+  /// ```
   @inlinable
-  public func lifted<Parent: Sendable, ParentEvent: Sendable>(
+  public func lifted<Parent: Sendable, Case: EventCase>(
     optional path: KeyPath<Parent, State?> & Sendable,
-    event: EventPath<ParentEvent, Event>,
+    event: Case,
     name prefix: String
-  ) -> LiftableFeedback<Parent, ParentEvent> {
-    LiftableFeedback<Parent, ParentEvent>.lifted(
+  ) -> LiftableFeedback<Parent, Case.Parent> where Case.Child == Event {
+    let embed: @Sendable (Event) -> Case.Parent = { event.embed($0) }
+    return LiftableFeedback<Parent, Case.Parent>.lifted(
       recipe.lifted(
-        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: event.embed, extract: event.extract)),
-      path: self.path?.lifted(optional: path, embed: event.embed))
+        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: { event.extract($0) })),
+      path: self.path?.lifted(optional: path, embed: embed))
   }
 
   /// This feedback, lifted into a parent whose state holds children by id:
@@ -202,20 +213,25 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   ///
   /// Returns `nil` for a feedback that was lifted by id already (children
   /// by id inside children by id are not supported yet).
+  ///
+  /// ```swift
+  /// let lifted = progress.lifted(children: \App.State.downloads, event: ToDownload(), name: "downloads")
+  /// ```
   @inlinable
-  public func lifted<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
-    children path: KeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
-    event: ChildEventPath<ParentEvent, ID, Event>,
+  public func lifted<Parent: Sendable, Case: ChildEventCase>(
+    children path: KeyPath<Parent, TrackedDictionary<Case.ID, State>> & Sendable,
+    event: Case,
     name prefix: String
-  ) -> LiftableFeedback<Parent, ParentEvent>? {
+  ) -> LiftableFeedback<Parent, Case.Parent>? where Case.Child == Event {
     let children = storedProjection(path)
+    let embed: @Sendable (Case.ID, Event) -> Case.Parent = { event.embed($0, $1) }
     guard
       let lifted = recipe.liftedByID(
-        ChildrenScope(prefix: prefix, children: { children($0) }, embed: event.embed, extract: event.extract))
+        ChildrenScope(prefix: prefix, children: { children($0) }, embed: embed, extract: { event.extract($0) }))
     else { return nil }
-    guard let leaf = self.path else { return LiftableFeedback<Parent, ParentEvent>(lifted) }
-    return LiftableFeedback<Parent, ParentEvent>(
-      lifted, built: leaf.byIDFeedback(name: lifted.name, children: path, embed: event.embed))
+    guard let leaf = self.path else { return LiftableFeedback<Parent, Case.Parent>(lifted) }
+    return LiftableFeedback<Parent, Case.Parent>(
+      lifted, built: leaf.byIDFeedback(name: lifted.name, children: path, embed: embed))
   }
 }
 
@@ -224,11 +240,11 @@ extension LiftableFeedback {
   /// that already holds children by id cannot be lifted by id again (not
   /// supported yet), and this stops the program saying so.
   @inlinable
-  func liftedOrStopping<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
-    children path: KeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
-    event: ChildEventPath<ParentEvent, ID, Event>,
+  func liftedOrStopping<Parent: Sendable, Case: ChildEventCase>(
+    children path: KeyPath<Parent, TrackedDictionary<Case.ID, State>> & Sendable,
+    event: Case,
     name prefix: String
-  ) -> LiftableFeedback<Parent, ParentEvent> {
+  ) -> LiftableFeedback<Parent, Case.Parent> where Case.Child == Event {
     guard let lifted = lifted(children: path, event: event, name: prefix) else {
       // Not `preconditionFailure`, whose message an optimized build drops.
       fatalError(

@@ -32,8 +32,8 @@ import Testing
     let volume = declared.feature(name: "volume")
     let mixer = Feature.combine(
       name: "mixer",
-      volume.lifted(state: \Mixer.left, event: Self.toLeft),
-      volume.lifted(state: \Mixer.right, event: Self.toRight))
+      volume.lifted(state: \Mixer.left, event: Self.toLeft).feature,
+      volume.lifted(state: \Mixer.right, event: Self.toRight).feature)
     let system = System(initial: Mixer(), feature: mixer)
     system.send(.left(Volume.IncreaseEvent()))
     system.send(.left(Volume.IncreaseEvent()))
@@ -49,7 +49,7 @@ import Testing
       feedbacks: [
         .predicate({ (DeclaredFeatureCompositionTests.value($0) ?? 0) < 5 }) { _ in .send(Volume.IncreaseEvent()) }
       ])
-    let system = System(initial: Mixer(), feature: regulated.lifted(state: \Mixer.right, event: Self.toRight))
+    let system = System(initial: Mixer(), feature: regulated.lifted(state: \Mixer.right, event: Self.toRight).feature)
     #expect(Self.value(system.state.right) == 5)
     #expect(Self.value(system.state.left) == 0)
   }

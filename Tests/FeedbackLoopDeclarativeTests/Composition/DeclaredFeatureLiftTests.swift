@@ -36,7 +36,7 @@ import Testing
   ) -> (Feature<House, HouseEvent>, LogRecorder) {
     let logs = LogRecorder()
     let feature = declared.feature(name: name, feedbacks: [], loggingTo: SystemEnvironment(logger: logs.logger))
-    return (feature.lifted(state: \House.door, event: Self.toDoor), logs)
+    return (feature.lifted(state: \House.door, event: Self.toDoor).feature, logs)
   }
 
   @Test("lifting a declared system that chose an executor logs one warning naming the feature")

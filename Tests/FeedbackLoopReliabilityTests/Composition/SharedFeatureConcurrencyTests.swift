@@ -27,10 +27,12 @@ extension Reliability {
         row.lifted(
           children: \Board.rows,
           event: ChildEventPath(
-            embed: Event.row, extract: { if case .row(let id, let n) = $0 { (id, n) } else { nil } })),
+            embed: Event.row, extract: { if case .row(let id, let n) = $0 { (id, n) } else { nil } })
+        ).feature,
         row.lifted(
           optional: \Board.extra,
-          event: EventPath(embed: Event.extra, extract: { if case .extra(let n) = $0 { n } else { nil } })))
+          event: EventPath(embed: Event.extra, extract: { if case .extra(let n) = $0 { n } else { nil } })
+        ).feature)
     }()
 
     /// A row's count after `sends` steps of 1, each count of the form

@@ -54,11 +54,13 @@ enum Shell {
     Feature(name: "shell", reducer: own),
     Toast.feature.lifted(
       optional: \.toast,
-      event: EventPath(embed: Event.toast, extract: { if case .toast(let event) = $0 { event } else { nil } })),
+      event: EventPath(embed: Event.toast, extract: { if case .toast(let event) = $0 { event } else { nil } })
+    ).feature,
     Feature(name: "toasts", reducer: Toast.feature.reducer, feedbacks: Toast.feature.feedbacks).lifted(
       children: \.toasts,
       event: ChildEventPath(
-        embed: Event.item, extract: { if case .item(let id, let event) = $0 { (id, event) } else { nil } })))
+        embed: Event.item, extract: { if case .item(let id, let event) = $0 { (id, event) } else { nil } })
+    ).feature)
 }
 
 /// The same shell, composed through event cases: the compiler's form.

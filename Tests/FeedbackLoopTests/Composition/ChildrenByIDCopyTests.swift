@@ -40,7 +40,7 @@ import Testing
 
   @Test("an event for an id that is not there copies no shared dictionary, in both forms")
   func discardCopiesNothing() {
-    let closures = Self.counter.lifted(children: \Stored.children, event: ChildEventPath(ToChild()))
+    let closures = Self.counter.lifted(children: \Stored.children, event: ChildEventPath(ToChild())).feature
     let cases = Self.counter.lifted(children: \Stored.children, event: ToChild())
     for feature in [closures.reduceReportingDiscards, cases.reduceReportingDiscards] {
       var state = Stored(children: Self.manyChildren())

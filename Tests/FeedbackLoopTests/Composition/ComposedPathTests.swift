@@ -38,7 +38,7 @@ import Testing
   /// The parent's own reducer after the lifted one, or before it (`ownFirst`):
   /// then the change in place is the last of two.
   static func feature(gate: Gate, ownFirst: Bool = false) -> Feature<State, Event> {
-    let child = Loader.feature(gate: gate).lifted(children: \State.items, event: toItem)
+    let child = Loader.feature(gate: gate).lifted(children: \State.items, event: toItem).feature
     let parent = Feature<State, Event>(name: "app", reducer: own)
     return ownFirst ? .combine(name: "app", parent, child) : .combine(name: "app", child, parent)
   }
@@ -297,7 +297,7 @@ extension ComposedPathTests {
       embed: CountersEvent.item, extract: { if case .item(let id, let event) = $0 { (id, event) } else { nil } })
     return .combine(
       name: "app", Feature(name: "app", reducer: own),
-      Counter.feature(gate: gate).lifted(children: \Counters.items, event: toItem))
+      Counter.feature(gate: gate).lifted(children: \Counters.items, event: toItem).feature)
   }
 
   @Test(

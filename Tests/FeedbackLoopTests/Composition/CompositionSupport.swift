@@ -83,11 +83,11 @@ enum Parent {
     return .combine(
       name: "parent",
       Feature(name: "parent", reducer: own),
-      loader.lifted(state: \.main, event: toMain),
+      loader.lifted(state: \.main, event: toMain).feature,
       Feature(name: "optional", reducer: loader.reducer, feedbacks: loader.feedbacks)
-        .lifted(optional: \.optional, event: toOptional),
+        .lifted(optional: \.optional, event: toOptional).feature,
       Feature(name: "items", reducer: loader.reducer, feedbacks: loader.feedbacks)
-        .lifted(children: \.items, event: toItem))
+        .lifted(children: \.items, event: toItem).feature)
   }
 }
 

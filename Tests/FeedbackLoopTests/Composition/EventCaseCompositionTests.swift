@@ -69,10 +69,10 @@ import Testing
   @Test("lifted four levels deep, at offsets other than 0 and through a computed property, alike")
   func deepLiftsReduceAlike() {
     let closures = Parent.feature(gate: Gate())
-      .lifted(state: \Padded<Parent.State>.inner, event: Self.sameEvent)
-      .lifted(state: \Padded<Padded<Parent.State>>.inner, event: Self.sameEvent)
-      .lifted(state: \Computed<Padded<Padded<Parent.State>>>.inner, event: Self.sameEvent)
-      .lifted(state: \Deep.inner, event: Self.sameEvent)
+      .lifted(state: \Padded<Parent.State>.inner, event: Self.sameEvent).feature
+      .lifted(state: \Padded<Padded<Parent.State>>.inner, event: Self.sameEvent).feature
+      .lifted(state: \Computed<Padded<Padded<Parent.State>>>.inner, event: Self.sameEvent).feature
+      .lifted(state: \Deep.inner, event: Self.sameEvent).feature
     let cases = Parent.composedFeature(gate: Gate())
       .lifted(state: \Padded<Parent.State>.inner, event: SameEvent())
       .lifted(state: \Padded<Padded<Parent.State>>.inner, event: SameEvent())
@@ -92,7 +92,7 @@ import Testing
     #expect(byCases.inner.stored.before == 0 && byCases.inner.stored.inner.after == 0)
   }
 
-  @Test("a chain of lifts at stored properties reaches its state through one sum of offsets")
+  @Test("a chain of lifts at stored properties reaches its state through each level's offset")
   func storedLiftsSumTheirOffsets() {
     let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
     let once = counter.lifted(state: \Padded<Int>.inner, event: SameEvent())
@@ -100,14 +100,14 @@ import Testing
     let outer = MemoryLayout<Padded<Padded<Int>>>.offset(of: \Padded<Padded<Int>>.inner)!
     let inner = MemoryLayout<Padded<Int>>.offset(of: \Padded<Int>.inner)!
     #expect(inner > 0)
-    #expect(once._reach == inner)
-    #expect(twice._reach == outer + inner)
+    #expect(once.offset == inner)
+    #expect(twice.offset == outer && twice.child.offset == inner)
     var state = Padded(inner: Padded(inner: 0))
     _ = twice.reduceReportingDiscards(&state, 5)
     #expect(state == Padded(inner: Padded(inner: 5)))
     let behindComputed = counter.lifted(state: \Computed<Int>.inner, event: SameEvent())
       .lifted(state: \Padded<Computed<Int>>.inner, event: SameEvent())
-    #expect(behindComputed._reach == nil)
+    #expect(behindComputed.child.offset == nil)
     var computed = Padded(inner: Computed(stored: 1))
     _ = behindComputed.reduceReportingDiscards(&computed, 2)
     #expect(computed.inner.stored == 3)
@@ -212,7 +212,7 @@ import Testing
   @Test("a feature composed through cases, erased to a Feature, lifts on through closures")
   func erasedThenLiftedThroughClosures() {
     let erased: Feature<Parent.State, Parent.Event> = Parent.composedFeature(gate: Gate()).feature
-    let lifted = erased.lifted(state: \Padded<Parent.State>.inner, event: Self.sameEvent)
+    let lifted = erased.lifted(state: \Padded<Parent.State>.inner, event: Self.sameEvent).feature
     var state = Padded(inner: Parent.State())
     lifted.reducer.reduce(&state, .main(.load(4)))
     #expect(state.inner.main.request == 4)

@@ -134,7 +134,7 @@ import Testing
   @Test("an event for an optional child that is nil writes nothing back, through an observed property")
   func optionalDiscardDoesNotWriteObservedProperty() {
     let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
-    let closures = counter.lifted(optional: \Observed.child, event: EventPath<Int, Int>.identity)
+    let closures = counter.lifted(optional: \Observed.child, event: EventPath<Int, Int>.identity).feature
     let cases = counter.lifted(optional: \Observed.child, event: SameEvent())
     var byClosures = Observed()
     var byCases = Observed()
@@ -156,7 +156,7 @@ import Testing
   func optionalDiscardDoesNotClearComputedSelection() {
     let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
     let cases = counter.lifted(optional: \Selection.selected, event: SameEvent())
-    let closures = counter.lifted(optional: \Selection.selected, event: EventPath<Int, Int>.identity)
+    let closures = counter.lifted(optional: \Selection.selected, event: EventPath<Int, Int>.identity).feature
     // Selected 5, whose item is not loaded yet.
     var byCases = Selection(items: [:], selectedID: 5)
     var byClosures = byCases
@@ -187,6 +187,7 @@ import Testing
     _ = ExpectedLiftWarnings.recorder
     let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
     let closures = counter.lifted(children: \ObservedChildren.children, event: ChildEventPath(ToObservedChild()))
+      .feature
     let cases = counter.lifted(children: \ObservedChildren.children, event: ToObservedChild())
     var byClosures = ObservedChildren()
     var byCases = ObservedChildren()
@@ -222,10 +223,10 @@ import Testing
     let empty = Feature<RTEmpty, Int>(name: "empty", reducer: Reducer { _, event in pings.append(event) })
     let tuple = counter.lifted(state: \Holder.pair.1, event: SameEvent())
       .lifted(state: \RTPad<Holder>.inner, event: SameEvent())
-    #expect(tuple._reach != nil && tuple._reach! > 0)
+    #expect(tuple.offset != nil && tuple.offset! > 0)
     let zero = empty.lifted(state: \Holder.empty, event: SameEvent())
       .lifted(state: \RTPad<Holder>.inner, event: SameEvent())
-    #expect(zero._reach != nil)
+    #expect(zero.offset != nil && zero.child.offset != nil)
     var state = RTPad(inner: Holder())
     #expect(tuple.reduceReportingDiscards(&state, 40) == nil)
     #expect(zero.reduceReportingDiscards(&state, 3) == nil)
@@ -238,7 +239,7 @@ import Testing
     let box = RTBox()
     let throughClass = counter.lifted(state: \RTBox.leaf.count, event: SameEvent())
       .lifted(state: \RTPad<RTBox>.inner, event: SameEvent())
-    #expect(throughClass._reach == nil)
+    #expect(throughClass.child.offset == nil)
     var holder = RTPad(inner: box)
     #expect(throughClass.reduceReportingDiscards(&holder, 5) == nil)
     #expect(box.leaf.count == 5 && holder.before == 0 && holder.after == 0)
@@ -246,7 +247,7 @@ import Testing
     let under = counter.lifted(state: \RTPad<Int>.inner, event: SameEvent())
       .lifted(state: \RTBox.padded, event: SameEvent())
       .lifted(state: \RTPad<RTBox>.inner, event: SameEvent())
-    #expect(under._reach == nil)
+    #expect(under.child.offset == nil)
     #expect(under.reduceReportingDiscards(&holder, 6) == nil)
     #expect(box.padded.inner == 6 && box.padded.before == 0 && box.padded.after == 0)
   }
@@ -279,13 +280,13 @@ import Testing
       .lifted(state: \RTPad<Paths>.inner, event: SameEvent())
     let chainedByCases = counter.lifted(optional: \Paths.inner!.inner, event: SameEvent())
       .lifted(state: \RTPad<Paths>.inner, event: SameEvent())
-    let elementByClosures = counter.lifted(state: \Paths.list[1], event: .identity)
-      .lifted(state: \RTPad<Paths>.inner, event: .identity)
-    let wrappedByClosures = counter.lifted(state: \Paths.wrapped, event: .identity)
-      .lifted(state: \RTPad<Paths>.inner, event: .identity)
-    let chainedByClosures = counter.lifted(optional: \Paths.inner!.inner, event: .identity)
-      .lifted(state: \RTPad<Paths>.inner, event: .identity)
-    #expect(elementByCases._reach == nil && wrappedByCases._reach == nil)
+    let elementByClosures = counter.lifted(state: \Paths.list[1], event: EventPath.identity).feature
+      .lifted(state: \RTPad<Paths>.inner, event: EventPath.identity).feature
+    let wrappedByClosures = counter.lifted(state: \Paths.wrapped, event: EventPath.identity).feature
+      .lifted(state: \RTPad<Paths>.inner, event: EventPath.identity).feature
+    let chainedByClosures = counter.lifted(optional: \Paths.inner!.inner, event: EventPath.identity).feature
+      .lifted(state: \RTPad<Paths>.inner, event: EventPath.identity).feature
+    #expect(elementByCases.child.offset == nil && wrappedByCases.child.offset == nil)
     var byCases = RTPad(inner: Paths())
     var byClosures = byCases
     for event in [1, 2] {
@@ -321,7 +322,7 @@ import Testing
       let outer = MemoryLayout<RTGenericLevel<Filler, RTGenericLevel<Filler, Int>>>.offset(
         of: \RTGenericLevel<Filler, RTGenericLevel<Filler, Int>>.value)!
       let inner = MemoryLayout<RTGenericLevel<Filler, Int>>.offset(of: \RTGenericLevel<Filler, Int>.value)!
-      #expect(lifted._reach == outer + inner)
+      #expect(lifted.offset == outer && lifted.child.offset == inner)
       var state = RTGenericLevel(filler: filler, value: RTGenericLevel(filler: filler, value: 1))
       #expect(lifted.reduceReportingDiscards(&state, 2) == nil)
       #expect(state.value.value == 3 && state.filler == filler && state.value.filler == filler)
@@ -340,7 +341,7 @@ import Testing
     let deep = leaf.lifted(state: \RTPad<RTLeaf.State>.inner, event: SameEvent())
       .lifted(state: \RTPad<RTPad<RTLeaf.State>>.inner, event: SameEvent())
       .lifted(state: \RTPad<RTPad<RTPad<RTLeaf.State>>>.inner, event: SameEvent())
-    #expect(deep._reach != nil)
+    #expect(deep.offset != nil)
     var state = RTPad(inner: RTPad(inner: RTPad(inner: RTLeaf.State())))
     weak var first: RTToken?
     do {
@@ -365,15 +366,15 @@ import Testing
     typealias Three = RTPad<RTGenericLevel<UInt16, RTPad<Int>>>
     let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
     // Two closure levels at stored properties: a Reducer with its own reach.
-    let byClosures = counter.lifted(state: \RTPad<Int>.inner, event: .identity)
-      .lifted(state: \RTGenericLevel<UInt16, RTPad<Int>>.value, event: .identity)
+    let byClosures = counter.lifted(state: \RTPad<Int>.inner, event: EventPath.identity).feature
+      .lifted(state: \RTGenericLevel<UInt16, RTPad<Int>>.value, event: EventPath.identity).feature
     let mixed = byClosures.lifted(state: \Three.inner, event: SameEvent())
       .lifted(state: \RTPad<Three>.inner, event: SameEvent())
       .feature
-      .lifted(state: \RTPad<RTPad<Three>>.inner, event: .identity)
-    let reference = byClosures.lifted(state: \Three.inner, event: .identity)
-      .lifted(state: \RTPad<Three>.inner, event: .identity)
-      .lifted(state: \RTPad<RTPad<Three>>.inner, event: .identity)
+      .lifted(state: \RTPad<RTPad<Three>>.inner, event: EventPath.identity).feature
+    let reference = byClosures.lifted(state: \Three.inner, event: EventPath.identity).feature
+      .lifted(state: \RTPad<Three>.inner, event: EventPath.identity).feature
+      .lifted(state: \RTPad<RTPad<Three>>.inner, event: EventPath.identity).feature
     let start = RTPad(inner: RTPad(inner: RTPad(inner: RTGenericLevel(filler: UInt16(7), value: RTPad(inner: 1)))))
     var byMixed = start
     var byReference = start
@@ -418,9 +419,9 @@ import Testing
       .lifted(optional: \RTPad<RTPad<Int>?>.inner, event: SameEvent())
       .lifted(state: \RTPad<RTPad<RTPad<Int>?>>.inner, event: SameEvent())
     let closures = doubling.feature
-      .lifted(state: \RTPad<Int>.inner, event: .identity)
-      .lifted(optional: \RTPad<RTPad<Int>?>.inner, event: .identity)
-      .lifted(state: \RTPad<RTPad<RTPad<Int>?>>.inner, event: .identity)
+      .lifted(state: \RTPad<Int>.inner, event: EventPath.identity).feature
+      .lifted(optional: \RTPad<RTPad<Int>?>.inner, event: EventPath.identity).feature
+      .lifted(state: \RTPad<RTPad<RTPad<Int>?>>.inner, event: EventPath.identity).feature
     var byCases = RTPad(inner: RTPad<RTPad<Int>?>(inner: nil))
     var byClosures = byCases
     for event in [1, -2, 3] {
@@ -442,23 +443,43 @@ import Testing
     #expect(padded.inner.inner == 9 && padded.before == 0 && padded.inner.after == 0)
   }
 
-  @Test("a user's type that declines the offset path (its _reach nil) is reached through its key path")
-  func userConformerDecliningTheOffsetPath() {
-    struct Declining: FeatureProtocol {
-      var name: String { "declining" }
-      var feedbacks: [LiftableFeedback<Int, Int>] { [] }
-      var _reach: Int? { nil }
-      func reduceReportingDiscards(_ state: inout Int, _ event: Int) -> String? {
-        state += event
+  @Test("a user's type cannot move where a lift writes: the offset is the library's, not a conformer's")
+  func userConformerCannotMoveTheOffset() {
+    struct Pair: Sendable, Equatable {
+      var first = 0
+      var second = 0
+    }
+    /// Claims an offset of its own, as a conformer could while the offset
+    /// was a public requirement: its state's second field. Nothing reads
+    /// these members now; while they were requirements, the reducer wrote
+    /// `first` at `second`'s place.
+    struct Claiming: FeatureProtocol {
+      let claimed: Int?
+      var name: String { "claiming" }
+      var feedbacks: [LiftableFeedback<Pair, Int>] { [] }
+      var _reach: Int? { claimed }
+      func _reduceReached(_ reached: UnsafeMutableRawPointer, _ event: Int) -> String? { nil }
+      func reduceReportingDiscards(_ state: inout Pair, _ event: Int) -> String? {
+        state.first += event
         return nil
       }
     }
-    let lifted = Declining().lifted(state: \RTPad<Int>.inner, event: SameEvent())
-      .lifted(state: \RTPad<RTPad<Int>>.inner, event: SameEvent())
-    #expect(lifted._reach == nil)
-    var state = RTPad(inner: RTPad(inner: 1))
-    #expect(lifted.reduceReportingDiscards(&state, 2) == nil)
-    #expect(state.inner.inner == 3 && state.inner.before == 0)
+    for claimed in [MemoryLayout<Pair>.offset(of: \Pair.second), nil] {
+      let alone = System(initial: Pair(), feature: Claiming(claimed: claimed))
+      alone.send(2)
+      #expect(alone.state == Pair(first: 2, second: 0))
+      alone.stop()
+      let lifted = Claiming(claimed: claimed).lifted(state: \RTPad<Pair>.inner, event: SameEvent())
+        .lifted(state: \RTPad<RTPad<Pair>>.inner, event: SameEvent())
+      #expect(lifted.offset != nil && lifted.child.offset != nil)
+      var state = RTPad(inner: RTPad(inner: Pair()))
+      #expect(lifted.reduceReportingDiscards(&state, 3) == nil)
+      #expect(state.inner.inner == Pair(first: 3, second: 0) && state.inner.before == 0 && state.inner.after == 0)
+      let system = System(initial: RTPad(inner: RTPad(inner: Pair())), feature: lifted)
+      system.send(4)
+      #expect(system.state.inner.inner == Pair(first: 4, second: 0))
+      system.stop()
+    }
   }
 
   @Test("a user's wrapper around a deep lift, keeping the defaults or forwarding both, lifts on at other offsets")
@@ -471,7 +492,7 @@ import Testing
       .lifted(state: \RTPad<RTPad<RTPad<Int>>>.inner, event: SameEvent())
     let forwarding = RTForwarding(inner: deep)
       .lifted(state: \RTPad<RTPad<RTPad<Int>>>.inner, event: SameEvent())
-    #expect(forwarding._reach == keeping._reach.map { $0 + deep._reach! })
+    #expect(forwarding.offset == keeping.offset && deep.offset != nil)
     var byKeeping = RTPad(inner: RTPad(inner: RTPad(inner: 1)))
     var byForwarding = byKeeping
     _ = keeping.reduceReportingDiscards(&byKeeping, 2)
@@ -750,13 +771,13 @@ enum RTMid {
     case .closures:
       var features: [Feature<State, Event>] = [
         Feature(name: "mid", reducer: own),
-        leaf.lifted(state: \.pair.1, event: EventPath(ToPair())),
-        leaf.lifted(optional: \.optional, event: EventPath(ToOptional())),
-        leaf.lifted(state: \RTPad<RTLeaf.State>.inner, event: .identity)
-          .lifted(state: \.padded, event: EventPath(ToPadded())),
-        empty.lifted(state: \.empty, event: EventPath(ToPing())),
+        leaf.lifted(state: \.pair.1, event: EventPath(ToPair())).feature,
+        leaf.lifted(optional: \.optional, event: EventPath(ToOptional())).feature,
+        leaf.lifted(state: \RTPad<RTLeaf.State>.inner, event: EventPath.identity).feature
+          .lifted(state: \.padded, event: EventPath(ToPadded())).feature,
+        empty.lifted(state: \.empty, event: EventPath(ToPing())).feature,
       ]
-      if byID { features.append(items.lifted(children: \.leaves, event: ChildEventPath(ToLeaf()))) }
+      if byID { features.append(items.lifted(children: \.leaves, event: ChildEventPath(ToLeaf())).feature) }
       return .combine(name: "mid", features)
     case .cases:
       let common = Feature(name: "mid", reducer: own)
@@ -894,17 +915,17 @@ enum RTRoot {
       return .combine(
         name: "root",
         Feature(name: "root", reducer: own),
-        mid.lifted(state: \RTPad<RTMid.State>.inner, event: .identity)
-          .lifted(state: \.main, event: EventPath(ToMain())),
-        mid.lifted(optional: \.optional, event: EventPath(ToOptional())),
+        mid.lifted(state: \RTPad<RTMid.State>.inner, event: EventPath.identity).feature
+          .lifted(state: \.main, event: EventPath(ToMain())).feature,
+        mid.lifted(optional: \.optional, event: EventPath(ToOptional())).feature,
         Feature(name: "mids", reducer: midWithoutByID.reducer, feedbacks: midWithoutByID.feedbacks)
-          .lifted(children: \.mids, event: ChildEventPath(ToMid())),
+          .lifted(children: \.mids, event: ChildEventPath(ToMid())).feature,
         Feature(name: "observed", reducer: midWithoutByID.reducer)
-          .lifted(optional: \.observed, event: EventPath(ToObserved())),
-        boxedLeaf.lifted(state: \.boxed.leaf, event: EventPath(ToBoxed())),
-        counter.lifted(state: \RTPad<Int>.inner, event: .identity)
-          .lifted(state: \RTBox.padded, event: .identity)
-          .lifted(state: \.viaClassRoot, event: EventPath(ToViaClassRoot())))
+          .lifted(optional: \.observed, event: EventPath(ToObserved())).feature,
+        boxedLeaf.lifted(state: \.boxed.leaf, event: EventPath(ToBoxed())).feature,
+        counter.lifted(state: \RTPad<Int>.inner, event: EventPath.identity).feature
+          .lifted(state: \RTBox.padded, event: EventPath.identity).feature
+          .lifted(state: \.viaClassRoot, event: EventPath(ToViaClassRoot())).feature)
     case .cases:
       let mid = RTMid.composed(gate: gate, hook: hook)
       let midWithoutByID = RTMid.feature(form: .cases, gate: gate, hook: hook, byID: false)
@@ -1025,18 +1046,13 @@ struct RTLogging<Inner: FeatureProtocol>: FeatureProtocol {
   }
 }
 
-/// A user's wrapper that forwards every requirement, the underscored two
-/// included, consistently.
+/// A user's wrapper that forwards every requirement to the feature it holds.
 struct RTForwarding<Inner: FeatureProtocol>: FeatureProtocol {
   let inner: Inner
   var name: String { inner.name }
   var feedbacks: [LiftableFeedback<Inner.State, Inner.Event>] { inner.feedbacks }
-  var _reach: Int? { inner._reach }
   func reduceReportingDiscards(_ state: inout Inner.State, _ event: Inner.Event) -> String? {
     inner.reduceReportingDiscards(&state, event)
-  }
-  func _reduceReached(_ reached: UnsafeMutableRawPointer, _ event: Inner.Event) -> String? {
-    inner._reduceReached(reached, event)
   }
 }
 

@@ -122,7 +122,7 @@ import Testing
     }
     struct Box: Sendable, Equatable { var count: Int? = 10 }
     let path = EventPath<Int, Int>.identity
-    let system = System(initial: Box(), feature: Counter.feature.lifted(optional: \Box.count, event: path))
+    let system = System(initial: Box(), feature: Counter.feature.lifted(optional: \Box.count, event: path).feature)
     #expect(system.state.count == 10)
     // 0 is below five: the lifted predicate sends 1 at once, and sees each
     // state it produced before the next event, until five.
@@ -158,7 +158,7 @@ import Testing
           case .child: break
           }
         }),
-      child.lifted(optional: \.child, event: toChild))
+      child.lifted(optional: \.child, event: toChild).feature)
     let system = System(initial: Box(), feature: feature, environment: harness.environment)
     system.send(.show)
     system.send(.child(1))
@@ -178,9 +178,9 @@ import Testing
     let harness = Harness()
     let same = EventPath<Parent.Event, Parent.Event>.identity
     let deep = Parent.feature(gate: gate)
-      .lifted(state: \Wrapped<Parent.State>.inner, event: same)
-      .lifted(state: \Wrapped<Wrapped<Parent.State>>.inner, event: same)
-      .lifted(state: \Wrapped<Wrapped<Wrapped<Parent.State>>>.inner, event: same)
+      .lifted(state: \Wrapped<Parent.State>.inner, event: same).feature
+      .lifted(state: \Wrapped<Wrapped<Parent.State>>.inner, event: same).feature
+      .lifted(state: \Wrapped<Wrapped<Wrapped<Parent.State>>>.inner, event: same).feature
     let activity = ActivityLog<Wrapped<Wrapped<Wrapped<Parent.State>>>, Parent.Event>()
     let system = System(
       initial: Wrapped(inner: Wrapped(inner: Wrapped(inner: Parent.State()))), feature: deep,

@@ -73,14 +73,14 @@ import Testing
     let loader = Loader.feature(gate: gate)
     let middle = Feature.combine(
       name: "middle", Feature(name: "middle", reducer: middleOwn),
-      loader.lifted(optional: \Middle.loader, event: toLoader))
+      loader.lifted(optional: \Middle.loader, event: toLoader).feature)
     return .combine(
       name: "outer", Feature(name: "outer", reducer: outerOwn),
       computed
-        ? middle.lifted(optional: \Outer.computedMiddle, event: toMiddle)
-        : middle.lifted(optional: \Outer.middle, event: toMiddle),
+        ? middle.lifted(optional: \Outer.computedMiddle, event: toMiddle).feature
+        : middle.lifted(optional: \Outer.middle, event: toMiddle).feature,
       Feature(name: "items", reducer: loader.reducer, feedbacks: loader.feedbacks)
-        .lifted(children: \Outer.items, event: toItem))
+        .lifted(children: \Outer.items, event: toItem).feature)
   }
 
   struct Probe {
@@ -171,7 +171,7 @@ extension LiftedPathTests {
     let activity = ActivityLog<Outer, OuterEvent>()
     let feature = Feature.combine(
       name: "outer", Feature(name: "outer", reducer: Self.outerOwn),
-      Self.pinger(gate: gate).lifted(children: \Outer.items, event: Self.toItem))
+      Self.pinger(gate: gate).lifted(children: \Outer.items, event: Self.toItem).feature)
     let system = System(initial: Outer(), feature: feature, environment: harness.environment, monitor: activity.monitor)
     let order = (0..<30).map { ($0 * 11 + 2) % 30 }
     for id in order { system.send(.add(id)) }

@@ -57,9 +57,9 @@ import Testing
     #expect(discard?.contains("no child 100") == true)
   }
 
-  @Test("children by id in a Dictionary: the same routing")
+  @Test("children by id in a dictionary literal, kept as a TrackedDictionary: the same routing")
   func liftedByIDInDictionary() {
-    struct Plain: Sendable, Equatable { var items: [Int: Loader.State] = [:] }
+    struct Plain: Sendable, Equatable { var items: TrackedDictionary<Int, Loader.State> = [:] }
     let reducer = Loader.reducer.lifted(children: \Plain.items, event: Parent.toItem)
     var state = Plain(items: [1: Loader.State(), 2: Loader.State()])
     reducer.reduce(&state, .item(2, .load(5)))

@@ -36,8 +36,8 @@ struct ComposedFeatureScopeTests {
       embed: Event.row, extract: { if case .row(let id, let event) = $0 { (id, event) } else { nil } })
     static let feature = Feature.combine(
       name: "board",
-      Tally.feature.lifted(state: \State.main, event: toMain),
-      Tally.feature.lifted(children: \State.rows, event: toRow))
+      Tally.feature.lifted(state: \State.main, event: toMain).feature,
+      Tally.feature.lifted(children: \State.rows, event: toRow).feature)
   }
 
   @Test("a child view's store of a lifted feature reads the child and sends through the parent's feature")

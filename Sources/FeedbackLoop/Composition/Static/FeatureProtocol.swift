@@ -4,10 +4,13 @@
 /// level whatever the number of levels (W7b in BENCHMARKS.md).
 ///
 /// ``Feature`` is one: any feature, a declared system's among them, is
-/// lifted through an ``EventCase`` into a ``LiftedFeature``, and features
-/// over one state combine into a ``CombinedFeatures``. A ``System`` runs any
-/// of them; ``feature`` gives the ``Feature`` to store or to lift through
-/// closures.
+/// lifted through an ``EventCase`` into a ``LiftedFeature`` (an
+/// ``OptionalLiftedFeature``, a ``LiftedFeaturesByID``), and features over
+/// one state combine into a ``CombinedFeatures``. A ``System`` runs any of
+/// them; ``feature`` gives the ``Feature`` to store.
+///
+/// The library's types are the conformers: a type of your own may conform
+/// through ``reduceReportingDiscards(_:_:)``, ``name`` and ``feedbacks``.
 ///
 /// ```swift
 /// let app = Feature(name: "app", reducer: Reducer(App.reduce))
@@ -31,46 +34,17 @@ public protocol FeatureProtocol<State, Event>: Sendable {
   /// The feature as a ``Feature``: its reducer one closure around this
   /// value's.
   var feature: Feature<State, Event> { get }
-
-  /// For the library's lifts; keep the default. Where the state that
-  /// `_reduceReached(_:_:)` reduces is, in bytes from the start of
-  /// `State`: 0 but for a chain of lifts at stored properties, whose
-  /// offsets it sums once so that no level adds its own on each event;
-  /// `nil` where a lift's key path has no offset.
-  var _reach: Int? { get }
-  /// For the library's lifts; keep the default. Reduces `event` into the
-  /// state that `_reach` locates, at `reached`.
-  func _reduceReached(_ reached: UnsafeMutableRawPointer, _ event: Event) -> String?
 }
 
 extension FeatureProtocol {
-  /// The state itself.
-  @inlinable
-  public var _reach: Int? { 0 }
-
-  /// Reduces into the state at `reached`.
-  @inlinable @inline(__always)
-  public func _reduceReached(_ reached: UnsafeMutableRawPointer, _ event: Event) -> String? {
-    reduceReportingDiscards(&reached.assumingMemoryBound(to: State.self).pointee, event)
-  }
-
   /// The feature as a ``Feature``: its reducer calls this value's, which the
-  /// compiler specialized in the module that composed it. Where a chain of
-  /// lifts at stored properties leads to its state (`_reach`), the
-  /// reducer goes there at once, and the chain inlines into it.
+  /// compiler specialized in the module that composed it, and a chain of
+  /// lifts inlines into it.
   @inlinable
   public var feature: Feature<State, Event> {
     let box = ComposedFeatureBox(self)
-    guard let reach = _reach else {
-      return Feature(
-        name: name, reducer: Reducer(body: { box.composed.reduceReportingDiscards(&$0, $1) }), feedbacks: feedbacks)
-    }
     return Feature(
-      name: name,
-      reducer: Reducer(body: { state, event in
-        withUnsafeMutablePointer(to: &state) { box.composed._reduceReached(UnsafeMutableRawPointer($0) + reach, event) }
-      }),
-      feedbacks: feedbacks)
+      name: name, reducer: Reducer(body: { box.composed.reduceReportingDiscards(&$0, $1) }), feedbacks: feedbacks)
   }
 }
 
@@ -79,7 +53,7 @@ extension FeatureProtocol {
 /// event (W7bcase in BENCHMARKS.md); borrowed from a class's constant by
 /// inlined code, it is not. (Passed to a function that is not inlined, it
 /// is copied still: hence the reducer of ``FeatureProtocol/feature`` calls
-/// the chain that `FeatureProtocol._reduceReached(_:_:)` inlines.)
+/// the chain, which inlines into it.)
 @usableFromInline
 final class ComposedFeatureBox<Composed: FeatureProtocol>: Sendable {
   @usableFromInline let composed: Composed

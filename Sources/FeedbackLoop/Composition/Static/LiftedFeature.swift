@@ -1,8 +1,8 @@
 /// A feature lifted into a parent through a stored property and an
 /// ``EventCase``: the child's reducer runs on the child's state, found at
 /// the property's byte offset, for the parent events that hold a child
-/// event; its feedbacks are lifted as ``Feature/lifted(state:event:)``
-/// lifts them.
+/// event; its feedbacks are lifted as
+/// ``LiftableFeedback/lifted(state:event:name:)`` lifts them.
 ///
 /// Made by ``FeatureProtocol/lifted(state:event:)``; lift it again, combine
 /// it, or run it: its type holds every level, so the compiler inlines them
@@ -17,18 +17,19 @@ where Case.Child == Child.Event {
   public typealias State = Parent
   public typealias Event = Case.Parent
 
-  @usableFromInline let child: Child
+  /// The feature lifted (`package`: the tests read each level).
+  @usableFromInline package let child: Child
   @usableFromInline let path: WritableKeyPath<Parent, Child.State> & Sendable
-  /// Where the state that the chain of lifts at stored properties ends at
-  /// is, in bytes; `nil` if a key path on the way has no offset.
-  public let _reach: Int?
-  /// Where `_reach` is `nil`: the reduction through the key path, made once
+  /// The byte offset of the child's state in the parent's, or `nil` for a
+  /// property that has none (a computed or observed one, a class's).
+  @usableFromInline package let offset: Int?
+  /// Where `offset` is `nil`: the reduction through the key path, made once
   /// here. A closure rather than a method, so that the inlined chain calls
   /// it with its context alone: a method out of line took the whole chain
   /// (300 bytes at ten levels), copied on every event, and inlined at every
   /// level, the slow paths of a deep chain grew until the compiler crashed
   /// in release builds (Swift 6.3, Mem2Reg).
-  @usableFromInline let throughKeyPath: (@Sendable (inout Parent, Case.Parent) -> String?)?
+  @usableFromInline let throughKeyPath: (@Sendable (inout Parent, Child.Event) -> String?)?
   @usableFromInline let eventCase: Case
 
   @inlinable
@@ -36,15 +37,12 @@ where Case.Child == Child.Event {
     self.child = child
     self.path = path
     self.eventCase = eventCase
-    if let offset = MemoryLayout<Parent>.offset(of: path), let inner = child._reach {
-      self._reach = offset + inner
-      self.throughKeyPath = nil
+    let offset = MemoryLayout<Parent>.offset(of: path)
+    self.offset = offset
+    if offset == nil {
+      self.throughKeyPath = { state, childEvent in child.reduceReportingDiscards(&state[keyPath: path], childEvent) }
     } else {
-      self._reach = nil
-      self.throughKeyPath = { state, event in
-        guard let childEvent = eventCase.extract(event) else { return nil }
-        return child.reduceReportingDiscards(&state[keyPath: path], childEvent)
-      }
+      self.throughKeyPath = nil
     }
   }
 
@@ -55,22 +53,23 @@ where Case.Child == Child.Event {
   /// The child's feedbacks, lifted.
   @inlinable
   public var feedbacks: [LiftableFeedback<Parent, Case.Parent>] {
-    let (path, event, name) = (self.path, EventPath(eventCase), child.name)
+    let (path, event, name) = (self.path, eventCase, child.name)
     return child.feedbacks.map { $0.lifted(state: path, event: event, name: name) }
   }
 
-  @inlinable
-  public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
-    guard let reach = _reach else { return throughKeyPath!(&state, event) }
-    return withUnsafeMutablePointer(to: &state) { _reduceReached(UnsafeMutableRawPointer($0) + reach, event) }
-  }
-
-  /// Extracts the child's event, and has the child reduce it at `reached`,
-  /// which this lift's offset and the child's already lead to.
+  /// Extracts the child's event, and has the child reduce it in place.
+  /// Each level of a chain of lifts adds its own offset; the compiler,
+  /// which sees every level's type, inlines the chain into one reducer.
   @inlinable @inline(__always)
-  public func _reduceReached(_ reached: UnsafeMutableRawPointer, _ event: Case.Parent) -> String? {
+  public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
     guard let childEvent = eventCase.extract(event) else { return nil }
-    return child._reduceReached(reached, childEvent)
+    guard let offset else { return throughKeyPath!(&state, childEvent) }
+    return withUnsafeMutablePointer(to: &state) { parent in
+      // `offset` is `MemoryLayout<Parent>.offset(of: path)`: the child's
+      // state is stored there, inside `state`, for the length of this call.
+      child.reduceReportingDiscards(
+        &(UnsafeMutableRawPointer(parent) + offset).assumingMemoryBound(to: Child.State.self).pointee, childEvent)
+    }
   }
 }
 
@@ -109,7 +108,7 @@ where Case.Child == Child.Event {
   /// The child's feedbacks, lifted.
   @inlinable
   public var feedbacks: [LiftableFeedback<Parent, Case.Parent>] {
-    let (path, event, name) = (self.path, EventPath(eventCase), child.name)
+    let (path, event, name) = (self.path, eventCase, child.name)
     return child.feedbacks.map { $0.lifted(optional: path, event: event, name: name) }
   }
 
@@ -127,7 +126,7 @@ where Case.Child == Child.Event {
 /// the child it names, in O(1) of the number of children; an event for an
 /// id that is not there changes nothing and is reported as discarded
 /// (``DiscardReason/noSuchChild(_:)``). Its feedbacks are lifted as
-/// ``Feature/lifted(children:event:)`` lifts them.
+/// ``LiftableFeedback/lifted(children:event:name:)`` lifts them.
 ///
 /// ```swift
 /// let downloads = Download.feature.lifted(children: \App.State.downloads, event: ToDownload())
@@ -164,7 +163,7 @@ where Case.Child == Child.Event {
   /// traps with a message saying so.
   @inlinable
   public var feedbacks: [LiftableFeedback<Parent, Case.Parent>] {
-    let (path, event, name) = (self.path, ChildEventPath(eventCase), child.name)
+    let (path, event, name) = (self.path, eventCase, child.name)
     return child.feedbacks.map { $0.liftedOrStopping(children: path, event: event, name: name) }
   }
 
@@ -177,10 +176,19 @@ where Case.Child == Child.Event {
   }
 }
 
+// The three lifts of a feature: the one place that says what each shape of
+// child is (a stored child, an optional one, children by id), for the
+// feature's reducer and, through `LiftableFeedback`, its feedbacks.
 extension FeatureProtocol {
-  /// This feature, as the child at the stored property `state` of a parent
-  /// whose events hold its own as `event` says. Lifted again, the levels
-  /// compose into one reducer that the compiler inlines.
+  /// This feature, as the child at `state` of a parent whose events hold
+  /// its own as `event` says. Its feedbacks are named after it
+  /// (`search/lensing@Search.swift:12`). Lifted again, the levels compose
+  /// into one reducer that the compiler inlines; ``feature`` makes it a
+  /// ``Feature`` again, to store or to combine with
+  /// `Feature.combine(name:_:)`.
+  ///
+  /// `event` is any ``EventCase``: a type of your own, or an ``EventPath``
+  /// made of two closures.
   ///
   /// ```swift
   /// Search.feature.lifted(state: \App.State.search, event: ToSearch())
@@ -219,4 +227,64 @@ extension FeatureProtocol {
   ) -> LiftedFeaturesByID<Self, Parent, Case> where Case.Child == Event {
     LiftedFeaturesByID(child: self, path: path, eventCase: event)
   }
+}
+
+// What each shape of child does with one event, for the three lifts above
+// (and, through them, for the lifts of a `Reducer`).
+
+/// Runs `body` on the property at `path` of `root`, in place: through its
+/// byte offset where the key path has one (a stored property of a struct),
+/// which costs nothing; through the key path otherwise, which goes through
+/// the runtime's generic projection on every event.
+@inlinable
+func withStoredProperty<Root, Value, Result>(
+  _ root: inout Root, _ path: WritableKeyPath<Root, Value>, offset: Int?, _ body: (inout Value) -> Result
+) -> Result {
+  guard let offset else { return body(&root[keyPath: path]) }
+  return withUnsafeMutablePointer(to: &root) { pointer in
+    // `offset` is `MemoryLayout<Root>.offset(of: path)`: the property is
+    // stored there, inside `root`, for the length of this call.
+    body(&UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee)
+  }
+}
+
+/// Runs `body` on the optional child at `path` of `root`, in place, and
+/// returns why the event was discarded: the child's own reason, or that it
+/// is `nil`. Through a computed or observed property (no `offset`) the
+/// optional is read first: writing its `nil` back would run the setter and
+/// observers for an event that changes nothing.
+@inlinable
+func reduceOptionalChild<Root, Child, ChildEvent>(
+  _ root: inout Root, _ path: WritableKeyPath<Root, Child?>, offset: Int?, event: ChildEvent,
+  _ body: (inout Child) -> String?
+) -> String? {
+  let reached: String??
+  if offset == nil, root[keyPath: path] == nil {
+    reached = .none
+  } else {
+    reached = withStoredProperty(&root, path, offset: offset) { optional -> String?? in
+      guard optional != nil else { return .none }
+      return .some(body(&optional!))
+    }
+  }
+  guard let discard = reached else { return "\(path) is nil: \(event) has no child to reach" }
+  return discard
+}
+
+/// Runs `body` on child `id` of the children at `path` of `root`, in place,
+/// and returns why the event was discarded: the child's own reason, or that
+/// there is no such child. Through a computed or observed property (no
+/// `offset`) an id that is not there is read, not written back, for the
+/// same reason as ``reduceOptionalChild(_:_:offset:event:_:)``.
+@inlinable
+func reduceChild<Root, ID: Hashable, Child, ChildEvent>(
+  _ root: inout Root, _ path: WritableKeyPath<Root, TrackedDictionary<ID, Child>>, offset: Int?, id: ID,
+  event: ChildEvent, _ body: (inout Child) -> String?
+) -> String? {
+  let present = offset != nil || root[keyPath: path][id] != nil
+  let reached =
+    present
+    ? withStoredProperty(&root, path, offset: offset) { children in children.modifyValue(forKey: id, body) } : nil
+  guard let discard = reached else { return "no child \(id) in \(path): \(event) has no child to reach" }
+  return discard
 }

@@ -1,10 +1,13 @@
-/// The way between a parent's event and a child's, as a type: the same two
-/// functions as an ``EventPath``, but methods of a type that the compiler
-/// sees, so that a feature lifted through it many levels deep reduces an
-/// event in one inlined pass, whatever the depth (W7b in BENCHMARKS.md).
+/// The way between a parent's event and a child's: `embed` wraps a child
+/// event into the parent's, `extract` takes it back out, or returns `nil`
+/// for a parent event that is not the child's. Every lift of a reducer, a
+/// feedback or a feature goes through one.
 ///
-/// An enum case works without macros: the case's constructor embeds, a
-/// `case let` pattern extracts.
+/// Write one as a type: its methods are seen by the compiler, so that a
+/// feature lifted through it many levels deep reduces an event in one
+/// inlined pass, whatever the depth. ``EventPath`` is the one made of two
+/// closures, for a way written inline. An enum case works without macros:
+/// the case's constructor embeds, a `case let` pattern extracts.
 ///
 /// ```swift
 /// enum AppEvent: Sendable { case search(Search.Event), signedOut }
@@ -31,7 +34,8 @@ public protocol EventCase<Parent, Child>: Sendable {
 }
 
 /// The way between a parent's event and the event of one child of a
-/// collection by id, as a type: see ``EventCase`` and ``ChildEventPath``.
+/// collection by id: see ``EventCase``; ``ChildEventPath`` is the one made
+/// of two closures.
 ///
 /// ```swift
 /// enum DownloadsEvent: Sendable { case download(Download.ID, Download.Event), add(URL) }
@@ -55,30 +59,4 @@ public protocol ChildEventCase<Parent, ID, Child>: Sendable {
   func embed(_ id: ID, _ child: Child) -> Parent
   /// The child's id and event inside a parent event, or `nil`.
   func extract(_ parent: Parent) -> (ID, Child)?
-}
-
-extension EventPath {
-  /// The path that `eventCase` describes, as closures: what the lifted
-  /// feedbacks keep.
-  ///
-  /// ```swift
-  /// let toSearch = EventPath(ToSearch())
-  /// ```
-  @inlinable
-  public init<Case: EventCase>(_ eventCase: Case) where Case.Parent == Parent, Case.Child == Child {
-    self.init(embed: { eventCase.embed($0) }, extract: { eventCase.extract($0) })
-  }
-}
-
-extension ChildEventPath {
-  /// The path that `eventCase` describes, as closures.
-  ///
-  /// ```swift
-  /// let toDownload = ChildEventPath(ToDownload())
-  /// ```
-  @inlinable
-  public init<Case: ChildEventCase>(_ eventCase: Case)
-  where Case.Parent == Parent, Case.ID == ID, Case.Child == Child {
-    self.init(embed: { eventCase.embed($0, $1) }, extract: { eventCase.extract($0) })
-  }
 }
