@@ -13,7 +13,7 @@
 ///
 ///   static func feature(api: API) -> Feature<State, Event> {
 ///     Feature(name: "search", reducer: Reducer(reduce), feedbacks: [
-///       .lensing({ $0.query.isEmpty ? nil : $0.query }) { query in
+///       .query({ $0.query.isEmpty ? nil : $0.query }) { query in
 ///         .task { .results(await api.search(query)) }
 ///       }
 ///     ])
@@ -60,7 +60,7 @@ public struct Feature<State: Sendable, Event: Sendable>: Sendable {
 
   /// This feature, as the child at `state` of a parent whose events hold its
   /// own as `event` says. Its feedbacks are named after it
-  /// (`search/lensing@Search.swift:12`).
+  /// (`search/query@Search.swift:12`).
   ///
   /// ```swift
   /// Search.feature(api: api).lifted(state: \App.State.search, event: App.toSearch)
