@@ -7,7 +7,7 @@ import FeedbackLoopDeclarative
 // (`Feedback(on: ...)` finds these functions, `Feedback.query(...)` the type).
 
 extension ExecutionStrategy {
-  /// The Feedbacks library's name for ``ExecutionStrategy/cancelPrevious``:
+  /// The Feedbacks library's name for `ExecutionStrategy.cancelPrevious`:
   /// a new state for the feedback cancels its running effect.
   ///
   /// ```swift
@@ -17,7 +17,7 @@ extension ExecutionStrategy {
   /// ```
   public static var cancelOnNewState: ExecutionStrategy { .cancelPrevious }
 
-  /// The Feedbacks library's name for ``ExecutionStrategy/queue``: a new
+  /// The Feedbacks library's name for `ExecutionStrategy.queue`: a new
   /// state for the feedback waits for the running effect to end; their
   /// events come in order.
   ///

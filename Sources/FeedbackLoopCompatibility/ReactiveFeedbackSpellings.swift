@@ -6,7 +6,7 @@ import FeedbackLoop
 // default name).
 extension Feedback {
   /// ReactiveFeedback's `Feedback(lensing:effects:)`: the query feedback,
-  /// spelled ``Feedback/query(_:strategy:name:fileID:line:effects:)`` in
+  /// spelled `Feedback.query(_:strategy:name:fileID:line:effects:)` in
   /// FeedbackLoop.
   ///
   /// ```swift
@@ -29,7 +29,7 @@ extension Feedback {
   }
 
   /// ReactiveFeedback's `Feedback(skippingRepeated:effects:)`: the query
-  /// feedback, spelled ``Feedback/query(_:strategy:name:fileID:line:effects:)``
+  /// feedback, spelled `Feedback.query(_:strategy:name:fileID:line:effects:)`
   /// in FeedbackLoop.
   ///
   /// ```swift
@@ -51,10 +51,10 @@ extension Feedback {
 
   /// ReactiveFeedback's `Feedback(predicate:effects:)`, as its talk defines
   /// it (a state for which the predicate is false leaves the running effect
-  /// alone): ``Feedback/predicate(_:whenFalse:strategy:name:fileID:line:effects:)``
-  /// with ``WhenPredicateIsFalse/keepRunning`` in FeedbackLoop. ReactiveFeedback
+  /// alone): `Feedback.predicate(_:whenFalse:strategy:name:fileID:line:effects:)`
+  /// with `WhenPredicateIsFalse.keepRunning` in FeedbackLoop. ReactiveFeedback
   /// 0.10 cancels the effect instead: write the new spelling with
-  /// ``WhenPredicateIsFalse/cancelRunning`` for that.
+  /// `WhenPredicateIsFalse.cancelRunning` for that.
   ///
   /// ```swift
   /// Feedback<Int, Counter.Event>(predicate: { $0 < 10 }) { _ in .send(.increment) }
@@ -75,7 +75,7 @@ extension Feedback {
   }
 
   /// ReactiveFeedback's `Feedback(deriving:effects:)`: spelled
-  /// ``Feedback/deriving(_:strategy:name:fileID:line:effects:)`` in FeedbackLoop.
+  /// `Feedback.deriving(_:strategy:name:fileID:line:effects:)` in FeedbackLoop.
   ///
   /// ```swift
   /// Feedback<Player.State, Player.Event>(deriving: { states in states.map(\.position) }) { _ in .none }

@@ -3,7 +3,7 @@ import FeedbackLoop
 // RxFeedback's spellings, each a one-line forward to FeedbackLoop's own.
 extension Feedback {
   /// RxFeedback's `react(request:effects:)`: the query feedback, spelled
-  /// ``Feedback/query(_:strategy:name:fileID:line:effects:)`` in FeedbackLoop.
+  /// `Feedback.query(_:strategy:name:fileID:line:effects:)` in FeedbackLoop.
   ///
   /// ```swift
   /// .react(request: \.secondsLeft) { secondsLeft in .after(.seconds(1), send: .tick) }
@@ -24,7 +24,7 @@ extension Feedback {
 
   /// RxFeedback's `react(requests:effects:)` over a `Set`: the keyed
   /// feedback, spelled
-  /// ``Feedback/requests(_:name:fileID:line:effects:)-((State)->Set<Request>,_,_,_,_)``
+  /// `Feedback.requests(_:name:fileID:line:effects:)` over a `Set`
   /// in FeedbackLoop.
   ///
   /// ```swift
@@ -45,7 +45,7 @@ extension Feedback {
 
   /// RxFeedback's `react(requests:effects:)` by id, over a `Dictionary`:
   /// the keyed feedback, spelled
-  /// ``Feedback/requests(_:name:fileID:line:effects:)-((State)->[ID:Value],_,_,_,_)``
+  /// `Feedback.requests(_:name:fileID:line:effects:)` over a `Dictionary`
   /// in FeedbackLoop.
   ///
   /// ```swift
