@@ -1,5 +1,5 @@
 extension Feedback {
-  /// A keyed feedback (RxFeedback's `react(requests:effects:)`, G6): each
+  /// A requests feedback (G6; RxFeedback's `react(requests:effects:)`): each
   /// state yields a set of requests; a new request starts its effect, a
   /// removed one cancels it, a kept one goes on untouched. Effects of
   /// different requests run side by side. An effect that finished on its own
@@ -22,7 +22,7 @@ extension Feedback {
   /// over it: the feedback reads the requests changed from the set's log, and
   /// an event costs O(1) per changed request, whatever the set's size.
   ///
-  /// This is the keyed feedback's primary spelling. The overloads over a
+  /// `requests` is the one name of this kind. The overloads over a
   /// `TrackedSet`, a `TreeSet` and, by id, a `Dictionary`, a
   /// `TrackedDictionary` and a `TreeDictionary` are the same feedback with
   /// the same table of effects; they are a choice of collection, whose costs
