@@ -23,6 +23,7 @@ let package = Package(
     .library(name: "FeedbackLoopCycle", targets: ["FeedbackLoopCycle"]),
 
     .library(name: "FeedbackLoopDebugging", targets: ["FeedbackLoopDebugging"]),
+    .library(name: "FeedbackLoopCompatibility", targets: ["FeedbackLoopCompatibility"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -89,6 +90,12 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
+    // The spellings of RxFeedback, ReactiveFeedback and the Feedbacks
+    // library, forwarding to FeedbackLoop's own, for code moved from them.
+    .target(
+      name: "FeedbackLoopCompatibility",
+      dependencies: ["FeedbackLoop", "FeedbackLoopDeclarative"]
+    ),
     // The seed scenarios (seed 000's search, seed 001's skip-intro, the
     // player chart), the articles' code check and the test harness, written
     // once for the test targets. Not a product: no app sees it.
@@ -129,6 +136,13 @@ let package = Package(
     .testTarget(
       name: "FeedbackLoopCycleTests",
       dependencies: ["FeedbackLoop", "FeedbackLoopCycle", "FeedbackLoopTesting"]
+    ),
+    .testTarget(
+      name: "FeedbackLoopCompatibilityTests",
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopDeclarative", "FeedbackLoopCompatibility", "FeedbackLoopTesting",
+        "FeedbackLoopScenarios",
+      ]
     ),
     .testTarget(
       name: "FeedbackLoopDebuggingTests",

@@ -38,7 +38,7 @@ import Testing
     environment.logger = LogRecorder().logger
     return System(
       initial: 0, reduce: { $0 + $1 },
-      feedbacks: [Feedback(lensing: { $0 == 1 ? $0 : nil }, name: "failing") { _ in .run { _ in throw error() } }],
+      feedbacks: [Feedback.query({ $0 == 1 ? $0 : nil }, name: "failing") { _ in .run { _ in throw error() } }],
       environment: environment, monitor: monitor)
   }
 

@@ -215,7 +215,7 @@ enum Requests {
     System(
       initial: State(), reduceInPlace: TimeTravel.reducer(reduce),
       feedbacks: [
-        Feedback(lensing: { $0.lastRequest }, name: "answer") { request in
+        Feedback.query({ $0.lastRequest }, name: "answer") { request in
           .after(.seconds(1), send: .answered("r-" + request))
         }
       ],

@@ -16,7 +16,7 @@ enum Counter {
   }
 
   static func countingTo(_ limit: Int) -> DeclaredFeedback<Int, Action> {
-    Feedback(on: .case("below \(limit)") { $0 < limit ? $0 : nil }) { _ in .send(.increment) }
+    Feedback.on(.case("below \(limit)") { $0 < limit ? $0 : nil }) { _ in .send(.increment) }
   }
 }
 
@@ -98,7 +98,7 @@ final class Flag: @unchecked Sendable {
     ) {
       InitialState { 0 }
       Feedbacks {
-        Feedback(on: .case("zero") { $0 == 0 ? $0 : nil }) { (_: Int, send: Send<Counter.Action>) in
+        Feedback.on(.case("zero") { $0 == 0 ? $0 : nil }) { (_: Int, send: Send<Counter.Action>) in
           await Task.yield()
           ran.value = true
           send(.increment)
@@ -124,7 +124,7 @@ final class Flag: @unchecked Sendable {
     ) {
       InitialState { 0 }
       Feedbacks {
-        Feedback(on: .case("zero") { $0 == 0 ? $0 : nil }) { (_: Int, send: Send<Counter.Action>) in
+        Feedback.on(.case("zero") { $0 == 0 ? $0 : nil }) { (_: Int, send: Send<Counter.Action>) in
           send(.increment)
         }
       }
@@ -142,7 +142,7 @@ final class Flag: @unchecked Sendable {
     let declaration = DeclarativeSystem<Int, Counter.Action> {
       InitialState { 0 }
       Feedbacks {
-        Feedback(on: .case("zero") { $0 == 0 ? $0 : nil }) { _ in .task { .increment } }
+        Feedback.on(.case("zero") { $0 == 0 ? $0 : nil }) { _ in .task { .increment } }
       }
       Counter.transitions
     }
@@ -158,13 +158,13 @@ final class Flag: @unchecked Sendable {
   enum Loading: Equatable, Sendable { case page(Int) }
   enum Loaded: Equatable, Sendable { case open(Int), loaded(Int) }
 
-  @Test func cancelOnNewStateCancelsTheRunningEffect() {
+  @Test func cancelPreviousCancelsTheRunningEffect() {
     let clock = TestClock(executor: ManualTaskExecutor())
     let test = TestSystem(clock: clock) { environment, monitor in
       System<[Int], Loaded>(environment: environment, monitor: monitor) {
         InitialState { [] }
         Feedbacks {
-          Feedback(on: .case("last open") { $0.last.map { $0 > 0 ? $0 : nil } ?? nil }, strategy: .cancelOnNewState) {
+          Feedback.on(.case("last open") { $0.last.map { $0 > 0 ? $0 : nil } ?? nil }, strategy: .cancelPrevious) {
             page in
             .run { send in
               try await send.clock.sleep(for: .seconds(1))
@@ -191,14 +191,14 @@ final class Flag: @unchecked Sendable {
     test.finish()
   }
 
-  @Test func continueOnNewStateQueuesEffects() {
+  @Test func queueQueuesEffects() {
     let clock = TestClock(executor: ManualTaskExecutor())
     let test = TestSystem(clock: clock) { environment, monitor in
       System<[Int], Loaded>(environment: environment, monitor: monitor) {
         InitialState { [] }
         Feedbacks {
-          Feedback(
-            on: .case("last open") { $0.last.map { $0 > 0 ? $0 : nil } ?? nil }, strategy: .continueOnNewState
+          Feedback.on(
+            .case("last open") { $0.last.map { $0 > 0 ? $0 : nil } ?? nil }, strategy: .queue
           ) { page in
             .run { send in
               try await send.clock.sleep(for: .seconds(1))
@@ -225,11 +225,6 @@ final class Flag: @unchecked Sendable {
     test.advance(by: .seconds(1))
     test.receive(.loaded(-2)) { $0 = [1, 2, -1, -2] }
     test.finish()
-  }
-
-  @Test func theSeedsStrategyNamesAreTheCoresStrategies() {
-    #expect(ExecutionStrategy.cancelOnNewState == .cancelPrevious)
-    #expect(ExecutionStrategy.continueOnNewState == .queue)
   }
 
   @Test func coreFeedbacksMayBeListedAmongDeclaredOnes() {

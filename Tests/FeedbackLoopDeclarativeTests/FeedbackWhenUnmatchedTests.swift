@@ -31,10 +31,10 @@ import Testing
       InitialState { HUD.hidden }
       Feedbacks {
         if let whenUnmatched {
-          Feedback(on: .value(HUD.visible), strategy: .cancelOnNewState, whenUnmatched: whenUnmatched, perform: hide)
+          Feedback.on(.value(HUD.visible), strategy: .cancelPrevious, whenUnmatched: whenUnmatched, perform: hide)
             .onEventEmitted { sent.append($0) }
         } else {
-          Feedback(on: .value(HUD.visible), strategy: .cancelOnNewState, perform: hide)
+          Feedback.on(.value(HUD.visible), strategy: .cancelPrevious, perform: hide)
             .onEventEmitted { sent.append($0) }
         }
       }

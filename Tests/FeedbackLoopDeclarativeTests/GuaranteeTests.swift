@@ -12,7 +12,7 @@ import Testing
       InitialState { 0 }
       Feedbacks {
         Counter.countingTo(2).onStateReceived { seen.append("first feedback \($0)") }
-        Feedback(on: AnyState.self) { _ in .none }.onStateReceived { seen.append("second feedback \($0)") }
+        Feedback.on(AnyState.self) { _ in .none }.onStateReceived { seen.append("second feedback \($0)") }
       }
       Counter.transitions
     }
@@ -77,7 +77,7 @@ import Testing
     let system = System<Int, Counter.Action> {
       InitialState { 0 }
       Feedbacks {
-        Feedback(on: .value(1)) { _ in .send(.increment) }
+        Feedback.on(.value(1)) { _ in .send(.increment) }
           .onStateReceived { order.append("feedback saw \($0)") }
       }
       Transitions {
@@ -102,8 +102,8 @@ import Testing
     let system = System<Int, Counter.Action> {
       InitialState { 0 }
       Feedbacks {
-        Feedback(on: AnyState.self) { _ in .none }.onStateReceived { first.append($0) }
-        Feedback(on: AnyState.self) { _ in .none }.onStateReceived { second.append($0) }
+        Feedback.on(AnyState.self) { _ in .none }.onStateReceived { first.append($0) }
+        Feedback.on(AnyState.self) { _ in .none }.onStateReceived { second.append($0) }
       }
       Transitions {
         From(AnyState.self) { count in
@@ -138,7 +138,7 @@ import Testing
       ) {
         InitialState { 0 }
         Feedbacks {
-          Feedback(on: AnyState.self) { _ in .after(.seconds(1), send: .increment) }
+          Feedback.on(AnyState.self) { _ in .after(.seconds(1), send: .increment) }
             .onEventEmitted { emitted.append($0) }
         }
         Counter.transitions

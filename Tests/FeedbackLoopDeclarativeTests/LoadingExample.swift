@@ -48,7 +48,7 @@ enum Loader {
         LoadingState(page: 1)
       }
       Feedbacks {
-        Feedback(on: LoadingState.self, strategy: .cancelOnNewState) { state, send in
+        Feedback.on(LoadingState.self, strategy: .cancelPrevious) { state, send in
           do {
             send(DataIsLoaded(data: try await load(state.page, send.clock)))
           } catch is CancellationError {
@@ -91,7 +91,7 @@ enum Pages {
     DeclarativeSystem {
       InitialState { .loading(page: 1) }
       Feedbacks {
-        Feedback(on: .case("loading", \Phase.loading)) { page in
+        Feedback.on(.case("loading", \Phase.loading)) { page in
           .task {
             .loaded(try await load(page))
           } catch: { _ in

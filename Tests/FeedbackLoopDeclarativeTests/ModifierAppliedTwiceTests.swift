@@ -29,7 +29,7 @@ import Testing
     ) {
       InitialState { 0 }
       Feedbacks {
-        Feedback(on: .case("zero") { $0 == 0 ? $0 : nil }) { (_: Int, send: Send<Counter.Action>) in
+        Feedback.on(.case("zero") { $0 == 0 ? $0 : nil }) { (_: Int, send: Send<Counter.Action>) in
           send(.increment)
         }
         .execute(on: inner)
@@ -53,7 +53,7 @@ import Testing
     ) {
       InitialState { 0 }
       Feedbacks {
-        Feedback(on: .case("zero") { $0 == 0 ? $0 : nil }) { (_: Int, send: Send<Counter.Action>) in
+        Feedback.on(.case("zero") { $0 == 0 ? $0 : nil }) { (_: Int, send: Send<Counter.Action>) in
           send(.increment)
         }
       }
@@ -74,7 +74,7 @@ import Testing
     let declaration = DeclarativeSystem<Int, Counter.Action> {
       InitialState { 0 }
       Feedbacks {
-        Feedback(on: .case("zero") { $0 == 0 ? $0 : nil }) { _ in .task { .increment } }
+        Feedback.on(.case("zero") { $0 == 0 ? $0 : nil }) { _ in .task { .increment } }
       }
       Counter.transitions
     }
@@ -233,7 +233,7 @@ extension ModifierAppliedTwiceTests {
     let outer = ManualTaskExecutor()
     let calls = Recorder<String>()
     func sending(_ label: String) -> DeclaredFeedback<Int, Counter.Action> {
-      Feedback(on: .case("zero") { $0 == 0 ? $0 : nil }) { (_: Int, _: Send<Counter.Action>) in calls.append(label) }
+      Feedback.on(.case("zero") { $0 == 0 ? $0 : nil }) { (_: Int, _: Send<Counter.Action>) in calls.append(label) }
     }
     let system = System<Int, Counter.Action>(
       environment: SystemEnvironment(clock: TestClock(), effectExecutor: systemExecutor)

@@ -30,7 +30,7 @@ import Testing
     let system = System<Int, Counter.Action> {
       InitialState { 0 }
       Feedbacks {
-        Feedback(on: AnyState.self, strategy: .cancelOnNewState, perform: load)
+        Feedback.on(AnyState.self, strategy: .cancelPrevious, perform: load)
       }
       Counter.transitions
     }

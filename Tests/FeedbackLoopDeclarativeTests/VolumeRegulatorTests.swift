@@ -25,11 +25,11 @@ enum Volume {
         VolumeState(value: initial)
       }
       Feedbacks {
-        Feedback(on: VolumeState.self, strategy: .continueOnNewState) { state in
+        Feedback.on(VolumeState.self, strategy: .queue) { state in
           if state.value >= targetedVolume { return .none }
           return .send(IncreaseEvent())
         }
-        Feedback(on: VolumeState.self, strategy: .continueOnNewState) { state in
+        Feedback.on(VolumeState.self, strategy: .queue) { state in
           if state.value <= targetedVolume { return .none }
           return .send(DecreaseEvent())
         }
@@ -62,7 +62,7 @@ enum Volume {
         Volume.VolumeState(value: 10)
       }
       Feedbacks {
-        Feedback(on: Volume.VolumeState.self, strategy: .continueOnNewState) { state in
+        Feedback.on(Volume.VolumeState.self, strategy: .queue) { state in
           state.value >= targetedVolume ? .none : .send(Volume.IncreaseEvent())
         }
       }

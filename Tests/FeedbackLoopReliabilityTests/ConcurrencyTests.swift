@@ -178,7 +178,7 @@ extension Reliability {
           },
           // Sends through the system itself, as a view model's closure that
           // captured its store would.
-          Feedback(predicate: { _ in true }, strategy: .merge, name: "direct sends") { tally in
+          Feedback.predicate({ _ in true }, whenFalse: .keepRunning, strategy: .merge, name: "direct sends") { tally in
             if case .from(let sender, let number) = tally.last, Answerer.feedbackSend.answers(number) {
               systemRef.current?.send(.answer(.feedbackSend, sender: sender, number: number))
             }

@@ -106,7 +106,7 @@ extension Reliability {
       let system = System(
         initial: State(), reduceInPlace: Self.reduce,
         feedbacks: [
-          Feedback(lensing: \.query) { _ in
+          Feedback.query(\.query) { _ in
             .run { _ in
               let (never, keep) = AsyncStream<Int>.makeStream()
               for await _ in never {}  // until cancelled
@@ -146,7 +146,7 @@ extension Reliability {
       let system = System(
         initial: State(), reduceInPlace: Self.reduce,
         feedbacks: [
-          Feedback(lensing: \.query) { _ in
+          Feedback.query(\.query) { _ in
             instance.add()
             let number = instance.value
             return .run { send in
@@ -185,7 +185,7 @@ extension Reliability {
         },
         feedbacks: [
           // An async burst from the global executor, racing the threads.
-          Feedback(onBecomingTrue: { $0.fired > 0 }) { _ in
+          Feedback.onBecomingTrue({ $0.fired > 0 }) { _ in
             .run { send in for index in 0..<burst { send(.burst(index)) } }
           },
           // A synchronous burst: thousands of events queued at once.
@@ -223,7 +223,7 @@ extension Reliability {
       let system = System(
         initial: State(), reduceInPlace: Self.reduce,
         feedbacks: [
-          Feedback(lensing: { Int($0.raw) }) { parsed in
+          Feedback.query({ Int($0.raw) }) { parsed in
             started.withLock { $0.append(parsed) }
             return .run { _ in
               let (never, keep) = AsyncStream<Int>.makeStream()
@@ -278,7 +278,7 @@ extension Reliability {
       let system = System(
         initial: State(), reduceInPlace: Self.reduce,
         feedbacks: [
-          Feedback(lensing: { _ in Double.nan }) { _ in
+          Feedback.query({ _ in Double.nan }) { _ in
             .run { send in try await send.clock.sleep(for: .seconds(1)) }
           }
         ],
@@ -294,14 +294,14 @@ extension Reliability {
       #expect(system.runningTaskCount == 0)
     }
 
-    @Test("G12 a Feedback(events:) whose sequence throws is reported; its earlier events are reduced; the loop goes on")
+    @Test("G12 an events feedback whose sequence throws is reported; its earlier events are reduced; the loop goes on")
     func eventsFeedbackThatThrows() {
       let harness = Harness()
       let activity = ActivityRecorder<State, Event>()
       let system = System(
         initial: State(), reduceInPlace: Self.reduce,
         feedbacks: [
-          Feedback(name: "throws at 3") { states in
+          Feedback.events(name: "throws at 3") { states in
             // Answers each state it has not answered yet, until the third fire.
             states.compactMap { state -> Event? in
               if state.fired == 3 { throw Boom(id: 3) }

@@ -115,10 +115,10 @@ extension Reliability {
         feedbacks: [
           // Answers state 0 at once; its query is gone on any other state,
           // so an event reduced before its answer would cancel it (G4).
-          Feedback(lensing: { $0 == 0 ? 0 : nil }, name: "answer") { _ in .send(1) },
+          Feedback.query({ $0 == 0 ? 0 : nil }, name: "answer") { _ in .send(1) },
           // Relays through `relay`, synchronously, on the loop's thread.
-          Feedback(
-            lensing: { state -> Int? in
+          Feedback.query(
+            { state -> Int? in
               if state == 0 { relay.send(2) }
               return nil
             }, name: "relay"

@@ -96,8 +96,8 @@ extension Reliability {
         initial: 0,
         reduce: { (_: Int, event: Int) in event },
         feedbacks: [
-          Feedback(
-            lensing: { state -> Int? in
+          Feedback.query(
+            { state -> Int? in
               if state == 1, let system = box.value {
                 system.stop()
                 stoppedInside.withLock { $0 = system.isStopped }
@@ -105,8 +105,8 @@ extension Reliability {
               return nil
             }, name: "stopper"
           ) { _ in .none },
-          Feedback(
-            lensing: { state -> Int? in
+          Feedback.query(
+            { state -> Int? in
               if state == 1 { queriesAfterStop.add() }
               return state == 1 ? 1 : nil
             }, name: "later"
@@ -167,14 +167,14 @@ extension Reliability {
       }
       let system = Self.mainActorSystemStartedElsewhere(
         feedbacks: [
-          Feedback(
-            lensing: { state -> Int? in
+          Feedback.query(
+            { state -> Int? in
               if state == 0, source != .monitorStartedReport { stopSystem() }
               return nil
             }, name: "stopper"
           ) { _ in .none },
-          Feedback(
-            lensing: { state -> Int? in
+          Feedback.query(
+            { state -> Int? in
               laterQueries.add()
               return state == 0 ? 1 : nil
             }, name: "later"

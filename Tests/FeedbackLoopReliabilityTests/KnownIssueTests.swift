@@ -31,7 +31,7 @@ extension Reliability {
         },
         // Answers each state at once: every event after the first is
         // reduced from the loop's queue.
-        feedbacks: [Feedback(lensing: { $0.count < 100 ? $0.count : nil }) { _ in .send(1) }])
+        feedbacks: [Feedback.query({ $0.count < 100 ? $0.count : nil }) { _ in .send(1) }])
       #expect(system.state.count == 100)
       // Fixed: SystemCore.drain used to keep the previous step (which holds a
       // copy of the state) alive while it reduced the next event.
@@ -82,7 +82,7 @@ extension Reliability {
       let activity = ActivityRecorder<Set<Int>, Int>()
       let system = System(
         initial: [7], reduce: { (state: Set<Int>, _: Int) in state },
-        feedbacks: [.react(requests: { $0 }) { _ in .none }], monitor: activity.monitor)
+        feedbacks: [.requests({ $0 }) { _ in .none }], monitor: activity.monitor)
       let started = activity.started.map(\.trigger)
       let finished = activity.all.compactMap { activity -> EffectID? in
         if case .effectFinished(let id) = activity { return id }

@@ -44,7 +44,7 @@ extension Reliability {
         },
         feedbacks: (handle.map { [Feedback<Int, Event>.input($0)] } ?? []) + [
           .input(input),
-          Feedback(lensing: { $0 }) { _ in
+          Feedback.query({ $0 }) { _ in
             let sentinel = Sentinel(witnesses.effectClosuresFreed)
             return .run { send in
               _ = sentinel
@@ -57,7 +57,7 @@ extension Reliability {
               send(.tick)
             }
           },
-          .react(requests: { _ in [1, 2] }) { _ in
+          .requests({ _ in [1, 2] }) { _ in
             let sentinel = Sentinel(witnesses.effectClosuresFreed)
             return .run { _ in
               _ = sentinel

@@ -77,7 +77,7 @@ extension Reliability {
           }
           return event
         },
-        feedbacks: [Feedback(lensing: { $0 == 1 ? 1 : nil }) { _ in .send(contentsOf: [20, 21]) }],
+        feedbacks: [Feedback.query({ $0 == 1 ? 1 : nil }) { _ in .send(contentsOf: [20, 21]) }],
         environment: SystemEnvironment(eventBuffer: policy),
         monitor: recorder.monitor)
       box.set(system)

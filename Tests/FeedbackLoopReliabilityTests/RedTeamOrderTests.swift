@@ -81,7 +81,7 @@ extension Reliability {
         feedbacks: [
           // An async effect, run by the test's executor: its events come back
           // from the executor's thread (this one), through the inbox.
-          Feedback(lensing: { $0 == 1 ? 1 : nil }, name: "answer") { _ in
+          Feedback.query({ $0 == 1 ? 1 : nil }, name: "answer") { _ in
             .run { send in
               send(2)
               relay.send(5)

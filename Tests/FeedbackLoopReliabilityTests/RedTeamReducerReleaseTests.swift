@@ -212,12 +212,12 @@ extension Reliability {
       }
       let system = HostileStopTests.mainActorSystemStartedElsewhere(
         feedbacks: [
-          .react(requests: { (_: Int) in Set([5]) }) { request in .send(request) },
-          .react(requests: { (_: Int) -> Set<Int> in
+          .requests({ (_: Int) in Set([5]) }) { request in .send(request) },
+          .requests({ (_: Int) -> Set<Int> in
             if source == .keyedRequests { box.value?.stop() }
             return []
           }) { _ in .none },
-          .react(requests: { (_: Int) -> Set<Int> in
+          .requests({ (_: Int) -> Set<Int> in
             laterRequests.add()
             return [1]
           }) { _ in .run { _ in bodies.add() } },

@@ -49,8 +49,8 @@ extension Reliability {
         initial: 0,
         reduce: { (_: Int, event: Int) in event },
         feedbacks: [
-          Feedback(
-            lensing: { state -> Int? in
+          Feedback.query(
+            { state -> Int? in
               if state == 1 { queried.add() }
               return state == 1 ? 1 : nil
             }, name: "after"
@@ -84,8 +84,8 @@ extension Reliability {
           return event
         },
         feedbacks: [
-          Feedback(
-            lensing: { state -> Int? in
+          Feedback.query(
+            { state -> Int? in
               if state == 1 { queried.add() }
               return state == 1 ? 1 : nil
             }
@@ -112,7 +112,7 @@ extension Reliability {
       let bodies = Counter()
       let other = System(
         initial: 0, reduce: { (_: Int, event: Int) in event },
-        feedbacks: [Feedback(lensing: { $0 == 1 ? 1 : nil }) { _ in .run { _ in bodies.add() } }],
+        feedbacks: [Feedback.query({ $0 == 1 ? 1 : nil }) { _ in .run { _ in bodies.add() } }],
         environment: harness.environment)
       box.set(other)
       // `other` has an effect started and not run yet when the first
@@ -123,7 +123,7 @@ extension Reliability {
       }
       let first = System(
         initial: 0, reduce: { (_: Int, event: Int) in event },
-        feedbacks: [Feedback(lensing: { $0 == 1 ? 1 : nil }) { _ in .run { _ in bodies.add() } }],
+        feedbacks: [Feedback.query({ $0 == 1 ? 1 : nil }) { _ in .run { _ in bodies.add() } }],
         environment: harness.environment, monitor: stopping)
       first.send(1)
       box.set(nil)
@@ -146,14 +146,14 @@ extension Reliability {
         initial: 0,
         reduce: { (_: Int, event: Int) in event },
         feedbacks: [
-          Feedback(lensing: { $0 == 1 ? 1 : nil }, name: "stopper") { _ in
+          Feedback.query({ $0 == 1 ? 1 : nil }, name: "stopper") { _ in
             .run { send in
               send(2)
               box.value?.stop()
               send(3)
             }
           },
-          Feedback(lensing: { $0 >= 2 ? $0 : nil }, name: "later") { _ in
+          Feedback.query({ $0 >= 2 ? $0 : nil }, name: "later") { _ in
             .run { _ in laterBodies.add() }
           },
         ],
@@ -179,7 +179,7 @@ extension Reliability {
       let bodies = Counter()
       let system = System(
         initial: 0, reduce: { (_: Int, event: Int) in event },
-        feedbacks: [Feedback(lensing: { $0 == 1 ? 1 : nil }) { _ in .run { _ in bodies.add() } }],
+        feedbacks: [Feedback.query({ $0 == 1 ? 1 : nil }) { _ in .run { _ in bodies.add() } }],
         environment: harness.environment)
       system.send(1)
       #expect(system.runningTaskCount == 1)
@@ -196,12 +196,12 @@ extension Reliability {
       let secondBodies = Counter()
       let second = System(
         initial: 0, reduce: { (_: Int, event: Int) in event },
-        feedbacks: [Feedback(lensing: { $0 == 1 ? 1 : nil }) { _ in .run { _ in secondBodies.add() } }],
+        feedbacks: [Feedback.query({ $0 == 1 ? 1 : nil }) { _ in .run { _ in secondBodies.add() } }],
         environment: harness.environment)
       box.set(second)
       let first = System(
         initial: 0, reduce: { (_: Int, event: Int) in event },
-        feedbacks: [Feedback(lensing: { $0 == 1 ? 1 : nil }) { _ in .run { _ in box.value?.stop() } }],
+        feedbacks: [Feedback.query({ $0 == 1 ? 1 : nil }) { _ in .run { _ in box.value?.stop() } }],
         environment: harness.environment)
       // The first system's effect is queued ahead of the second's.
       first.send(1)

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// G4 for query feedbacks over the elements of a `TrackedArray`
-/// (`Feedback(lensing: \.counters, at: i)`): the semantics of a closure
+/// (`Feedback.query(\.counters, at: i)`): the semantics of a closure
 /// query, found from the array's log, so that only the feedbacks of the
 /// elements that changed compare their element. The elements count their
 /// comparisons, which is how the tests see which feedbacks were asked.
@@ -81,7 +81,7 @@ import Testing
       func watcher(_ name: String, _ path: KeyPath<State, TrackedArray<Counter>> & Sendable, _ index: Int)
         -> Feedback<State, Event>
       {
-        Feedback(lensing: path, at: index) { counter in
+        Feedback.query(path, at: index) { counter in
           starts.append("\(name)\(index)=\(counter.value)")
           return .run { _ in
             await withTaskCancellationHandler {
@@ -168,7 +168,7 @@ import Testing
     let comparisons = Comparisons()
     let starts = Log<String>()
     let feedbacks = (0..<2).map { index in
-      Feedback<State, Event>(lensing: \.counters, at: index) { counter in
+      Feedback<State, Event>.query(\.counters, at: index) { counter in
         starts.append("\(index)=\(counter.value)")
         return .none
       }
@@ -206,9 +206,9 @@ import Testing
         }
       },
       feedbacks: [
-        Feedback(lensing: \.counters, at: 1) { .send(.log("e1=\($0)")) },
-        Feedback(lensing: { $0.counters[0] + $0.counters[1] }) { .send(.log("sum=\($0)")) },
-        Feedback(lensing: \.counters, at: 0) { .send(.log("e0=\($0)")) },
+        Feedback.query(\.counters, at: 1) { .send(.log("e1=\($0)")) },
+        Feedback.query({ $0.counters[0] + $0.counters[1] }) { .send(.log("sum=\($0)")) },
+        Feedback.query(\.counters, at: 0) { .send(.log("e0=\($0)")) },
       ])
     system.send(.bumpBoth)
     #expect(system.state.log == ["e0=0", "e1=0", "sum=0", "e0=1", "e1=1", "sum=2"])

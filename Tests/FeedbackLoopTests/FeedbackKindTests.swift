@@ -30,7 +30,7 @@ import Testing
     let system = System(
       initial: State(), reduceInPlace: Self.reduce,
       feedbacks: [
-        Feedback(events: { states in
+        Feedback.events({ states in
           states.compactMap { state -> Event? in
             state.total == 2 ? .note("saw 2 after \(state.notes.count) notes") : nil
           }
@@ -55,7 +55,7 @@ import Testing
     let system = System(
       initial: State(), reduceInPlace: Self.reduce,
       feedbacks: [
-        Feedback(deriving: { states in states.map(\.total).filter { $0 > 0 } }) { total in
+        Feedback.deriving({ states in states.map(\.total).filter { $0 > 0 } }) { total in
           .after(.seconds(1), send: .note("derived \(total)"))
         }
       ],
@@ -93,7 +93,7 @@ import Testing
     let system = System(
       initial: State(), reduceInPlace: Self.reduce,
       feedbacks: [
-        Feedback(lensing: { _ in "always" }) { _ in  // a constant query: never restarted, never cancelled
+        Feedback.query({ _ in "always" }) { _ in  // a constant query: never restarted, never cancelled
           .sequence(
             AsyncStream { continuation in
               continuation.yield(.add(1))
@@ -101,10 +101,10 @@ import Testing
               continuation.finish()
             })
         },
-        Feedback(lensing: { $0.total == 3 ? 3 : nil }) { _ in
+        Feedback.query({ $0.total == 3 ? 3 : nil }) { _ in
           Effect<String>.task { "mapped" }.map { Event.note($0) }
         },
-        Feedback(lensing: { $0.notes.count == 1 ? 1 : nil }) { _ in
+        Feedback.query({ $0.notes.count == 1 ? 1 : nil }) { _ in
           Effect<Event>.task { throw Oops() }.catch { _ in .note("caught") }
         },
       ],
@@ -119,7 +119,7 @@ import Testing
     let system = System(
       initial: State(), reduceInPlace: Self.reduce,
       feedbacks: [
-        Feedback(lensing: { $0.total == 1 ? 1 : nil }) { _ in .task { .note("from a task") } }
+        Feedback.query({ $0.total == 1 ? 1 : nil }) { _ in .task { .note("from a task") } }
       ],
       isolation: .mainActor)
     let states = system.states
@@ -139,7 +139,7 @@ import Testing
           guard case .add(let amount) = event else { return count }
           return count + amount
         }, to: logger, level: .info),
-      feedbacks: [Feedback(lensing: { $0 == 1 ? 1 : nil }, name: "echo") { _ in .send(.add(1)) }],
+      feedbacks: [Feedback.query({ $0 == 1 ? 1 : nil }, name: "echo") { _ in .send(.add(1)) }],
       monitor: .logging(to: logger, level: .info))
     system.send(.add(1))
     let log = lines.entries
@@ -173,7 +173,7 @@ import Testing
     let system = System(
       initial: 0, reduce: { (count: Int, _: Event) in count + 1 },
       feedbacks: [
-        Feedback(lensing: { $0 == 0 ? 0 : nil }) { _ in Effect<Event>.task { .ran }.executorPreference(other) }
+        Feedback.query({ $0 == 0 ? 0 : nil }) { _ in Effect<Event>.task { .ran }.executorPreference(other) }
       ],
       environment: harness.environment)
     harness.settle()

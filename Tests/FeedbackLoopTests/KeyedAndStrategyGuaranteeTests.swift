@@ -36,7 +36,7 @@ import Testing
     let system = System(
       initial: State(), reduceInPlace: Self.reduce,
       feedbacks: [
-        .react(requests: \.requests) { request in
+        .requests(\.requests) { request in
           .after(.seconds(2), send: .log("done \(request)"))
         }
       ],
@@ -60,7 +60,7 @@ import Testing
     let system = System(
       initial: State(requests: ["x"]), reduceInPlace: Self.reduce,
       feedbacks: [
-        .react(requests: \.requests) { request in .send(.log("ran \(request)")) }
+        .requests(\.requests) { request in .send(.log("ran \(request)")) }
       ],
       environment: harness.environment, monitor: activity.monitor)
     system.send(.fire)
@@ -80,7 +80,7 @@ import Testing
     let system = System(
       initial: State(), reduceInPlace: Self.reduce,
       feedbacks: [
-        .react(requests: \.priorities) { id, initial, updates in
+        .requests(\.priorities) { id, initial, updates in
           .run { send in
             send(.log("\(id) starts at \(initial)"))
             for await priority in updates { send(.log("\(id) now \(priority)")) }
@@ -106,7 +106,7 @@ import Testing
     let system = System(
       initial: State(), reduceInPlace: Self.reduce,
       feedbacks: [
-        Feedback(lensing: { $0.trigger == 0 ? nil : $0.trigger }, strategy: strategy) { number in
+        Feedback.query({ $0.trigger == 0 ? nil : $0.trigger }, strategy: strategy) { number in
           .run { send in
             send(.log("start \(number)"))
             try await send.clock.sleep(for: .seconds(1))
@@ -160,7 +160,7 @@ import Testing
         }
       },
       feedbacks: [
-        Feedback(lensing: { $0.trigger == 0 ? nil : $0.trigger }, strategy: .queue) { number in
+        Feedback.query({ $0.trigger == 0 ? nil : $0.trigger }, strategy: .queue) { number in
           number == 1 ? .after(.seconds(1), send: .log("slow 1")) : .send(.log("quick \(number)"))
         }
       ],

@@ -3,7 +3,7 @@ import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
-/// G6 for `react(requests:)` by id over a `TrackedDictionary`: the
+/// G6 for `requests(_:)` by id over a `TrackedDictionary`: the
 /// guarantees of the `Dictionary` form, found from the dictionary's change
 /// log. As for `TrackedSet`, each scenario runs without a monitor (the log is
 /// read) and with one (which keeps a copy of every state, so the feedback
@@ -47,7 +47,7 @@ import Testing
       system = System(
         initial: initial, reduceInPlace: KeyedTrackedDictionaryGuaranteeTests.reduce,
         feedbacks: [
-          .react(requests: \.priorities) { id, initial, updates in
+          .requests(\.priorities) { id, initial, updates in
             .run { send in
               await withTaskCancellationHandler {
                 send(.log("\(id) starts at \(initial)"))
@@ -127,7 +127,7 @@ import Testing
     let system = System(
       initial: State(priorities: ["x": 1]), reduceInPlace: Self.reduce,
       feedbacks: [
-        .react(requests: \.priorities) { id, value, _ in .after(.seconds(1), send: .log("ran \(id) at \(value)")) }
+        .requests(\.priorities) { id, value, _ in .after(.seconds(1), send: .log("ran \(id) at \(value)")) }
       ],
       environment: harness.environment, monitor: monitored ? SystemMonitor { _ in } : nil)
     harness.clock.advance(by: .seconds(1))
@@ -188,7 +188,7 @@ import Testing
         window.requests[Request(value: window.low + count / 2, hashes: hashes)] = window.low
         window.low += 1
       },
-      feedbacks: [.react(requests: \.requests) { _, _, _ in .none }])
+      feedbacks: [.requests(\.requests) { _, _, _ in .none }])
     // The first event also delivers the initial state, whose ids all start:
     // it is left out of the count.
     system.send(0)

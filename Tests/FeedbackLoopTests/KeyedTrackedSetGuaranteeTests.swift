@@ -3,7 +3,7 @@ import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
-/// G6 for `react(requests:)` over a `TrackedSet`: the guarantees of the `Set`
+/// G6 for `requests(_:)` over a `TrackedSet`: the guarantees of the `Set`
 /// form, found from the set's change log instead of a comparison of whole
 /// sets. Each scenario runs twice: without a monitor, where the reducer
 /// changes the set in place and the feedback reads the log (several changes
@@ -62,7 +62,7 @@ import Testing
       system = System(
         initial: initial, reduceInPlace: KeyedTrackedSetGuaranteeTests.reduce,
         feedbacks: [
-          .react(requests: \.requests) { request in
+          .requests(\.requests) { request in
             starts.append(request)
             return .run { send in
               await withTaskCancellationHandler {
@@ -224,7 +224,7 @@ import Testing
         window.requests.insert(CountedRequest(value: window.low + count, hashes: hashes))
         window.low += 1
       },
-      feedbacks: [.react(requests: \.requests) { _ in .none }])
+      feedbacks: [.requests(\.requests) { _ in .none }])
     // The first event also delivers the initial state, whose requests all
     // start: it is left out of the count.
     system.send(0)

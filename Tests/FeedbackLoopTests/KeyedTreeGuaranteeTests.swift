@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import HashTreeCollections
 import Testing
 
-/// G6 for `react(requests:)` over persistent collections (`TreeSet`,
+/// G6 for `requests(_:)` over persistent collections (`TreeSet`,
 /// `TreeDictionary`): the same guarantees as over `Set` and `Dictionary`,
 /// found by structural diffs, so they are checked on large collections too,
 /// where most of the tree is shared between two states.
@@ -51,7 +51,7 @@ import Testing
     let system = System(
       initial: State(), reduceInPlace: Self.reduce,
       feedbacks: [
-        .react(requests: \.requests) { request in
+        .requests(\.requests) { request in
           .after(.seconds(2), send: .log("done \(request)"))
         }
       ],
@@ -76,7 +76,7 @@ import Testing
     let system = System(
       initial: State(requests: TreeSet(Self.names(0..<1_000))), reduceInPlace: Self.reduce,
       feedbacks: [
-        .react(requests: \.requests) { request in .after(.seconds(60), send: .log("done \(request)")) }
+        .requests(\.requests) { request in .after(.seconds(60), send: .log("done \(request)")) }
       ],
       environment: harness.environment, monitor: activity.monitor)
     for step in 0..<50 {
@@ -100,7 +100,7 @@ import Testing
     let system = System(
       initial: State(requests: ["x"]), reduceInPlace: Self.reduce,
       feedbacks: [
-        .react(requests: \.requests) { request in .after(.seconds(1), send: .log("ran \(request)")) }
+        .requests(\.requests) { request in .after(.seconds(1), send: .log("ran \(request)")) }
       ],
       environment: harness.environment, monitor: activity.monitor)
     harness.clock.advance(by: .seconds(1))
@@ -120,7 +120,7 @@ import Testing
 
   /// A feedback that logs each id's start and every value handed to it.
   static func priorityFeedback() -> Feedback<State, Event> {
-    .react(requests: \.priorities) { id, initial, updates in
+    .requests(\.priorities) { id, initial, updates in
       .run { send in
         send(.log("\(id) starts at \(initial)"))
         for await priority in updates { send(.log("\(id) now \(priority)")) }
@@ -201,7 +201,7 @@ import Testing
     let system = System(
       initial: State(priorities: ["x": 1]), reduceInPlace: Self.reduce,
       feedbacks: [
-        .react(requests: \.priorities) { id, value, _ in .after(.seconds(1), send: .log("ran \(id) at \(value)")) }
+        .requests(\.priorities) { id, value, _ in .after(.seconds(1), send: .log("ran \(id) at \(value)")) }
       ],
       environment: harness.environment, monitor: activity.monitor)
     harness.clock.advance(by: .seconds(1))

@@ -56,7 +56,7 @@ import Testing
       initial: 0, reduce: Self.sum,
       feedbacks: [
         .input(events),
-        Feedback(lensing: { $0 }) { _ in .after(.seconds(1), send: .add(1)) },
+        Feedback.query({ $0 }) { _ in .after(.seconds(1), send: .add(1)) },
       ],
       environment: harness.environment, monitor: activity.monitor)
     harness.settle()
@@ -82,7 +82,7 @@ import Testing
       let system = System(
         initial: 0, reduce: Self.sum,
         feedbacks: [
-          Feedback(lensing: { $0 }) { _ in
+          Feedback.query({ $0 }) { _ in
             .run { send in
               _ = owner
               try await send.clock.sleep(for: .seconds(100))

@@ -13,7 +13,7 @@ struct MisuseMessageTests {
   @Test("a query feedback at a negative TrackedArray position stops the program with a clear message")
   func negativeTrackedArrayPositionStops() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      _ = Feedback<Numbers, Int>(lensing: \.values, at: -1) { _ in .none }
+      _ = Feedback<Numbers, Int>.query(\.values, at: -1) { _ in .none }
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("a TrackedArray's positions start at 0, not -1"), "stderr: \(message)")

@@ -3,7 +3,7 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-/// `Feedback(observingEachState:)`: a synchronous observer made per system,
+/// `Feedback.observer(_:)`: a synchronous observer made per system,
 /// what a renderer (FeedbackLoopCycle's skipped render) is built on.
 @Suite(.runsLeftoverJobs) struct ObserverFeedbackTests {
   /// What observers saw, per observer, in order.
@@ -25,9 +25,9 @@ import Testing
   }
 
   static func observer(_ sightings: Sightings) -> Feedback<Int, Int> {
-    Feedback(
+    Feedback.observer(
       name: "observer",
-      observingEachState: {
+      {
         let slot = sightings.newObserver()
         return { state in sightings.record(state, by: slot) }
       })

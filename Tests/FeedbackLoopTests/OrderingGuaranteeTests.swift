@@ -25,11 +25,11 @@ import Testing
       },
       feedbacks: [
         .input(input),
-        Feedback(predicate: { _ in true }) { state in
+        Feedback.predicate({ _ in true }, whenFalse: .keepRunning) { state in
           log.append("feedback A sees \(state)")
           return .none
         },
-        Feedback(lensing: { $0 }) { state in
+        Feedback.query({ $0 }) { state in
           log.append("feedback B sees \(state)")
           return .none
         },
@@ -65,7 +65,7 @@ import Testing
         return state + ["\(event)"]
       },
       feedbacks: [
-        Feedback(lensing: { $0.last }) { last in
+        Feedback.query({ $0.last }) { last in
           if last == "add(2)" { systemRef.value?.send(.echo(2)) }  // from a feedback
           return .none
         }
@@ -117,13 +117,13 @@ import Testing
       initial: 0,
       reduce: Self.sum,
       feedbacks: [
-        Feedback(predicate: { _ in true }) { state in
+        Feedback.predicate({ _ in true }, whenFalse: .keepRunning) { state in
           log.append("A \(state)")
           // Answering synchronously must not let the next event overtake B or the observer.
           if state == 1 { return .send(.add(10)) }
           return .none
         },
-        Feedback(predicate: { _ in true }) { state in
+        Feedback.predicate({ _ in true }, whenFalse: .keepRunning) { state in
           log.append("B \(state)")
           return .none
         },

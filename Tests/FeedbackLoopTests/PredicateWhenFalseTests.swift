@@ -18,15 +18,10 @@ import Testing
   }
 
   static func hud(
-    whenFalse: WhenPredicateIsFalse?, harness: Harness, activity: ActivityLog<Bool, Event>
+    whenFalse: WhenPredicateIsFalse, harness: Harness, activity: ActivityLog<Bool, Event>
   ) -> System<Bool, Event> {
     let hide: @Sendable (Bool) -> Effect<Event> = { _ in .after(.seconds(3), send: .hide) }
-    let feedback =
-      if let whenFalse {
-        Feedback<Bool, Event>(predicate: { $0 }, whenFalse: whenFalse, effects: hide)
-      } else {
-        Feedback<Bool, Event>(predicate: { $0 }, effects: hide)
-      }
+    let feedback = Feedback<Bool, Event>.predicate({ $0 }, whenFalse: whenFalse, effects: hide)
     return System(
       initial: false, reduce: Self.reduce, feedbacks: [feedback], environment: harness.environment,
       monitor: activity.monitor)
@@ -56,17 +51,15 @@ import Testing
   }
 
   @Test(
-    "G5 a predicate feedback keeps its effect running through states where it is false, by default and with .keepRunning"
+    "G5 a predicate feedback with whenFalse: .keepRunning keeps its effect running through states where it is false"
   )
   func test_G5_whenFalseKeepRunning() {
-    for whenFalse in [nil, WhenPredicateIsFalse.keepRunning] {
-      let harness = Harness()
-      let activity = ActivityLog<Bool, Event>()
-      let system = Self.hud(whenFalse: whenFalse, harness: harness, activity: activity)
-      // The timer survives the hand hide and sends its `.hide` at 3 s.
-      #expect(Self.tapTapWait(system, harness, activity) == [.tap, .tap, .hide])
-      #expect(activity.cancelled.isEmpty)
-    }
+    let harness = Harness()
+    let activity = ActivityLog<Bool, Event>()
+    let system = Self.hud(whenFalse: .keepRunning, harness: harness, activity: activity)
+    // The timer survives the hand hide and sends its `.hide` at 3 s.
+    #expect(Self.tapTapWait(system, harness, activity) == [.tap, .tap, .hide])
+    #expect(activity.cancelled.isEmpty)
   }
 
   @Test("G4 with whenFalse: .cancelRunning, an event the cancelled effect sent before the false state is never reduced")
@@ -78,7 +71,7 @@ import Testing
       initial: false, reduce: Self.reduce,
       feedbacks: [
         .input(relay),
-        Feedback<Bool, Event>(predicate: { $0 }, whenFalse: .cancelRunning) { _ in
+        Feedback<Bool, Event>.predicate({ $0 }, whenFalse: .cancelRunning) { _ in
           // Sends `.hide` at once from its task; the task has not run yet
           // when the hand `.tap` makes the predicate false.
           .run { send in send(.hide) }

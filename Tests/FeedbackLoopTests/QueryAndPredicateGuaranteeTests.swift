@@ -33,7 +33,7 @@ import Testing
     let system = System(
       initial: State(query: "a"), reduce: Self.reduce,
       feedbacks: [
-        Feedback(lensing: \.query, name: "search") { query in
+        Feedback.query(\.query, name: "search") { query in
           .after(.seconds(1), send: .result("found \(query)"))
         }
       ],
@@ -70,7 +70,7 @@ import Testing
     let system = System(
       initial: State(query: "a"), reduce: Self.reduce,
       feedbacks: [
-        Feedback(lensing: \.query) { query in
+        Feedback.query(\.query) { query in
           query == "a" ? .send(contentsOf: [.setQuery("b"), .result("stale from a")]) : .none
         }
       ],
@@ -87,7 +87,7 @@ import Testing
     let system = System(
       initial: State(query: "a"), reduce: Self.reduce,
       feedbacks: [
-        Feedback(lensing: \.query) { query in
+        Feedback.query(\.query) { query in
           .run { send in
             await gate.wait()  // ignores cancellation
             send(.result("late \(query)"))
@@ -111,7 +111,7 @@ import Testing
     let system = System(
       initial: State(), reduce: Self.reduce,
       feedbacks: [
-        Feedback(predicate: { $0.query == "go" }) { state in
+        Feedback.predicate({ $0.query == "go" }, whenFalse: .keepRunning) { state in
           .after(.seconds(1), send: .result("done after \(state.log.count)"))
         }
       ],
@@ -137,7 +137,7 @@ import Testing
     let system = System(
       initial: State(), reduce: Self.reduce,
       feedbacks: [
-        Feedback(onBecomingTrue: { $0.query != nil }) { state in
+        Feedback.onBecomingTrue({ $0.query != nil }) { state in
           .after(.seconds(1), send: .result("edge for \(state.query!)"))
         }
       ],
@@ -164,7 +164,7 @@ import Testing
     let system = System(
       initial: State(query: "first"), reduce: Self.reduce,
       feedbacks: [
-        Feedback(onBecomingNonNil: \.query) { query in
+        Feedback.onBecomingNonNil(\.query) { query in
           .after(.seconds(1), send: .result("edge \(query)"))
         }
       ],

@@ -23,7 +23,7 @@ import Testing
       feedbacks: [
         .input(taps),
         // Hide 3 s after the HUD shows; a new state restarts the timer.
-        Feedback(lensing: { $0 ? true : nil }) { _ in .after(.seconds(3), send: .hide) },
+        Feedback.query({ $0 ? true : nil }) { _ in .after(.seconds(3), send: .hide) },
       ],
       environment: harness.environment
     )

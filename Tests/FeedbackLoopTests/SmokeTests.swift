@@ -26,7 +26,7 @@ import Testing
   @Test func synchronousPingPong() {
     let system = System(
       initial: 0, reduce: Self.reduce,
-      feedbacks: [Feedback(lensing: { $0 < 1000 ? $0 : nil }) { _ in .send(.increment) }])
+      feedbacks: [Feedback.query({ $0 < 1000 ? $0 : nil }) { _ in .send(.increment) }])
     #expect(system.state == 1000)
   }
 
@@ -35,7 +35,7 @@ import Testing
     let clock = TestClock(executor: executor)
     let system = System(
       initial: 0, reduce: Self.reduce,
-      feedbacks: [Feedback(lensing: { $0 < 3 ? $0 : nil }) { _ in .after(.seconds(1), send: .increment) }],
+      feedbacks: [Feedback.query({ $0 < 3 ? $0 : nil }) { _ in .after(.seconds(1), send: .increment) }],
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     executor.runUntilIdle()
     #expect(system.state == 0)

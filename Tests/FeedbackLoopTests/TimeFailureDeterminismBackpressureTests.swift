@@ -27,7 +27,7 @@ import Testing
     let system = System(
       initial: 0, reduce: Self.sum,
       feedbacks: [
-        Feedback(lensing: { $0 < 3 ? $0 : nil }) { _ in .after(.seconds(3), send: .add(1)) }
+        Feedback.query({ $0 < 3 ? $0 : nil }) { _ in .after(.seconds(3), send: .add(1)) }
       ],
       environment: harness.environment)
     harness.settle()
@@ -51,14 +51,14 @@ import Testing
     let system = System(
       initial: 0, reduce: Self.sum,
       feedbacks: [
-        Feedback(lensing: { $0 == 1 ? $0 : nil }, name: "mapped") { _ in
+        Feedback.query({ $0 == 1 ? $0 : nil }, name: "mapped") { _ in
           .task {
             throw Boom()
           } catch: {
             .failed("\($0)")
           }
         },
-        Feedback(lensing: { $0 == 2 ? $0 : nil }, name: "unmapped") { _ in
+        Feedback.query({ $0 == 2 ? $0 : nil }, name: "unmapped") { _ in
           .run { _ in throw Boom() }
         },
       ],
@@ -82,7 +82,7 @@ import Testing
       let system = System(
         initial: 0, reduce: Self.sum,
         feedbacks: [
-          Feedback(lensing: { $0 % 2 == 1 ? $0 : nil }) { value in .after(.seconds(1), send: .add(value)) }
+          Feedback.query({ $0 % 2 == 1 ? $0 : nil }) { value in .after(.seconds(1), send: .add(value)) }
         ],
         environment: harness.environment, monitor: activity.monitor)
       for amount in [1, 2, 5, 3] {

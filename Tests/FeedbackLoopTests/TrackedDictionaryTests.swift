@@ -61,7 +61,7 @@ import Testing
         state[event + 1_000] = event
         state[event + 1] = event
       },
-      feedbacks: [.react(requests: { $0 }) { _, _, _ in .none }])
+      feedbacks: [.requests({ $0 }) { _, _, _ in .none }])
     let identity = system.state.changeCursor.identity
     for event in 0..<500 { system.send(event) }
     let after = system.state.changeCursor

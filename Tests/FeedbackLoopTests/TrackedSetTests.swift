@@ -99,7 +99,7 @@ import Testing
         state.remove(event)
         state.insert(event + 1_000)
       },
-      feedbacks: [.react(requests: { $0 }) { _ in .none }])
+      feedbacks: [.requests({ $0 }) { _ in .none }])
     let identity = system.state.changeCursor.identity
     for event in 0..<500 { system.send(event) }
     let after = system.state.changeCursor

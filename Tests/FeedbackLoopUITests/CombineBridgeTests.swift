@@ -81,7 +81,7 @@ import Testing
       let system = System(
         initial: State(), reduceInPlace: Self.reduce,
         feedbacks: [
-          Feedback(lensing: \.query) { query in
+          Feedback.query(\.query) { query in
             .publisher(
               server.responses
                 .map { Event.loaded("\(query): \($0)") }
@@ -117,7 +117,7 @@ import Testing
       let executor = ManualTaskExecutor()
       let system = System(
         initial: State(), reduceInPlace: Self.reduce,
-        feedbacks: [Feedback(lensing: \.query) { query in .publisher(Just(.loaded(query))) }],
+        feedbacks: [Feedback.query(\.query) { query in .publisher(Just(.loaded(query))) }],
         environment: SystemEnvironment(effectExecutor: executor))
       system.send(.query("x"))
       executor.runUntilIdle()
@@ -135,7 +135,7 @@ import Testing
       let system = System(
         initial: State(), reduceInPlace: Self.reduce,
         feedbacks: [
-          Feedback(lensing: \.query) { query in
+          Feedback.query(\.query) { query in
             .publisher(
               Fail<Event, Offline>(error: Offline()).prepend(.loaded(query))
             ) { _ in query == "mapped" ? .failed("offline") : nil }

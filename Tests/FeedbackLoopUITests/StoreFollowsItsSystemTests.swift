@@ -54,7 +54,7 @@ struct StoreFollowsItsSystemTests {
     let system = System(
       initial: Counter.State(), reduceInPlace: Counter.reduce,
       feedbacks: [
-        Feedback(lensing: { $0.count == 2 ? true : nil }) { _ in
+        Feedback.query({ $0.count == 2 ? true : nil }) { _ in
           .run { _ in stopper.system?.stop() }
         }
       ],

@@ -24,7 +24,7 @@ struct StoreTests {
     let store = Store(
       initial: 0,
       reduce: { count, _ in count + 1 },
-      feedbacks: [Feedback<Int, Void>(lensing: { $0 < 3 ? $0 : nil }) { _ in .send(()) }])
+      feedbacks: [Feedback<Int, Void>.query({ $0 < 3 ? $0 : nil }) { _ in .send(()) }])
     #expect(store.state == 3)
   }
 

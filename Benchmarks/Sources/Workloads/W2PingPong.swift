@@ -23,7 +23,7 @@ public enum PingPong {
       run: {
         let system = System(
           initial: 0, reduce: Counter.reduce,
-          feedbacks: [Feedback(lensing: { $0 < n ? $0 : nil }) { _ in .send(.increment) }])
+          feedbacks: [Feedback.query({ $0 < n ? $0 : nil }) { _ in .send(.increment) }])
         await system.waitUntil { $0 == n }
         slot.value = system
       },
@@ -36,7 +36,7 @@ public enum PingPong {
       run: {
         let system = System(
           initial: 0, reduce: Counter.reduce,
-          feedbacks: [Feedback(lensing: { $0 < n ? $0 : nil }) { _ in .task { .increment } }])
+          feedbacks: [Feedback.query({ $0 < n ? $0 : nil }) { _ in .task { .increment } }])
         await system.waitUntil { $0 >= n }
         slot.value = system
       },

@@ -19,7 +19,7 @@ public enum DeclaredPingPong {
         let system = FeedbackLoop.System<Int, Action> {
           InitialState { 0 }
           Feedbacks {
-            Feedback(on: .case("below \(n)") { $0 < n ? $0 : nil }) { _ in .send(.increment) }
+            Feedback.on(.case("below \(n)") { $0 < n ? $0 : nil }) { _ in .send(.increment) }
           }
           Transitions<Int, Action> {
             From(AnyState.self) { count in

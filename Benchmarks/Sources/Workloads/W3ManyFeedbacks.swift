@@ -1,16 +1,16 @@
 import FeedbackLoop
 
-/// W3: State is 100 counters; 100 lensing feedbacks, feedback i watching
+/// W3: State is 100 counters; 100 query feedbacks, feedback i watching
 /// counter i; input events bump counter k % 100. Each event changes the query
 /// of one feedback and leaves 99 unchanged.
 ///
 /// `W3` keeps the counters in a `TrackedArray` and watches them by position
-/// (`Feedback(lensing: \.counters, at: i)`): the system reads which counter
+/// (`Feedback.query(\.counters, at: i)`): the system reads which counter
 /// changed from the array's log and asks that counter's feedback alone.
 /// `W3-1000` is the same with 1,000 counters and 1,000 feedbacks: the
 /// stretch target is a cost that does not grow with the feedbacks whose
 /// input did not change. `W3plain` is the reference: counters in an `Array`,
-/// feedbacks with a closure query (`Feedback(lensing: { $0.counters[i] })`),
+/// feedbacks with a closure query (`Feedback.query({ $0.counters[i] })`),
 /// every query compared after every event.
 public enum ManyFeedbacks {
   public static let eventCount = 100_000
@@ -27,7 +27,7 @@ public enum ManyFeedbacks {
   }
 
   public static let workload = Workload(
-    id: "W3", summary: "100 lensing feedbacks on a TrackedArray, 100,000 input events", operations: eventCount,
+    id: "W3", summary: "100 query feedbacks on a TrackedArray, 100,000 input events", operations: eventCount,
     runs: 9,
     makeTrial: {
       trial(
@@ -36,7 +36,7 @@ public enum ManyFeedbacks {
     })
 
   public static let thousandFeedbacks = Workload(
-    id: "W3-1000", summary: "1,000 lensing feedbacks on a TrackedArray, 100,000 input events",
+    id: "W3-1000", summary: "1,000 query feedbacks on a TrackedArray, 100,000 input events",
     operations: eventCount, runs: 9,
     makeTrial: {
       trial(
@@ -45,13 +45,13 @@ public enum ManyFeedbacks {
     })
 
   public static let plain = Workload(
-    id: "W3plain", summary: "100 lensing feedbacks with closure queries on an Array, 100,000 input events",
+    id: "W3plain", summary: "100 query feedbacks with closure queries on an Array, 100,000 input events",
     operations: eventCount, runs: 9,
     makeTrial: {
       trial(
         initial: State(counters: Array(repeating: 0, count: counterCount)),
         feedbacks: (0..<counterCount).map { index in
-          Feedback(lensing: { $0.counters[index] }) { _ in .none }
+          Feedback.query({ $0.counters[index] }) { _ in .none }
         },
         events: events(counters: counterCount))
     })
@@ -59,7 +59,7 @@ public enum ManyFeedbacks {
   static func events(counters: Int) -> [Event] { (0..<eventCount).map { .bump($0 % counters) } }
 
   static func trackedFeedbacks(count: Int) -> [Feedback<State<TrackedArray<Int>>, Event>] {
-    (0..<count).map { index in Feedback(lensing: \.counters, at: index) { _ in .none } }
+    (0..<count).map { index in Feedback.query(\.counters, at: index) { _ in .none } }
   }
 
   /// The reducer changes the state in place: the form meant for a state

@@ -8,7 +8,7 @@ public enum SmallSystem {
       initial: 0, reduce: Counter.reduce,
       feedbacks: [
         .input(Input<CounterEvent>()),
-        Feedback(lensing: { $0 < 0 ? $0 : nil }) { _ in .send(.increment) },
+        Feedback.query({ $0 < 0 ? $0 : nil }) { _ in .send(.increment) },
       ])
   }
 }

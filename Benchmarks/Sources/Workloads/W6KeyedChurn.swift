@@ -1,7 +1,7 @@
 import FeedbackLoop
 import HashTreeCollections
 
-/// W6: a keyed feedback (`react(requests:)`) over a window of `keys` keys;
+/// W6: a keyed feedback (`requests(_:)`) over a window of `keys` keys;
 /// each event slides the window by one: one key added, one removed, so one
 /// effect starts and one is cancelled per event.
 ///
@@ -41,21 +41,21 @@ public enum KeyedChurn {
   public static func workload(keys: Int) -> Workload {
     churn(
       "W6", over: "TrackedSet", keys: keys,
-      feedback: .react(requests: { (state: State<TrackedSet<Int>>) in state.keys }) { _ in .none })
+      feedback: .requests({ (state: State<TrackedSet<Int>>) in state.keys }) { _ in .none })
   }
 
   /// The same over a `TreeSet` (`W6tree`, `W6tree-100`): a reference.
   public static func treeWorkload(keys: Int) -> Workload {
     churn(
       "W6tree", over: "TreeSet", keys: keys,
-      feedback: .react(requests: { (state: State<TreeSet<Int>>) in state.keys }) { _ in .none })
+      feedback: .requests({ (state: State<TreeSet<Int>>) in state.keys }) { _ in .none })
   }
 
   /// The same over a `Set` (`W6set`, `W6set-100`): a reference.
   public static func setWorkload(keys: Int) -> Workload {
     churn(
       "W6set", over: "Set", keys: keys,
-      feedback: .react(requests: { (state: State<Set<Int>>) in state.keys }) { _ in .none })
+      feedback: .requests({ (state: State<Set<Int>>) in state.keys }) { _ in .none })
   }
 
   /// The workload `name` (suffixed with the key count unless 1,000) of one
@@ -65,7 +65,7 @@ public enum KeyedChurn {
   ) -> Workload {
     Workload(
       id: keys == 1_000 ? name : "\(name)-\(keys)",
-      summary: "react(requests:) over a \(collection) of \(keys) keys, 20,000 events adding one and removing one",
+      summary: "requests(_:) over a \(collection) of \(keys) keys, 20,000 events adding one and removing one",
       operations: eventCount, runs: 9,
       makeTrial: { trial(keys: keys, events: eventCount, feedback: feedback) })
   }

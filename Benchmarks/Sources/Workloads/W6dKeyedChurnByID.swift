@@ -1,6 +1,6 @@
 import FeedbackLoop
 
-/// W6 by id, a reference beside W6: `react(requests:)` by id over `keys`
+/// W6 by id, a reference beside W6: `requests(_:)` by id over `keys`
 /// ids; each event removes one id, adds one and gives a kept id a new value,
 /// so one effect starts, one is cancelled and one is handed a value per
 /// event.
@@ -25,7 +25,7 @@ public enum KeyedChurnByID {
   public static func workload(ids: Int) -> Workload {
     Workload(
       id: ids == 1_000 ? "W6dict" : "W6dict-\(ids)",
-      summary: "react(requests:) by id over a TrackedDictionary of \(ids) ids, 20,000 events",
+      summary: "requests(_:) by id over a TrackedDictionary of \(ids) ids, 20,000 events",
       operations: eventCount, runs: 9,
       makeTrial: {
         trial(
@@ -39,13 +39,13 @@ public enum KeyedChurnByID {
             state.low += 1
           },
           count: { $0.requests.count },
-          feedback: .react(requests: \.requests) { _, _, _ in .none })
+          feedback: .requests(\.requests) { _, _, _ in .none })
       })
   }
 
   /// The same over a `Dictionary` of 1,000 ids (`W6dictplain`).
   public static let plainWorkload = Workload(
-    id: "W6dictplain", summary: "react(requests:) by id over a Dictionary of 1000 ids, 20,000 events",
+    id: "W6dictplain", summary: "requests(_:) by id over a Dictionary of 1000 ids, 20,000 events",
     operations: eventCount, runs: 9,
     makeTrial: {
       trial(
@@ -58,7 +58,7 @@ public enum KeyedChurnByID {
           state.low += 1
         },
         count: { $0.requests.count },
-        feedback: .react(requests: \.requests) { _, _, _ in .none })
+        feedback: .requests(\.requests) { _, _, _ in .none })
     })
 
   static func trial<Requests>(

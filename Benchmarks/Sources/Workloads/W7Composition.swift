@@ -27,7 +27,7 @@ public enum Composition {
     public static let feature = Feature<State, Event>(
       name: "child",
       reducer: Reducer { state, _ in state.count += 1 },
-      feedbacks: [.lensing({ $0.count / 8 }) { _ in .none }])
+      feedbacks: [.query({ $0.count / 8 }) { _ in .none }])
   }
 
   public struct Parent: Sendable, Equatable {

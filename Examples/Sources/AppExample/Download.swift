@@ -43,7 +43,7 @@ public enum Download {
   /// A tenth every 100 ms while running: the query is the progress, so each
   /// tenth starts the next timer, and a pause or a failure cancels it.
   public static let feedbacks: [Feedback<State, Event>] = [
-    Feedback(lensing: { $0.isRunning ? $0.progress : nil }, name: "transfer") { _ in
+    Feedback.query({ $0.isRunning ? $0.progress : nil }, name: "transfer") { _ in
       .after(.milliseconds(100), send: .progressed)
     }
   ]

@@ -9,7 +9,7 @@ extension Player {
     [
       // While playing, one tick per second on the system's clock; pausing
       // makes the predicate false, which cancels the ticker.
-      Feedback(onBecomingTrue: { $0.isPlaying }, name: "playback") { _ in
+      Feedback.onBecomingTrue({ $0.isPlaying }, name: "playback") { _ in
         .run { send in
           while true {
             try await send.clock.sleep(for: .seconds(1))
@@ -19,20 +19,20 @@ extension Player {
       },
       // The RxFeedback article's first feedback binds the player's `hasIntroStarted`
       // stream; here it is a query of the position, sent when it changes.
-      Feedback(lensing: { $0.isInIntro }, name: "intro detection") { isInIntro in
+      Feedback.query({ $0.isInIntro }, name: "intro detection") { isInIntro in
         .send(.hasIntroStarted(isInIntro))
       },
       // Each interaction while the HUD shows changes the query, which
       // replaces the timer (RxSwift's `flatMapLatest`); hiding cancels it.
-      Feedback(lensing: \.hudTimerRequest, name: "hide the HUD") { _ in
+      Feedback.query(\.hudTimerRequest, name: "hide the HUD") { _ in
         .after(hudHideDelay, send: .hideHUD)
       },
       // The RxFeedback article's `react(request:)`: one tick per second shown.
-      .react(request: \.countdownRequest, name: "skip-intro countdown") { secondsLeft in
+      .query(\.countdownRequest, name: "skip-intro countdown") { secondsLeft in
         .after(.seconds(1), send: .secondsLeftChanged(secondsLeft - 1))
       },
       // The seek is an effect; its completion is an event.
-      Feedback(onBecomingTrue: { $0.skipIntro == .skipping }, name: "seek past the intro") { _ in
+      Feedback.onBecomingTrue({ $0.skipIntro == .skipping }, name: "seek past the intro") { _ in
         .task {
           try await player.seek(to: introEnd)
           return .didSkipIntro

@@ -15,7 +15,7 @@ extension Search {
   /// - Parameter api: where pages come from.
   public static func feedbacks(api: some SearchAPI) -> [Feedback<State, Event>] {
     [
-      Feedback(lensing: \.pageToLoad, name: "page request") { request in
+      Feedback.query(\.pageToLoad, name: "page request") { request in
         .task {
           .success(try await api.page(request))
         } catch: { error in

@@ -6,17 +6,17 @@ extension SignIn {
   /// - Parameter auth: the server that signs in and refreshes.
   public static func feedbacks(auth: some AuthService) -> [Feedback<State, Event>] {
     [
-      Feedback(lensing: \.credentialsToSend, name: "sign in") { credentials in
+      Feedback.query(\.credentialsToSend, name: "sign in") { credentials in
         .task {
           .signedIn(try await auth.signIn(credentials))
         } catch: { error in
           .signInFailed(error as? SignInFailure ?? .unavailable)
         }
       },
-      Feedback(lensing: \.sessionToExpire, name: "token expiry") { session in
+      Feedback.query(\.sessionToExpire, name: "token expiry") { session in
         .after(session.lifetime, send: .tokenExpired)
       },
-      Feedback(lensing: \.sessionToRefresh, name: "refresh") { session in
+      Feedback.query(\.sessionToRefresh, name: "refresh") { session in
         .task {
           .refreshed(try await auth.refresh(session))
         } catch: { error in

@@ -36,7 +36,7 @@ import Testing
 
     static var feedbacks: [Feedback<State, Event>] {
       [
-        Feedback(lensing: { state in state.query.isEmpty ? nil : state.query }, name: "lookup") { query in
+        Feedback.query({ state in state.query.isEmpty ? nil : state.query }, name: "lookup") { query in
           .after(.seconds(1), send: .answered("answer to \(query)"))
         }
       ]

@@ -49,8 +49,8 @@ enum PagedSearch {
 
   static var feedbacks: [Feedback<State, Event>] {
     [
-      Feedback(
-        lensing: { state in state.loadingPage.map { PageRequest(query: state.query, page: $0) } }, name: "request"
+      Feedback.query(
+        { state in state.loadingPage.map { PageRequest(query: state.query, page: $0) } }, name: "request"
       ) { request in
         let results = (0..<2).map { "\(request.query)-\(request.page)-\($0)" }
         return .after(.seconds(1), send: .loaded(page: request.page, results: results))

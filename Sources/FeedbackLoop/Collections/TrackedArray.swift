@@ -1,6 +1,6 @@
 /// An array that remembers which of its positions changed last, so that
 /// feedbacks watching its elements one each
-/// (``Feedback/init(lensing:at:strategy:name:fileID:line:effects:)``) cost
+/// (``Feedback/query(_:at:strategy:name:fileID:line:effects:)``) cost
 /// only for the elements that changed, however many feedbacks watch the
 /// others.
 ///
@@ -17,7 +17,7 @@
 ///
 /// // One feedback per slot; an event that changes slot 3 asks slot 3's alone.
 /// let feedbacks = (0..<slotCount).map { slot in
-///   Feedback<State, Event>(lensing: \.downloads, at: slot) { download in
+///   Feedback<State, Event>.query(\.downloads, at: slot) { download in
 ///     .task { try await .progress(slot, client.fetch(download)) } catch: { .failed(slot, $0) }
 ///   }
 /// }

@@ -1,6 +1,6 @@
 /// A dictionary that remembers its last changes, so that a keyed feedback by
 /// id over it
-/// (``Feedback/react(requests:name:fileID:line:effects:)-((State)->TrackedDictionary<ID,Value>,_,_,_,_)``)
+/// (``Feedback/requests(_:name:fileID:line:effects:)-((State)->TrackedDictionary<ID,Value>,_,_,_,_)``)
 /// costs O(1) per changed id, however many ids it holds, and a changed value
 /// too.
 ///
@@ -16,7 +16,7 @@
 /// }
 ///
 /// // One upload per id among thousands; a new priority reaches the running upload.
-/// Feedback<State, Event>.react(requests: \.priorityByID) { id, priority, updates in
+/// Feedback<State, Event>.requests(\.priorityByID) { id, priority, updates in
 ///   .run { send in
 ///     try await uploader.upload(id, priority: priority, priorityChanges: updates)
 ///     send(.uploaded(id))

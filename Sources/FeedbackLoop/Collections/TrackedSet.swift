@@ -1,5 +1,5 @@
 /// A set that remembers its last changes, so that a keyed feedback over it
-/// (``Feedback/react(requests:name:fileID:line:effects:)-((State)->TrackedSet<Request>,_,_,_,_)``)
+/// (``Feedback/requests(_:name:fileID:line:effects:)-((State)->TrackedSet<Request>,_,_,_,_)``)
 /// costs O(1) per changed request, however many requests the set holds.
 ///
 /// A `TrackedSet` is a `Set` with a short log of the elements inserted and
@@ -23,7 +23,7 @@
 ///   }
 /// }
 ///
-/// Feedback<State, Event>.react(requests: \.subscriptions) { channel in
+/// Feedback<State, Event>.requests(\.subscriptions) { channel in
 ///   .sequence(hub.messages(on: channel).map { .received($0, on: channel) })
 /// }
 /// ```

@@ -13,7 +13,7 @@
 ///
 ///   static func feature(api: API) -> Feature<State, Event> {
 ///     Feature(name: "search", reducer: Reducer(reduce), feedbacks: [
-///       .lensing({ $0.query.isEmpty ? nil : $0.query }) { query in
+///       .query({ $0.query.isEmpty ? nil : $0.query }) { query in
 ///         .task { .results(await api.search(query)) }
 ///       }
 ///     ])

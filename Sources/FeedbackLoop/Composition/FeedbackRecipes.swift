@@ -25,7 +25,7 @@ struct QueryRecipe<State: Sendable, Event: Sendable, Query: Equatable & Sendable
 
   @usableFromInline
   func feedback() -> Feedback<State, Event> {
-    Feedback(lensing: query, strategy: strategy, name: name, effects: effects)
+    Feedback.query(query, strategy: strategy, name: name, effects: effects)
   }
 
   @usableFromInline
@@ -206,7 +206,7 @@ struct RequestsRecipe<State: Sendable, Event: Sendable, Request: Hashable & Send
   let effects: @Sendable (Request) -> Effect<Event>
 
   func feedback() -> Feedback<State, Event> {
-    Feedback.react(requests: requests, name: name, effects: effects)
+    Feedback.requests(requests, name: name, effects: effects)
   }
 
   func lifted<Parent: Sendable, ParentEvent: Sendable>(

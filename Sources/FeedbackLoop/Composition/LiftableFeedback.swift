@@ -13,7 +13,7 @@
 /// extension Search {
 ///   static func feedbacks(api: API) -> [LiftableFeedback<State, Event>] {
 ///     [
-///       .lensing(\.query, name: "search") { query in
+///       .query(\.query, name: "search") { query in
 ///         .task { try await .results(api.search(query)) } catch: { .failed($0) }
 ///       }
 ///     ]
@@ -60,20 +60,21 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
 
   /// The feedback's name, as monitors and the testing kit show it: a lifted
   /// feedback's name starts with the path of the feature it came from
-  /// (`search/lensing@Search.swift:12`, `downloads[7]/...`).
+  /// (`search/query@Search.swift:12`, `downloads[7]/...`).
   public var name: String { recipe.name }
 
-  /// A query feedback (G4): `query` is computed from each state; when it
-  /// changes the running effect is cancelled and `effects` starts a new one
-  /// for a non-`nil` query; `nil` cancels.
+  /// A query feedback (G4), spelled as ``Feedback/query(_:strategy:name:fileID:line:effects:)``:
+  /// `query` is computed from each state; when it changes the running effect
+  /// is cancelled and `effects` starts a new one for a non-`nil` query; `nil`
+  /// cancels.
   ///
   /// ```swift
-  /// LiftableFeedback<Search.State, Search.Event>.lensing(\.query) { query in
+  /// LiftableFeedback<Search.State, Search.Event>.query(\.query) { query in
   ///   .task { try await .results(api.search(query)) } catch: { .failed($0) }
   /// }
   /// ```
   @inlinable
-  public static func lensing<Query: Equatable & Sendable>(
+  public static func query<Query: Equatable & Sendable>(
     _ query: @escaping @Sendable (State) -> Query?,
     strategy: ExecutionStrategy = .cancelPrevious,
     name: String? = nil,
@@ -81,24 +82,28 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     line: UInt = #line,
     effects: @escaping @Sendable (Query) -> Effect<Event>
   ) -> LiftableFeedback {
-    let label = label(name, kind: "lensing", fileID: fileID, line: line)
+    let label = label(name, kind: "query", fileID: fileID, line: line)
     return LiftableFeedback(
       QueryRecipe(name: label, strategy: strategy, query: query, effects: effects),
-      built: Feedback(lensing: query, strategy: strategy, name: label, effects: effects),
+      built: Feedback.query(query, strategy: strategy, name: label, effects: effects),
       path: .query(query, strategy: strategy, effects: effects))
   }
 
-  /// A level-triggered predicate feedback (G5): every state for which
-  /// `predicate` holds triggers `effects`. Lifted into an optional child or
-  /// a child by id, the effect is cancelled when the child's state goes.
+  /// A level-triggered predicate feedback (G5), spelled as
+  /// ``Feedback/predicate(_:whenFalse:strategy:name:fileID:line:effects:)``:
+  /// every state for which `predicate` holds triggers `effects`, and
+  /// `whenFalse` says what a state for which it does not hold does to the
+  /// running effect. Lifted into an optional child or a child by id, the
+  /// effect is cancelled when the child's state goes.
   ///
   /// ```swift
-  /// LiftableFeedback<Player.State, Player.Event>.predicate({ $0.isBuffering }) { _ in
+  /// LiftableFeedback<Player.State, Player.Event>.predicate({ $0.isBuffering }, whenFalse: .cancelRunning) { _ in
   ///   .after(.seconds(5), send: .bufferingTimedOut)
   /// }
   /// ```
   public static func predicate(
     _ predicate: @escaping @Sendable (State) -> Bool,
+    whenFalse: WhenPredicateIsFalse,
     strategy: ExecutionStrategy = .cancelPrevious,
     name: String? = nil,
     fileID: StaticString = #fileID,
@@ -109,10 +114,16 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
       PredicateRecipe(
         name: FeedbackLabel(explicit: name, kind: "predicate", fileID: fileID, line: line).text,
         strategy: strategy,
-        evaluate: { state in predicate(state) ? .trigger(effects(state), because: "\(state)") : .skip }))
+        evaluate: { state in
+          if predicate(state) { return .trigger(effects(state), because: "\(state)") }
+          // `.absent` cancels the running effect (and the queued ones), as
+          // the core's `.cancelRunning` does.
+          return whenFalse == .cancelRunning ? .absent : .skip
+        }))
   }
 
-  /// An event-triggered feedback: after each of the feature's events, the
+  /// An event-triggered feedback, spelled as
+  /// ``Feedback/onEvent(strategy:name:fileID:line:effects:)``: after each of the feature's events, the
   /// event and the state it produced trigger `effects`; `.none` leaves
   /// running effects alone. Lifted, it sees only the events meant for its
   /// feature, and its effects are cancelled when the feature's state goes.
@@ -140,17 +151,19 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
         }))
   }
 
-  /// A keyed feedback (G6): each state yields a set of requests; new ones
+  /// A keyed feedback (G6), spelled as
+  /// ``Feedback/requests(_:name:fileID:line:effects:)-((State)->Set<Request>,_,_,_,_)``:
+  /// each state yields a set of requests; new ones
   /// start, removed ones are cancelled, kept ones go on. Lifted, a child
   /// that goes takes all its requests with it.
   ///
   /// ```swift
-  /// LiftableFeedback<Gallery.State, Gallery.Event>.react(requests: \.visibleThumbnails) { url in
+  /// LiftableFeedback<Gallery.State, Gallery.Event>.requests(\.visibleThumbnails) { url in
   ///   .task { try await .loaded(url, loader.load(url)) } catch: { .failed(url, $0) }
   /// }
   /// ```
-  public static func react<Request: Hashable & Sendable>(
-    requests: @escaping @Sendable (State) -> Set<Request>,
+  public static func requests<Request: Hashable & Sendable>(
+    _ requests: @escaping @Sendable (State) -> Set<Request>,
     name: String? = nil,
     fileID: StaticString = #fileID,
     line: UInt = #line,
@@ -158,7 +171,7 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   ) -> LiftableFeedback {
     LiftableFeedback(
       RequestsRecipe(
-        name: FeedbackLabel(explicit: name, kind: "react(requests:)", fileID: fileID, line: line).text,
+        name: FeedbackLabel(explicit: name, kind: "requests", fileID: fileID, line: line).text,
         requests: requests, effects: effects))
   }
 

@@ -6,7 +6,7 @@
 /// cancelled effect that were not reduced yet (G4).
 ///
 /// ```swift
-/// Feedback<Search.State, Search.Event>(lensing: \.pageToLoad) { page in
+/// Feedback<Search.State, Search.Event>.query(\.pageToLoad) { page in
 ///   .task { try await api.page(page) } catch: { .failed($0) }
 /// }
 /// ```
@@ -58,7 +58,7 @@ public struct Effect<Event: Sendable>: Sendable {
   /// An effect that sends one event at once.
   ///
   /// ```swift
-  /// Feedback<Int, Event>(predicate: { $0 < 10 }) { _ in .send(.increment) }
+  /// Feedback<Int, Event>.predicate({ $0 < 10 }, whenFalse: .keepRunning) { _ in .send(.increment) }
   /// ```
   @inlinable
   public static func send(_ event: Event) -> Effect { Effect(.send(event)) }
@@ -138,7 +138,7 @@ public struct Effect<Event: Sendable>: Sendable {
   /// The wait goes through the injected clock (G11), so a test clock drives it.
   ///
   /// ```swift
-  /// Feedback<HUD.State, HUD.Event>(lensing: \.lastInteraction) { _ in
+  /// Feedback<HUD.State, HUD.Event>.query(\.lastInteraction) { _ in
   ///   .after(.seconds(3), send: .hide)
   /// }
   /// ```

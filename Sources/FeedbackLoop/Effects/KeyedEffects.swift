@@ -179,7 +179,7 @@ class KeyedRuntime<State: Sendable, Event: Sendable, Key: Hashable & Sendable, V
 }
 
 extension KeyedRuntime where Key == Value {
-  /// `react(requests:)` over a set: one effect per request. It compares each
+  /// `requests(_:)` over a set: one effect per request. It compares each
   /// state's set with the last one it keeps, O(n) when they differ.
   @inlinable
   static func set(
@@ -204,7 +204,7 @@ extension KeyedRuntime where Key == Value {
 }
 
 extension KeyedRuntime where Value: Equatable {
-  /// `react(requests:)` by id: one effect per id; a kept id's new value is
+  /// `requests(_:)` by id: one effect per id; a kept id's new value is
   /// handed to its running effect. It compares each state's dictionary with
   /// the last one it keeps, O(n) when they differ.
   @inlinable

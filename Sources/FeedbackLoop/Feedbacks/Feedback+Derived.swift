@@ -4,23 +4,23 @@ extension Feedback {
   /// `effects`, by default replacing the running effect (`flatMap(.latest)`).
   ///
   /// The transform runs in a task of its own, so its values reach the loop
-  /// asynchronously; prefer ``init(lensing:strategy:name:fileID:line:effects:)``
+  /// asynchronously; prefer ``query(_:strategy:name:fileID:line:effects:)``
   /// when a function of each state is enough.
   ///
   /// ```swift
-  /// Feedback<Player.State, Player.Event>(deriving: { states in
+  /// Feedback<Player.State, Player.Event>.deriving({ states in
   ///   states.map(\.position).filter { $0 > introStart }.prefix(1)
   /// }) { _ in .send(.introStarted) }
   /// ```
-  public init<Derived: Sendable, Values: AsyncSequence & Sendable>(
-    deriving transform: @escaping @Sendable (AsyncStream<State>) -> Values,
+  public static func deriving<Derived: Sendable, Values: AsyncSequence & Sendable>(
+    _ transform: @escaping @Sendable (AsyncStream<State>) -> Values,
     strategy: ExecutionStrategy = .cancelPrevious,
     name: String? = nil,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     effects: @escaping @Sendable (Derived) -> Effect<Event>
-  ) where Values.Element == Derived {
-    self.init(name: name, kind: "deriving", fileID: fileID, line: line) { id, core in
+  ) -> Feedback where Values.Element == Derived {
+    Feedback(name: name, kind: "deriving", fileID: fileID, line: line) { id, core in
       DerivingRuntime(
         id: id, core: core, strategy: strategy,
         derive: { states, emit in

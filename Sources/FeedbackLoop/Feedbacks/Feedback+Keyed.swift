@@ -1,5 +1,5 @@
 extension Feedback {
-  /// A keyed feedback (RxFeedback's `react(requests:effects:)`, G6): each
+  /// A requests feedback (G6; RxFeedback's `react(requests:effects:)`): each
   /// state yields a set of requests; a new request starts its effect, a
   /// removed one cancels it, a kept one goes on untouched. Effects of
   /// different requests run side by side. An effect that finished on its own
@@ -7,7 +7,7 @@ extension Feedback {
   ///
   /// ```swift
   /// // Download every file the state lists, each once, concurrently.
-  /// Feedback<Downloads.State, Downloads.Event>.react(requests: \.queued) { file in
+  /// Feedback<Downloads.State, Downloads.Event>.requests(\.queued) { file in
   ///   .task { try await .downloaded(file, client.fetch(file)) } catch: { .failed(file, $0) }
   /// }
   /// ```
@@ -18,24 +18,24 @@ extension Feedback {
   /// write): for n requests changed one at a time, every event costs O(n).
   /// For large sets that change a few requests per event, keep the requests
   /// in a ``TrackedSet`` and use
-  /// ``react(requests:name:fileID:line:effects:)-((State)->TrackedSet<Request>,_,_,_,_)``
+  /// ``requests(_:name:fileID:line:effects:)-((State)->TrackedSet<Request>,_,_,_,_)``
   /// over it: the feedback reads the requests changed from the set's log, and
   /// an event costs O(1) per changed request, whatever the set's size.
   ///
-  /// This is the keyed feedback's primary spelling. The overloads over a
+  /// `requests` is the one name of this kind. The overloads over a
   /// `TrackedSet`, a `TreeSet` and, by id, a `Dictionary`, a
   /// `TrackedDictionary` and a `TreeDictionary` are the same feedback with
   /// the same table of effects; they are a choice of collection, whose costs
   /// <doc:ChoosingAFeedback#Many-requests> compares in a table.
   @inlinable
-  public static func react<Request: Hashable & Sendable>(
-    requests: @escaping @Sendable (State) -> Set<Request>,
+  public static func requests<Request: Hashable & Sendable>(
+    _ requests: @escaping @Sendable (State) -> Set<Request>,
     name: String? = nil,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     effects: @escaping @Sendable (Request) -> Effect<Event>
   ) -> Feedback {
-    Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
+    Feedback(name: name, kind: "requests", fileID: fileID, line: line) { id, core in
       KeyedRuntime.set(id: id, core: core, requests: requests, effects: effects)
     }
   }
@@ -47,7 +47,7 @@ extension Feedback {
   ///
   /// ```swift
   /// // One upload per id; a new priority reaches the running upload.
-  /// Feedback<Uploads.State, Uploads.Event>.react(requests: \.priorityByID) { id, priority, updates in
+  /// Feedback<Uploads.State, Uploads.Event>.requests(\.priorityByID) { id, priority, updates in
   ///   .run { send in
   ///     try await uploader.upload(id, priority: priority, priorityChanges: updates)
   ///     send(.uploaded(id))
@@ -58,16 +58,16 @@ extension Feedback {
   /// Like the `Set` form, each state costs O(n) for n ids when they changed;
   /// for many ids that change a few at a time, keep them in a
   /// ``TrackedDictionary`` and use
-  /// ``react(requests:name:fileID:line:effects:)-((State)->TrackedDictionary<ID,Value>,_,_,_,_)``.
+  /// ``requests(_:name:fileID:line:effects:)-((State)->TrackedDictionary<ID,Value>,_,_,_,_)``.
   @inlinable
-  public static func react<ID: Hashable & Sendable, Value: Equatable & Sendable>(
-    requests: @escaping @Sendable (State) -> [ID: Value],
+  public static func requests<ID: Hashable & Sendable, Value: Equatable & Sendable>(
+    _ requests: @escaping @Sendable (State) -> [ID: Value],
     name: String? = nil,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     effects: @escaping @Sendable (_ id: ID, _ initial: Value, _ updates: AsyncStream<Value>) -> Effect<Event>
   ) -> Feedback {
-    Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
+    Feedback(name: name, kind: "requests", fileID: fileID, line: line) { id, core in
       KeyedRuntime.dictionary(id: id, core: core, requests: requests, effects: effects)
     }
   }

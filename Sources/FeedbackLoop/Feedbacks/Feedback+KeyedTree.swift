@@ -1,6 +1,6 @@
 import HashTreeCollections
 
-// `react(requests:)` over swift-collections' persistent collections. Both
+// `requests(_:)` over swift-collections' persistent collections. Both
 // overloads are disfavoured so that a closure returning an array or
 // dictionary literal (`{ _ in [1, 2] }`) still picks `Set` or `Dictionary`,
 // as it did before these overloads existed, instead of becoming ambiguous;
@@ -28,20 +28,20 @@ extension Feedback {
   ///   var channels: TreeSet<Channel.ID> = []
   /// }
   ///
-  /// Feedback<State, Event>.react(requests: \.channels) { channel in
+  /// Feedback<State, Event>.requests(\.channels) { channel in
   ///   .sequence(hub.messages(on: channel).map { .received($0, on: channel) })
   /// }
   /// ```
   @_disfavoredOverload
   @inlinable
-  public static func react<Request: Hashable & Sendable>(
-    requests: @escaping @Sendable (State) -> TreeSet<Request>,
+  public static func requests<Request: Hashable & Sendable>(
+    _ requests: @escaping @Sendable (State) -> TreeSet<Request>,
     name: String? = nil,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     effects: @escaping @Sendable (Request) -> Effect<Event>
   ) -> Feedback {
-    Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
+    Feedback(name: name, kind: "requests", fileID: fileID, line: line) { id, core in
       KeyedRuntime.treeSet(id: id, core: core, requests: requests, effects: effects)
     }
   }
@@ -67,7 +67,7 @@ extension Feedback {
   ///   var priorityByID: TreeDictionary<Upload.ID, Int> = [:]
   /// }
   ///
-  /// Feedback<State, Event>.react(requests: \.priorityByID) { id, priority, updates in
+  /// Feedback<State, Event>.requests(\.priorityByID) { id, priority, updates in
   ///   .run { send in
   ///     try await uploader.upload(id, priority: priority, priorityChanges: updates)
   ///     send(.uploaded(id))
@@ -76,14 +76,14 @@ extension Feedback {
   /// ```
   @_disfavoredOverload
   @inlinable
-  public static func react<ID: Hashable & Sendable, Value: Equatable & Sendable>(
-    requests: @escaping @Sendable (State) -> TreeDictionary<ID, Value>,
+  public static func requests<ID: Hashable & Sendable, Value: Equatable & Sendable>(
+    _ requests: @escaping @Sendable (State) -> TreeDictionary<ID, Value>,
     name: String? = nil,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     effects: @escaping @Sendable (_ id: ID, _ initial: Value, _ updates: AsyncStream<Value>) -> Effect<Event>
   ) -> Feedback {
-    Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
+    Feedback(name: name, kind: "requests", fileID: fileID, line: line) { id, core in
       KeyedRuntime.treeDictionary(id: id, core: core, requests: requests, effects: effects)
     }
   }

@@ -8,21 +8,21 @@ extension Feedback {
   /// It is what a renderer needs: its own memory per system (the model it
   /// rendered last), and no closure of the library's between the loop and
   /// its code. A query feedback
-  /// (``init(lensing:strategy:name:fileID:line:effects:)``) keeps the last
+  /// (``query(_:strategy:name:fileID:line:effects:)``) keeps the last
   /// query for you and can answer with events; the loop calls this one's
   /// observer directly, so an unchanged model costs the comparison the
   /// observer makes (FeedbackLoopCycle's skipped render).
   /// Keep the observer short: the loop waits for it.
   ///
   /// ```swift
-  /// Feedback<Counter.State, Counter.Event>(observingEachState: {
+  /// Feedback<Counter.State, Counter.Event>.observer {
   ///   var shown: Int?
   ///   return { state in
   ///     guard state.count != shown else { return }
   ///     shown = state.count
   ///     label.text = "\(state.count)"
   ///   }
-  /// })
+  /// }
   /// ```
   ///
   /// - Parameters:
@@ -33,13 +33,13 @@ extension Feedback {
   ///     the thread that starts it; returns the function called with each
   ///     state.
   @inlinable
-  public init(
+  public static func observer(
     name: String? = nil,
     fileID: StaticString = #fileID,
     line: UInt = #line,
-    observingEachState makeObserver: @escaping @Sendable () -> (State) -> Void
-  ) {
-    self.init(name: name, kind: "observer", fileID: fileID, line: line) { id, core in
+    _ makeObserver: @escaping @Sendable () -> (State) -> Void
+  ) -> Feedback {
+    Feedback(name: name, kind: "observer", fileID: fileID, line: line) { id, core in
       let runtime = FeedbackRuntime(id: id, core: core)
       // The observer itself is the handler the loop calls: built here, in
       // the caller's module, with no closure of the library's around it.

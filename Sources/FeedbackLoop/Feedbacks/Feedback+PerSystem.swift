@@ -14,7 +14,7 @@ extension Feedback {
   /// let key = QueueKey()
   /// let feedbacks = (0..<2).map { index in
   ///   Feedback(name: "delay\(index)", sharingPerSystem: key, Queue.init) { queue in
-  ///     Feedback(lensing: \.armed) { _ in .run { send in try await queue.wait(send) } }
+  ///     Feedback.query(\.armed) { _ in .run { send in try await queue.wait(send) } }
   ///   }
   /// }
   /// ```

@@ -4,7 +4,7 @@ extension Feedback {
   /// element triggers the effect; an index past the end is a `nil` query,
   /// which cancels it.
   ///
-  /// The semantics are those of ``init(lensing:strategy:name:fileID:line:effects:)``
+  /// The semantics are those of ``query(_:strategy:name:fileID:line:effects:)``
   /// with `{ $0[keyPath: elements][index] }` as the query; the cost is not.
   /// The feedbacks of one system watching the same array share one state
   /// handler, which reads from the array's log the positions changed since
@@ -25,24 +25,24 @@ extension Feedback {
   ///
   /// // Feedback i saves counter i when it changes.
   /// let feedbacks = (0..<100).map { index in
-  ///   Feedback<State, Event>(lensing: \.counters, at: index) { count in
+  ///   Feedback<State, Event>.query(\.counters, at: index) { count in
   ///     .task { await store.save(count, at: index); return .saved(index) }
   ///   }
   /// }
   /// ```
   @inlinable
-  public init<Element: Equatable & Sendable>(
-    lensing elements: KeyPath<State, TrackedArray<Element>> & Sendable,
+  public static func query<Element: Equatable & Sendable>(
+    _ elements: KeyPath<State, TrackedArray<Element>> & Sendable,
     at index: Int,
     strategy: ExecutionStrategy = .cancelPrevious,
     name: String? = nil,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     effects: @escaping @Sendable (Element) -> Effect<Event>
-  ) {
+  ) -> Feedback {
     // Not `precondition`, whose message an optimized build drops.
     if index < 0 { fatalError("FeedbackLoop: a TrackedArray's positions start at 0, not \(index)") }
-    self.init(name: name, kind: "lensing", fileID: fileID, line: line) { id, core in
+    return Feedback(name: name, kind: "query", fileID: fileID, line: line) { id, core in
       let runtime = QueryRuntime(
         id: id, core: core, strategy: strategy, query: { $0[keyPath: elements].element(at: index) },
         effects: effects)

@@ -19,7 +19,7 @@ extension Feedback {
   ///   var priorityByID: TrackedDictionary<Upload.ID, Int> = [:]
   /// }
   ///
-  /// Feedback<State, Event>.react(requests: \.priorityByID) { id, priority, updates in
+  /// Feedback<State, Event>.requests(\.priorityByID) { id, priority, updates in
   ///   .run { send in
   ///     try await uploader.upload(id, priority: priority, priorityChanges: updates)
   ///     send(.uploaded(id))
@@ -28,14 +28,14 @@ extension Feedback {
   /// ```
   @_disfavoredOverload
   @inlinable
-  public static func react<ID: Hashable & Sendable, Value: Equatable & Sendable>(
-    requests: @escaping @Sendable (State) -> TrackedDictionary<ID, Value>,
+  public static func requests<ID: Hashable & Sendable, Value: Equatable & Sendable>(
+    _ requests: @escaping @Sendable (State) -> TrackedDictionary<ID, Value>,
     name: String? = nil,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     effects: @escaping @Sendable (_ id: ID, _ initial: Value, _ updates: AsyncStream<Value>) -> Effect<Event>
   ) -> Feedback {
-    Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
+    Feedback(name: name, kind: "requests", fileID: fileID, line: line) { id, core in
       KeyedRuntime.trackedDictionary(id: id, core: core, requests: requests, effects: effects)
     }
   }

@@ -18,20 +18,20 @@ extension Feedback {
   ///   var channels: TrackedSet<Channel.ID> = []
   /// }
   ///
-  /// Feedback<State, Event>.react(requests: \.channels) { channel in
+  /// Feedback<State, Event>.requests(\.channels) { channel in
   ///   .sequence(hub.messages(on: channel).map { .received($0, on: channel) })
   /// }
   /// ```
   @_disfavoredOverload
   @inlinable
-  public static func react<Request: Hashable & Sendable>(
-    requests: @escaping @Sendable (State) -> TrackedSet<Request>,
+  public static func requests<Request: Hashable & Sendable>(
+    _ requests: @escaping @Sendable (State) -> TrackedSet<Request>,
     name: String? = nil,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     effects: @escaping @Sendable (Request) -> Effect<Event>
   ) -> Feedback {
-    Feedback(name: name, kind: "react(requests:)", fileID: fileID, line: line) { id, core in
+    Feedback(name: name, kind: "requests", fileID: fileID, line: line) { id, core in
       KeyedRuntime.trackedSet(id: id, core: core, requests: requests, effects: effects)
     }
   }

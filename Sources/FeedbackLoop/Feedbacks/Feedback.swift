@@ -2,23 +2,29 @@
 /// timers, UI.
 ///
 /// A feedback is a value that describes what to do; each system that runs it
-/// gives it a runtime of its own. Build one with the vocabulary of RxFeedback and ReactiveFeedback:
+/// gives it a runtime of its own. Every way to make one is a static function
+/// named for its kind, one per kind, so a feedback reads `.kind(...)`
+/// wherever a feedback is expected: in a system's list, in a feature's (a
+/// ``LiftableFeedback`` has the same functions, with the same labels), in a
+/// test. No initializer makes a feedback from your closures.
 ///
-/// | need | feedback |
-/// | --- | --- |
-/// | an effect per query, restarted only when the query changes | ``init(lensing:strategy:name:fileID:line:effects:)``, ``init(skippingRepeated:strategy:name:fileID:line:effects:)``, ``react(request:strategy:name:fileID:line:effects:)``; many feedbacks each on one element of a ``TrackedArray``, asked only when their element changed: ``init(lensing:at:strategy:name:fileID:line:effects:)`` |
-/// | an effect for each state that satisfies a predicate | ``init(predicate:strategy:name:fileID:line:effects:)`` |
-/// | an effect when a predicate becomes true, or a query non-`nil` | ``init(onBecomingTrue:strategy:name:fileID:line:effects:)``, ``init(onBecomingNonNil:strategy:name:fileID:line:effects:)`` |
-/// | concurrent effects, one per request in the state | ``react(requests:name:fileID:line:effects:)-((State)->Set<Request>,_,_,_,_)``, by id ``react(requests:name:fileID:line:effects:)-((State)->[ID:Value],_,_,_,_)``; for many requests changed a few at a time, over a ``TrackedSet`` or a ``TrackedDictionary`` (O(1) per change) ``react(requests:name:fileID:line:effects:)-((State)->TrackedSet<Request>,_,_,_,_)``, ``react(requests:name:fileID:line:effects:)-((State)->TrackedDictionary<ID,Value>,_,_,_,_)``, a `TreeSet` ``react(requests:name:fileID:line:effects:)-((State)->TreeSet<Request>,_,_,_,_)`` or a `TreeDictionary` ``react(requests:name:fileID:line:effects:)-((State)->TreeDictionary<ID,Value>,_,_,_,_)`` |
-/// | an effect after an event | ``onEvent(strategy:name:fileID:line:effects:)`` |
-/// | events from outside | ``input(_:name:fileID:line:)-(Input<Event>,_,_,_)`` |
-/// | the whole stream of states | ``init(name:fileID:line:events:)``, ``init(deriving:strategy:name:fileID:line:effects:)`` |
-/// | a synchronous observer of each state with a memory of its own per system (a renderer) | ``init(name:fileID:line:observingEachState:)`` |
+/// | kind | when its effect starts | spelling |
+/// | --- | --- | --- |
+/// | query | when the query changes to a non-`nil` value | ``query(_:strategy:name:fileID:line:effects:)``; on one element of a ``TrackedArray``: ``query(_:at:strategy:name:fileID:line:effects:)`` |
+/// | predicate | for each state that satisfies the predicate | ``predicate(_:whenFalse:strategy:name:fileID:line:effects:)`` |
+/// | edge | when a predicate becomes true, or a query non-`nil` | ``onBecomingTrue(_:strategy:name:fileID:line:effects:)``, ``onBecomingNonNil(_:strategy:name:fileID:line:effects:)`` |
+/// | requests | for each request that appears, one effect per request | ``requests(_:name:fileID:line:effects:)-((State)->Set<Request>,_,_,_,_)``; by id ``requests(_:name:fileID:line:effects:)-((State)->[ID:Value],_,_,_,_)``; the same over a ``TrackedSet``, a ``TrackedDictionary``, a `TreeSet` or a `TreeDictionary` |
+/// | event | after an event | ``onEvent(strategy:name:fileID:line:effects:)`` |
+/// | input | events from outside | ``input(_:name:fileID:line:)-(Input<Event>,_,_,_)`` |
+/// | events | the whole stream of states in, events out | ``events(name:fileID:line:_:)`` |
+/// | deriving | for each value derived from the stream of states | ``deriving(_:strategy:name:fileID:line:effects:)`` |
+/// | observer | — (a synchronous observer of each state, with a memory of its own per system: a renderer) | ``observer(name:fileID:line:_:)`` |
+/// | child systems | a child system per request | `childSystems(_:for:make:route:updated:outcome:)`, over a ``TrackedDictionary`` or a `Dictionary` |
 ///
 /// ```swift
 /// let feedbacks: [Feedback<Search.State, Search.Event>] = [
 ///   .input(queries),
-///   Feedback(lensing: \.pageToLoad) { page in
+///   .query(\.pageToLoad) { page in
 ///     .task { try await .loaded(api.page(page)) } catch: { .failed($0) }
 ///   },
 /// ]
@@ -41,7 +47,7 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
 
   /// The feedback's readable name, as monitors and the testing kit show it:
   /// the one given to its initializer, or its kind and where it was written
-  /// (`lensing@Search.swift:42`).
+  /// (`query@Search.swift:42`).
   public var name: String { label.text }
 
   /// The general form (RxFeedback's `(Observable<State>) -> Observable<Event>`):
@@ -54,17 +60,17 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
   /// before the next event is reduced.
   ///
   /// ```swift
-  /// Feedback<Player.State, Player.Event>(events: { states in
+  /// Feedback<Player.State, Player.Event>.events { states in
   ///   states.map(\.isPlaying).removingDuplicates().map(Player.Event.playingChanged)
-  /// })
+  /// }
   /// ```
-  public init<Events: AsyncSequence & Sendable>(
+  public static func events<Events: AsyncSequence & Sendable>(
     name: String? = nil,
     fileID: StaticString = #fileID,
     line: UInt = #line,
-    events transform: @escaping @Sendable (AsyncStream<State>) -> Events
-  ) where Events.Element == Event {
-    self.init(name: name, kind: "events", fileID: fileID, line: line) { id, core in
+    _ transform: @escaping @Sendable (AsyncStream<State>) -> Events
+  ) -> Feedback where Events.Element == Event {
+    Feedback(name: name, kind: "events", fileID: fileID, line: line) { id, core in
       StreamRuntime(id: id, core: core) { states, send in
         for try await event in transform(states) { send(event) }
       }

@@ -2,7 +2,7 @@
 /// to the system, and a readable name.
 ///
 /// The name is the one passed to the feedback's initializer, or its kind and
-/// the place it was written (`lensing@Search.swift:42`).
+/// the place it was written (`query@Search.swift:42`).
 public struct FeedbackID: Sendable, Hashable, CustomStringConvertible {
   /// The feedback's position in the system's list of feedbacks.
   public let index: Int

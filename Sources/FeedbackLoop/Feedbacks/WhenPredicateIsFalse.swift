@@ -2,7 +2,9 @@
 /// the effect that feedback is running.
 ///
 /// The two libraries that a predicate feedback comes from disagree, so the
-/// choice is written at the call site rather than hidden in a default:
+/// choice is written at every call site
+/// (``Feedback/predicate(_:whenFalse:strategy:name:fileID:line:effects:)``
+/// has no default for it):
 /// ReactiveFeedback's talk defines the predicate feedback as "each state
 /// for which the predicate holds starts the effect" (a false predicate
 /// changes nothing, ``keepRunning``), while ReactiveFeedback 0.10 and Loop
@@ -11,14 +13,14 @@
 ///
 /// ```swift
 /// // Hide the HUD 3 s after it shows; hiding it by hand cancels the timer.
-/// Feedback<HUD, HUD.Event>(predicate: \.isVisible, whenFalse: .cancelRunning) { _ in
+/// Feedback<HUD, HUD.Event>.predicate(\.isVisible, whenFalse: .cancelRunning) { _ in
 ///   .after(.seconds(3), send: .hide)
 /// }
 /// ```
 public enum WhenPredicateIsFalse: Sendable, Hashable {
   /// A state for which the predicate is false leaves the running effect
-  /// alone: it runs to its end (the behaviour of
-  /// `Feedback(predicate:strategy:name:fileID:line:effects:)`).
+  /// alone: it runs to its end (ReactiveFeedback's `Feedback(predicate:)`,
+  /// as its talk defines it).
   case keepRunning
   /// A state for which the predicate is false cancels the running effect
   /// (and, under ``ExecutionStrategy/queue``, the effects waiting behind

@@ -39,7 +39,7 @@ public enum EventSource: Sendable, Hashable, CustomStringConvertible {
   /// ``System/send(_:isolation:)`` or an ``Input``.
   case external
   /// A feedback's own task: an input bound to an asynchronous sequence, or
-  /// the general form ``Feedback/init(name:fileID:line:events:)``.
+  /// the general form ``Feedback/events(name:fileID:line:_:)``.
   case feedback(FeedbackID)
   /// An effect of a feedback.
   case effect(EffectID)

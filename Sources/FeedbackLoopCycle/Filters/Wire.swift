@@ -9,7 +9,7 @@ import FeedbackLoop
 /// read where the state stores it, and one comparison with the model
 /// rendered last, kept per system: no allocation, no copy of the frame, no
 /// closure of the library's between the loop and the frame filter (the
-/// render is a core `Feedback(observingEachState:)`). The event filter runs
+/// render is a core `Feedback.observer(_:)`). The event filter runs
 /// in the router's reducer, with the frames it may read (``Frames``).
 ///
 /// ```swift
@@ -52,9 +52,9 @@ public struct Wire<Frame: Sendable>: Sendable {
   ) where D.Model: Equatable {
     self.name = name
     makeRender = { _ in
-      Feedback(
+      Feedback.observer(
         name: "render \(name)",
-        observingEachState: {
+        {
           let shown = ShownModel<D.Model>()
           return { reel in
             let model = frameFilter(reel._frame)
@@ -112,9 +112,9 @@ public struct Wire<Frame: Sendable>: Sendable {
   ) where D.Model: Equatable {
     self.name = name
     makeRender = { _ in
-      Feedback(
+      Feedback.observer(
         name: "render \(name)",
-        observingEachState: {
+        {
           let shown = ShownModel<D.Model>()
           return { reel in
             // A failure leaves `shown` as it is: the model the driver shows.
@@ -126,8 +126,8 @@ public struct Wire<Frame: Sendable>: Sendable {
         })
     }
     makeFailureReport = { wire in
-      Feedback(
-        lensing: { reel -> FailedRender? in
+      Feedback.query(
+        { reel -> FailedRender? in
           do {
             _ = try frameFilter(reel._frame)
             return nil

@@ -70,7 +70,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
   ///
   /// ```swift
   /// let feedbacks = Feedbacks {
-  ///   Feedback(on: LoadingState.self) { state in ... }
+  ///   Feedback.on(LoadingState.self) { state in ... }
   /// }
   /// ```
   public init(@FeedbacksBuilder<State, Event> _ content: () -> [DeclaredFeedback<State, Event>]) {

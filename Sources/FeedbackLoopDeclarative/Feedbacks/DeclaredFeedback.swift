@@ -3,13 +3,13 @@ import FeedbackLoop
 /// A feedback of a declared system: a side effect for the states a pattern
 /// matches, under an execution strategy, with the Feedbacks library's modifiers.
 ///
-/// Write one with the `Feedback(on:strategy:perform:)` functions inside
-/// ``Feedbacks``; the core's own feedbacks (`Feedback.input(_:)`,
-/// `Feedback(lensing:)`, ...) may be listed there too.
+/// Write one with `Feedback.on(_:strategy:whenUnmatched:name:fileID:line:perform:)`
+/// inside ``Feedbacks``; the core's own feedbacks (`.input(_:)`,
+/// `.query(_:)`, ...) may be listed there too.
 ///
 /// ```swift
 /// Feedbacks {
-///   Feedback(on: LoadingState.self, strategy: .cancelOnNewState) { state in
+///   Feedback.on(LoadingState.self, strategy: .cancelPrevious) { state in
 ///     .task { .loaded(try await api.page(state.page)) } catch: { _ in LoadingHasFailed() }
 ///   }
 ///   .onEventEmitted { event in print("emitted", event) }
@@ -91,7 +91,7 @@ public struct DeclaredFeedback<State: Sendable, Event: Sendable>: Sendable {
   ///
   /// Inlinable, as the core's feedback initializers are, so that its
   /// closures are built in the user's module and run specialized for its
-  /// `State` and `Event`; so are the `Feedback(on:...)` functions and the
+  /// `State` and `Event`; so are the `Feedback.on(...)` functions and the
   /// patterns, whose closures these call for every state.
   @inlinable
   func makeCoreFeedback() -> FeedbackLoop.Feedback<State, Event> {
@@ -127,8 +127,8 @@ public struct DeclaredFeedback<State: Sendable, Event: Sendable>: Sendable {
           }
         }
       }
-      return FeedbackLoop.Feedback(
-        predicate: predicate,
+      return FeedbackLoop.Feedback.predicate(
+        predicate,
         whenFalse: body.whenUnmatched,
         strategy: body.strategy,
         name: body.name ?? "on \(body.patternName)",

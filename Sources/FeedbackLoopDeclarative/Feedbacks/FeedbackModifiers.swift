@@ -14,7 +14,7 @@ extension DeclaredFeedback {
   /// enabled again.
   ///
   /// ```swift
-  /// Feedback(on: LoadingState.self) { state in ... }
+  /// Feedback.on(LoadingState.self) { state in ... }
   ///   .disable { !network.isReachable }
   /// ```
   public func disable(_ condition: @escaping @Sendable () -> Bool) -> DeclaredFeedback {
@@ -29,7 +29,7 @@ extension DeclaredFeedback {
   /// Applied twice, both are called, the inner one first.
   ///
   /// ```swift
-  /// Feedback(on: LoadingState.self) { state in ... }
+  /// Feedback.on(LoadingState.self) { state in ... }
   ///   .onStateReceived { state in logger.debug("received \(state)") }
   /// ```
   public func onStateReceived(_ perform: @escaping @Sendable (State) -> Void) -> DeclaredFeedback {
@@ -43,7 +43,7 @@ extension DeclaredFeedback {
   /// both are called, the inner one first.
   ///
   /// ```swift
-  /// Feedback(on: LoadingState.self) { state in ... }
+  /// Feedback.on(LoadingState.self) { state in ... }
   ///   .onEventEmitted { event in analytics.track(event) }
   /// ```
   public func onEventEmitted(_ perform: @escaping @Sendable (Event) -> Void) -> DeclaredFeedback {
@@ -59,13 +59,13 @@ extension DeclaredFeedback {
   /// names another.
   ///
   /// It moves the side effects written as operations
-  /// (`Feedback(on:strategy:run:)`). A side effect that returns an
+  /// (`Feedback.on(_:strategy:run:)`). A side effect that returns an
   /// `Effect` runs where the system runs its effects
   /// (`SystemEnvironment.effectExecutor`): the core does not let another
   /// layer wrap an effect it built.
   ///
   /// ```swift
-  /// Feedback(on: DecodingState.self) { state, send in
+  /// Feedback.on(DecodingState.self) { state, send in
   ///   send(DecodedEvent(image: decode(state.data)))
   /// }
   /// .execute(on: decodingExecutor)

@@ -2,15 +2,15 @@ import FeedbackLoop
 
 /// The feedbacks of a declared system: its side effects, inputs and timers.
 ///
-/// List declared feedbacks (`Feedback(on:strategy:perform:)`), the core's
-/// feedbacks (`Feedback.input(_:)`, `Feedback(lensing:)`, ...), and other
+/// List declared feedbacks (`Feedback.on(_:strategy:perform:)`), the core's
+/// feedbacks (`.input(_:)`, `.query(_:)`, ...), and other
 /// `Feedbacks`. Modifiers applied to the group apply to every declared
 /// feedback in it, after the feedback's own.
 ///
 /// ```swift
 /// Feedbacks {
-///   Feedback(on: LoadingState.self, strategy: .cancelOnNewState) { state in ... }
-///   Feedback(on: SelectedState.self, strategy: .continueOnNewState) { state in ... }
+///   Feedback.on(LoadingState.self, strategy: .cancelPrevious) { state in ... }
+///   Feedback.on(SelectedState.self, strategy: .queue) { state in ... }
 ///   Feedback.input(buttons)
 /// }
 /// .onEventEmitted { event in logger.debug("\(event)") }
@@ -23,7 +23,7 @@ public struct Feedbacks<State: Sendable, Event: Sendable>: Sendable {
   ///
   /// ```swift
   /// Feedbacks<Phase, Action> {
-  ///   Feedback(on: .case("loading", \Phase.loading)) { page in ... }
+  ///   Feedback.on(.case("loading", \Phase.loading)) { page in ... }
   /// }
   /// ```
   public init(@FeedbacksBuilder<State, Event> _ content: () -> [DeclaredFeedback<State, Event>]) {

@@ -17,7 +17,7 @@
 /// }
 ///
 /// let load = SideEffect.make(LoadingSideEffects.load, network, database)
-/// Feedback(on: LoadingState.self, strategy: .cancelOnNewState, perform: load)
+/// Feedback.on(LoadingState.self, strategy: .cancelPrevious, perform: load)
 /// ```
 ///
 /// The Feedbacks library stops at six parameters; parameter packs have no such limit.

@@ -30,8 +30,8 @@ extension Statechart {
     for (index, node) in nodes.enumerated() {
       for (number, activity) in node.activities.enumerated() {
         feedbacks.append(
-          Feedback(
-            lensing: { state in
+          Feedback.query(
+            { state in
               state.isActive(index: index) ? ChartEntry(entry: state.entries[index], context: state.context) : nil
             },
             name: "\(name).\(node.id).activity\(number)"
@@ -50,8 +50,8 @@ extension Statechart {
         + (transition.target >= 0 ? nodes[transition.target].id : nodes[source].id)
       feedbacks.append(
         Feedback(name: feedbackName, sharingPerSystem: delaysKey, ChartDelays.init) { delays in
-          Feedback(
-            lensing: { state in
+          Feedback.query(
+            { state in
               state.isActive(index: source) ? DelayArm(entry: state.entries[source], run: state.run) : nil
             },
             name: feedbackName

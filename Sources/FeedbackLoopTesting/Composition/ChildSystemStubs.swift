@@ -179,7 +179,7 @@ extension TestSystem {
   /// Tests a system running `feature`, exactly as production code would
   /// make it with `System(initial:feature:)`:
   /// the lifted feedbacks' effects are listed in flight under their
-  /// feature's name (`search/lensing@Search.swift:12`), and an event for a
+  /// feature's name (`search/query@Search.swift:12`), and an event for a
   /// child that does not exist shows in the timeline as discarded.
   ///
   /// ```swift

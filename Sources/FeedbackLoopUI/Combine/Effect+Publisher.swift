@@ -19,7 +19,7 @@ import FeedbackLoop
     /// dropped. (With OpenCombine where Combine does not exist.)
     ///
     /// ```swift
-    /// Feedback<Search.State, Search.Event>(lensing: \.nextPageURL) { url in
+    /// Feedback<Search.State, Search.Event>.query(\.nextPageURL) { url in
     ///   .publisher(
     ///     api.search(url)  // AnyPublisher<Response, Error>
     ///       .map(Search.Event.success)

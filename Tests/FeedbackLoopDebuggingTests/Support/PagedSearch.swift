@@ -52,8 +52,8 @@ enum PagedSearch {
 
   static var feedbacks: [Feedback<State, Event>] {
     [
-      Feedback(
-        lensing: { state in state.loadingPage.map { PageRequest(query: state.query, page: $0) } }, name: "request"
+      Feedback.query(
+        { state in state.loadingPage.map { PageRequest(query: state.query, page: $0) } }, name: "request"
       ) { request in
         .after(.seconds(1), send: .loaded(page: request.page, results: results(request)))
       }

@@ -47,7 +47,9 @@ import Testing
     let regulated = Feature<any State, any Event>(
       name: "volume", reducer: Volume.transitions().reducer,
       feedbacks: [
-        .predicate({ (DeclaredFeatureCompositionTests.value($0) ?? 0) < 5 }) { _ in .send(Volume.IncreaseEvent()) }
+        .predicate({ (DeclaredFeatureCompositionTests.value($0) ?? 0) < 5 }, whenFalse: .keepRunning) { _ in
+          .send(Volume.IncreaseEvent())
+        }
       ])
     let system = System(initial: Mixer(), feature: regulated.lifted(state: \Mixer.right, event: Self.toRight).feature)
     #expect(Self.value(system.state.right) == 5)

@@ -154,7 +154,7 @@ extension DelayHostileTests {
       }
     }
     let target = Locked<System<StatechartState<[String]>, ChartEvent<Signal>>?>(nil)
-    let stopper = Feedback<StatechartState<[String]>, ChartEvent<Signal>>(observingEachState: {
+    let stopper = Feedback<StatechartState<[String]>, ChartEvent<Signal>>.observer({
       { state in if !state.context.isEmpty { target.withLock { $0 }?.stop() } }
     })
     let (system, clock) = DelayOrderTests.system(chart, context: [], feedbacks: chart.feedbacks + [stopper])

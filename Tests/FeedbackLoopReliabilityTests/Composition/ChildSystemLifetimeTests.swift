@@ -47,7 +47,7 @@ extension Reliability {
                   return count + step
                 },
                 feedbacks: [
-                  Feedback(lensing: { $0 > 0 ? 1 : nil }) { _ in
+                  Feedback.query({ $0 > 0 ? 1 : nil }) { _ in
                     .run { send in
                       try await withTaskCancellationHandler {
                         try await send.clock.sleep(for: .seconds(1_000_000))

@@ -21,7 +21,7 @@ extension Reliability {
     static let feature: Feature<Board, Event> = {
       let row = Feature<Row, Int>(
         name: "row", reducer: Reducer { row, step in row.count += step },
-        feedbacks: [.lensing({ $0.count % 100 == 99 ? $0.count : nil }) { _ in .send(1) }])
+        feedbacks: [.query({ $0.count % 100 == 99 ? $0.count : nil }) { _ in .send(1) }])
       return .combine(
         name: "board",
         row.lifted(

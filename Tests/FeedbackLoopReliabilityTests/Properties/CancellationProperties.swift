@@ -154,7 +154,7 @@ extension Reliability {
           }
         },
         feedbacks: [
-          Feedback(lensing: \.query) { query in
+          Feedback.query(\.query) { query in
             started.add()
             return effect(testCase.behaviours[query], instance: started.value, emitted: emitted, clock: harness.clock)
           }

@@ -43,7 +43,7 @@ extension Reliability {
     }
 
     static let feedbacks: [Feedback<State, Event>] = [
-      Feedback(lensing: \.query, name: "ticker") { query in
+      Feedback.query(\.query, name: "ticker") { query in
         .run { send in
           for index in 0..<3 {
             try await send.clock.sleep(for: .milliseconds(100 * (query % 4 + 1)))
@@ -51,10 +51,10 @@ extension Reliability {
           }
         }
       },
-      .react(requests: \.requests, name: "requests") { request in
+      .requests(\.requests, name: "requests") { request in
         .after(.milliseconds(150 * (request + 1)), send: .done(request))
       },
-      Feedback(predicate: { $0.total % 7 == 3 }, name: "nudge") { _ in .send(.add(1)) },
+      Feedback.predicate({ $0.total % 7 == 3 }, whenFalse: .keepRunning, name: "nudge") { _ in .send(.add(1)) },
       .onEvent(name: "chain") { event, _ in
         guard case .done(let request) = event, request % 2 == 0 else { return .none }
         return .send(.toggle(request + 1))

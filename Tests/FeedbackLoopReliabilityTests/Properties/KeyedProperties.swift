@@ -172,7 +172,7 @@ extension Reliability {
           reduce(&state, event)
         },
         feedbacks: [
-          .react(requests: \.requests) { key in
+          .requests(\.requests) { key in
             let generation = generations.withLock {
               $0[key, default: 0] += 1
               return $0[key]!

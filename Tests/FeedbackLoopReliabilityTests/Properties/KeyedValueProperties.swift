@@ -83,7 +83,7 @@ extension Reliability {
           reduce(&state, event)
         },
         feedbacks: [
-          .react(requests: \.values) { id, initial, updates in
+          .requests(\.values) { id, initial, updates in
             let generation = generations.withLock {
               $0[id, default: 0] += 1
               return $0[id]!

@@ -22,7 +22,7 @@ enum Toast {
       }
     },
     feedbacks: [
-      .lensing({ $0.isVisible ? $0.taps : nil }, name: "hide") { _ in .after(.seconds(3), send: .hide) }
+      .query({ $0.isVisible ? $0.taps : nil }, name: "hide") { _ in .after(.seconds(3), send: .hide) }
     ])
 }
 

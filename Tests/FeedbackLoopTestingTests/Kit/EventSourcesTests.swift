@@ -35,7 +35,7 @@ struct EventSourcesTests {
     let editor = TestSystem(
       initial: State(), reduceInPlace: Self.reduce,
       feedbacks: [
-        Feedback(events: { states in
+        Feedback.events({ states in
           states.filter { $0.length != $0.text.count }.map { Event.counted($0.text.count) }
         })
       ])

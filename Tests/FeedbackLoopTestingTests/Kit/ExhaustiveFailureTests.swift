@@ -281,7 +281,7 @@ struct ExhaustiveFailureTests {
     let log = FailureLog()
     // Answers every state with an effect that sends an event, which makes
     // a new state, and so on, forever: each turn is a new effect task.
-    let echo = Feedback<Int, Fixtures.Ticker.Event>(lensing: { $0 > 0 ? $0 : nil }) { _ in
+    let echo = Feedback<Int, Fixtures.Ticker.Event>.query({ $0 > 0 ? $0 : nil }) { _ in
       .run { send in send(.tick) }
     }
     let runaway = TestSystem(initial: 0, reduce: Fixtures.Ticker.reduce, feedbacks: [echo], reporter: log.reporter)

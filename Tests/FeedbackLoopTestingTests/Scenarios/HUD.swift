@@ -32,8 +32,8 @@ enum HUD {
   /// While the HUD shows, one timer per interaction: a new interaction
   /// changes the query, which replaces the timer (RxSwift's `flatMapLatest`).
   static let feedbacks: [Feedback<State, Event>] = [
-    Feedback(
-      lensing: { $0.isVisible ? $0.interactions : nil },
+    Feedback.query(
+      { $0.isVisible ? $0.interactions : nil },
       name: "hide after the last interaction"
     ) { _ in
       .after(hideDelay, send: .hide)

@@ -19,13 +19,13 @@ enum Volume {
     }
   }
 
-  /// Feedbacks' `.continueOnNewState` is `.queue` here.
+  /// Feedbacks' `.queue` is `.queue` here.
   static func feedbacks(target: Int) -> [Feedback<State, Event>] {
     [
-      Feedback(predicate: { _ in true }, strategy: .queue, name: "increase") { state in
+      Feedback.predicate({ _ in true }, whenFalse: .keepRunning, strategy: .queue, name: "increase") { state in
         state.value >= target ? .none : .send(.increase)
       },
-      Feedback(predicate: { _ in true }, strategy: .queue, name: "decrease") { state in
+      Feedback.predicate({ _ in true }, whenFalse: .keepRunning, strategy: .queue, name: "decrease") { state in
         state.value <= target ? .none : .send(.decrease)
       },
     ]

@@ -24,7 +24,7 @@ enum Fixtures {
     enum Event: Equatable, Sendable { case go }
 
     static let feedbacks: [Feedback<Int, Event>] = [
-      Feedback(lensing: { $0 > 0 ? $0 : nil }, name: "fails") { _ in
+      Feedback.query({ $0 > 0 ? $0 : nil }, name: "fails") { _ in
         .run { send in
           try await send.clock.sleep(for: .seconds(1))
           throw Unmapped()
@@ -40,7 +40,7 @@ enum Fixtures {
     enum Event: Equatable, Sendable { case tick }
 
     static let feedbacks: [Feedback<Int, Event>] = [
-      Feedback(lensing: { _ in true }, name: "ticker") { _ in
+      Feedback.query({ _ in true }, name: "ticker") { _ in
         .run { send in
           while true {
             try await send.clock.sleep(for: .seconds(1))

@@ -82,7 +82,7 @@ enum GettingStarted {
   }
 
   static func request(api: SearchAPI) -> Feedback<State, Event> {
-    Feedback(lensing: \.pageToLoad) { request in
+    Feedback.query(\.pageToLoad) { request in
       .task {
         .success(try await api.page(request))
       } catch: { _ in
@@ -92,7 +92,7 @@ enum GettingStarted {
   }
 
   static func nextPage(nearBottom: AsyncStream<Void>) -> Feedback<State, Event> {
-    Feedback(onBecomingNonNil: \.nextPageToLoad) { _ in
+    Feedback.onBecomingNonNil(\.nextPageToLoad) { _ in
       .run { send in
         for await _ in nearBottom {
           send(.loadNextPage)

@@ -270,7 +270,7 @@ extension ComposedPathTests {
       Feature(
         name: "counter", reducer: Reducer { state, event in if case .set(let value) = event { state.value = value } },
         feedbacks: [
-          .lensing({ $0.value == 0 ? nil : $0.value }, name: "work") { value in
+          .query({ $0.value == 0 ? nil : $0.value }, name: "work") { value in
             value.isMultiple(of: 2) ? .none : .run { _ in await gate.wait() }
           }
         ])

@@ -30,7 +30,7 @@ enum Loader {
     Feature(
       name: "loader", reducer: reducer,
       feedbacks: [
-        .lensing(\.request, name: "load") { request in
+        .query(\.request, name: "load") { request in
           .run { send in
             await gate.wait()
             send(.loaded(request))

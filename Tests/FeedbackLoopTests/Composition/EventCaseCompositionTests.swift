@@ -158,7 +158,7 @@ import Testing
     func logging(_ name: String) -> Feature<Pair, Int> {
       Feature(
         name: name, reducer: Reducer { pair, event in pair.log.append("\(name) \(event) after \(pair.log.count)") },
-        feedbacks: [.lensing({ $0.log.count }, name: name) { _ in .none }])
+        feedbacks: [.query({ $0.log.count }, name: name) { _ in .none }])
     }
     let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
     let both = logging("a").combined(with: logging("b"))

@@ -694,7 +694,7 @@ enum RTLeaf {
     Feature(
       name: name, reducer: reducer(hook: hook),
       feedbacks: [
-        .lensing(\.request, name: "load") { request in
+        .query(\.request, name: "load") { request in
           .run { send in
             await gate.wait()
             send(.loaded(request))
@@ -1027,7 +1027,7 @@ final class RTProbe {
 /// A user's feature type that keeps the defaults.
 struct RTDoubling: FeatureProtocol {
   var name: String { "doubling" }
-  var feedbacks: [LiftableFeedback<Int, Int>] { [.lensing({ $0 }, name: "watch") { _ in .none }] }
+  var feedbacks: [LiftableFeedback<Int, Int>] { [.query({ $0 }, name: "watch") { _ in .none }] }
   func reduceReportingDiscards(_ state: inout Int, _ event: Int) -> String? {
     state = state * 2 + event
     return event < 0 ? "negative \(event)" : nil
@@ -1099,7 +1099,7 @@ enum RTTimed {
       case .hide: state.isVisible = false
       }
     },
-    feedbacks: [.lensing({ $0.isVisible ? $0.taps : nil }, name: "hide") { _ in .after(.seconds(3), send: .hide) }])
+    feedbacks: [.query({ $0.isVisible ? $0.taps : nil }, name: "hide") { _ in .after(.seconds(3), send: .hide) }])
 
   static let parent =
     Feature<Parent, ParentEvent>(

@@ -118,7 +118,7 @@ import Testing
     enum Counter {
       static let feature = Feature<Int, Int>(
         name: "counter", reducer: Reducer(returning: +),
-        feedbacks: [.predicate({ $0 < 5 }) { _ in .send(1) }])
+        feedbacks: [.predicate({ $0 < 5 }, whenFalse: .keepRunning) { _ in .send(1) }])
     }
     struct Box: Sendable, Equatable { var count: Int? = 10 }
     let path = EventPath<Int, Int>.identity
@@ -139,7 +139,7 @@ import Testing
     let child = Feature<Int, Int>(
       name: "child", reducer: Reducer(returning: +),
       feedbacks: [
-        .predicate({ $0 == 1 }) { _ in
+        .predicate({ $0 == 1 }, whenFalse: .keepRunning) { _ in
           .run { send in
             await gate.wait()
             send(100)

@@ -153,7 +153,7 @@ extension LiftedPathTests {
     Feature(
       name: "pinger", reducer: Loader.reducer,
       feedbacks: [
-        .predicate({ $0.request != nil }, name: "ping") { state in
+        .predicate({ $0.request != nil }, whenFalse: .keepRunning, name: "ping") { state in
           .run { send in
             await gate.wait()
             send(.loaded(state.request ?? 0))

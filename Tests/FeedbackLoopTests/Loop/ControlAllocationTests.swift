@@ -184,7 +184,7 @@ struct ControlAllocationTests {
         var system: System<Held, UInt8>? = Self.makeOffTheMainActor(
           initial: Held(Box(0, tally: tally)), stopping: !releaseOnly,
           feedbacks: Self.synchronousFeedbacks(feedbacks, witnesses: &witnesses)
-            + [Feedback(observingEachState: { { _ in statesSeen.withLock { $0 += 1 } } })])
+            + [Feedback.observer({ { _ in statesSeen.withLock { $0 += 1 } } })])
         if releaseOnly {
           system = nil
         } else {
@@ -234,33 +234,35 @@ struct ControlAllocationTests {
       witnesses.append(WeakWitness(witness: witness))
       switch index % 8 {
       case 0:
-        return Feedback(lensing: { witness.touch($0.fill < 3 ? $0.fill : nil) }) { fill in
+        return Feedback.query({ witness.touch($0.fill < 3 ? $0.fill : nil) }) { fill in
           .after(.seconds(1), send: fill &+ 1)
         }
       case 1:
-        return Feedback(predicate: { witness.touch($0.fill == 2) }) { _ in .after(.seconds(2), send: 7) }
+        return Feedback.predicate({ witness.touch($0.fill == 2) }, whenFalse: .keepRunning) { _ in
+          .after(.seconds(2), send: 7)
+        }
       case 2:
-        return .react(requests: { state in witness.touch(state.fill == 0 ? [] : [Int(state.fill) % 3, 5]) }) {
+        return .requests({ state in witness.touch(state.fill == 0 ? [] : [Int(state.fill) % 3, 5]) }) {
           request in .after(.seconds(1), send: UInt8(request))
         }
       case 3:
-        return .react(requests: { state in witness.touch(state.fill < 4 ? [1: state.fill, 2: 9] : [:]) }) {
+        return .requests({ state in witness.touch(state.fill < 4 ? [1: state.fill, 2: 9] : [:]) }) {
           _, value, _ in .after(.seconds(3), send: value &+ 10)
         }
       case 4:
         // One input binds to one feedback: the later ones get their own.
         return .input(index == 4 ? input : Input())
       case 5:
-        return Feedback(observingEachState: {
+        return Feedback.observer({
           { state in
             _ = witness.touch(state)
             if state.fill == 9 { stopper.value?.stop() }
           }
         })
       case 6:
-        return Feedback(events: { states in states.compactMap { witness.touch($0.fill == 200 ? UInt8(1) : nil) } })
+        return Feedback.events({ states in states.compactMap { witness.touch($0.fill == 200 ? UInt8(1) : nil) } })
       default:
-        return Feedback(skippingRepeated: { witness.touch($0.fill % 2) }) { _ in .none }
+        return Feedback.query({ witness.touch($0.fill % 2) }) { _ in .none }
       }
     }
   }
@@ -273,9 +275,9 @@ struct ControlAllocationTests {
       let witness = Witness(index)
       witnesses.append(WeakWitness(witness: witness))
       if index % 2 == 0 {
-        return Feedback(lensing: { witness.touch($0.fill == 3 ? $0.fill : nil) }) { _ in .none }
+        return Feedback.query({ witness.touch($0.fill == 3 ? $0.fill : nil) }) { _ in .none }
       }
-      return Feedback(observingEachState: { { _ = witness.touch($0) } })
+      return Feedback.observer({ { _ = witness.touch($0) } })
     }
   }
 

@@ -59,7 +59,7 @@ import Testing
       let system = System<Tally, Int>(
         initial: Tally(life: Life(census)), reduceInPlace: Self.appending,
         feedbacks: [
-          Feedback(observingEachState: { { perState.keep($0) } }),
+          Feedback.observer({ { perState.keep($0) } }),
           .onEvent { _, state in
             perEvent.keep(state)
             return .none
@@ -88,7 +88,7 @@ import Testing
       let system = System<Tally, Int>(
         initial: Tally(life: Life(census)), reduceInPlace: Self.appending,
         feedbacks: [
-          Feedback(observingEachState: { { state in _ = state.items.count } }),
+          Feedback.observer({ { state in _ = state.items.count } }),
           .onEvent { _, state in
             _ = state.life
             return .none
@@ -123,7 +123,7 @@ import Testing
       let system = System<Tally, Int>(
         initial: Tally(life: Life(census)), reduceInPlace: Self.appending,
         feedbacks: [
-          Feedback(observingEachState: {
+          Feedback.observer({
             { state in
               guard state.items == [1, 2] else { return }
               // The loop is owned and in the middle of its pass: the
@@ -165,10 +165,10 @@ import Testing
       let system = System<Tally, Int>(
         initial: Tally(life: Life(census)), reduceInPlace: Self.appending,
         feedbacks: [
-          Feedback(observingEachState: {
+          Feedback.observer({
             { state in if state.items == [1, 2] { reference.system?.stop() } }
           }),
-          Feedback(observingEachState: { { later.keep($0) } }),
+          Feedback.observer({ { later.keep($0) } }),
         ])
       reference.system = system
       let observation = system.observe { observed.keep($0) }

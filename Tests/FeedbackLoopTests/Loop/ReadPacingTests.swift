@@ -138,7 +138,7 @@ struct StatePlacementTests {
       let system = System<Int, Int>(
         initial: 0, reduce: +,
         feedbacks: (0..<count).map { index in
-          Feedback(lensing: { $0 > 0 && $0 < 3 ? $0 + index : nil }) { _ in .none }
+          Feedback.query({ $0 > 0 && $0 < 3 ? $0 + index : nil }) { _ in .none }
         })
       for _ in 0..<4 { system.send(1) }
       #expect(system.state == 4)

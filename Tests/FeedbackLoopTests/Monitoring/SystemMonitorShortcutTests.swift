@@ -43,7 +43,7 @@ import Testing
       feedbacks: [
         .input(input),
         // An event sent by a feedback: its source is the feedback, not outside.
-        Feedback(lensing: { $0 == 1 ? 1 : nil }) { _ in .send(.echo(1)) },
+        Feedback.query({ $0 == 1 ? 1 : nil }) { _ in .send(.echo(1)) },
       ],
       monitor: Self.shortcutMonitor(log))
     input.send(.add(1))

@@ -18,7 +18,7 @@ struct ComposedFeatureScopeTests {
         case .add(let amount): state.count += amount
         }
       },
-      feedbacks: [.predicate({ $0.count == 1 }) { _ in .send(.add(10)) }])
+      feedbacks: [.predicate({ $0.count == 1 }, whenFalse: .keepRunning) { _ in .send(.add(10)) }])
   }
 
   enum Board {

@@ -29,7 +29,7 @@ enum Counter {
   /// While the timer is on, a tick one second after each count: the query
   /// is the count, so each tick starts the next second.
   static let feedbacks: [Feedback<State, Event>] = [
-    Feedback(lensing: { $0.isTimerOn ? $0.count : nil }) { _ in
+    Feedback.query({ $0.isTimerOn ? $0.count : nil }) { _ in
       .after(.seconds(1), send: .tick)
     }
   ]

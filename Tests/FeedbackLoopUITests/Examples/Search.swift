@@ -125,7 +125,7 @@ enum Search {
 
   static func feedbacks(api: API) -> [Feedback<State, Event>] {
     [
-      Feedback(lensing: \.pageToLoad) { request in
+      Feedback.query(\.pageToLoad) { request in
         .task {
           .success(try await api.page(request))
         } catch: { error in

@@ -89,14 +89,14 @@ package enum Search {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   package static func feedbacks(store: some SearchStore, nearBottom: NearBottom) -> [Feedback<State, Event>] {
     [
-      Feedback(lensing: \.pageToLoad, name: "search request") { url in
+      Feedback.query(\.pageToLoad, name: "search request") { url in
         .task {
           .success(try await store.search(url))
         } catch: { error in
           .failure(error as? SearchError ?? .offline)
         }
       },
-      Feedback(lensing: \.pageAwaitingBottom, name: "near the bottom") { _ in
+      Feedback.query(\.pageAwaitingBottom, name: "near the bottom") { _ in
         .run { send in
           for await _ in nearBottom.values() {
             send(.loadNextPage)

@@ -35,8 +35,8 @@ package enum SkipIntro {
   package static func feedbacks(player: some Player) -> [Feedback<State, Event>] {
     [
       // RxFeedback's react(request:): one tick per second shown.
-      .react(
-        request: { state -> Int? in
+      .query(
+        { state -> Int? in
           guard case .showing(let secondsLeft) = state else { return nil }
           return secondsLeft
         },
@@ -45,7 +45,7 @@ package enum SkipIntro {
         .after(.seconds(1), send: .secondsLeftChanged(secondsLeft - 1))
       },
       // The seek is an effect; its completion is an event.
-      Feedback(onBecomingTrue: { $0 == .skipping }, name: "seek past the intro") { _ in
+      Feedback.onBecomingTrue({ $0 == .skipping }, name: "seek past the intro") { _ in
         .task {
           try await player.seek(to: introEnd)
           return .didSkipIntro

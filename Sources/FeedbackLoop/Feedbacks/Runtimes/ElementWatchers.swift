@@ -1,5 +1,5 @@
 /// The feedbacks of one system that watch elements of the same
-/// ``TrackedArray`` (``Feedback/init(lensing:at:strategy:name:fileID:line:effects:)``),
+/// ``TrackedArray`` (``Feedback/query(_:at:strategy:name:fileID:line:effects:)``),
 /// reached through one state handler instead of one each.
 ///
 /// The handler reads from the array's log the positions changed since the

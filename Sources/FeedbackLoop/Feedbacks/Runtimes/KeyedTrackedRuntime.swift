@@ -11,7 +11,7 @@
 // KeyedTreeRuntimes.swift), so that hashing the requests runs specialized in
 // the user's module.
 extension KeyedRuntime where Key == Value {
-  /// `react(requests:)` over a `TrackedSet`: one effect per request.
+  /// `requests(_:)` over a `TrackedSet`: one effect per request.
   @inlinable
   static func trackedSet(
     id: FeedbackID, core: SystemCore<State, Event>,
@@ -48,7 +48,7 @@ extension KeyedRuntime where Key == Value {
 }
 
 extension KeyedRuntime where Value: Equatable {
-  /// `react(requests:)` over a `TrackedDictionary`: one effect per id; a
+  /// `requests(_:)` over a `TrackedDictionary`: one effect per id; a
   /// kept id's new value is handed to its running effect.
   ///
   /// Whether a logged id's value changed is told by the values the feedback

@@ -14,7 +14,7 @@ import HashTreeCollections
 // more than the diff itself. Each factory makes a plain `KeyedRuntime` and
 // hands the system its own handler, as every keyed form does.
 extension KeyedRuntime where Key == Value {
-  /// `react(requests:)` over a `TreeSet`: one effect per request.
+  /// `requests(_:)` over a `TreeSet`: one effect per request.
   @inlinable
   static func treeSet(
     id: FeedbackID, core: SystemCore<State, Event>,
@@ -44,7 +44,7 @@ extension KeyedRuntime where Key == Value {
 }
 
 extension KeyedRuntime where Value: Equatable {
-  /// `react(requests:)` over a `TreeDictionary`: one effect per id; a kept
+  /// `requests(_:)` over a `TreeDictionary`: one effect per id; a kept
   /// id's new value is handed to its running effect.
   ///
   /// Ids removed and added are found structurally. `TreeDictionary` has no
