@@ -79,13 +79,13 @@ struct StoreFollowsItsSystemTests {
     let system = System(
       initial: Counter.State(), reduceInPlace: Counter.reduce,
       feedbacks: [
-        Feedback(lensing: { $0.count == 2 ? true : nil }) { _ in
+        Feedback.query({ $0.count == 2 ? true : nil }) { _ in
           .run { _ in stopper.system?.stop() }
         },
         // The effect runs on another thread while the loop is still in the
         // pass of the state that started it, before the observers: what a
         // slow main thread (ThreadSanitizer's) lets a real executor do.
-        Feedback(observingEachState: {
+        Feedback.observer({
           { state in
             if state.count == 2 { onThreadAndJoin { executor.runUntilIdle() } }
           }
@@ -162,10 +162,10 @@ struct StoreFollowsItsSystemTests {
     let system = System(
       initial: Counter.State(), reduceInPlace: Counter.reduce,
       feedbacks: [
-        Feedback(lensing: { $0.count == 2 ? true : nil }) { _ in
+        Feedback.query({ $0.count == 2 ? true : nil }) { _ in
           .run { _ in stopper.system?.stop() }
         },
-        Feedback(observingEachState: {
+        Feedback.observer({
           { state in
             if state.count == 2 { onThreadAndJoin { executor.runUntilIdle() } }
           }
@@ -205,7 +205,7 @@ struct StoreFollowsItsSystemTests {
     let system = System(
       initial: Counter.State(), reduceInPlace: Counter.reduce,
       feedbacks: [
-        Feedback(lensing: { state -> Bool? in
+        Feedback.query({ state -> Bool? in
           if state.count == 2 { stopper.system?.stop() }
           return nil
         }) { _ in .run { _ in } }

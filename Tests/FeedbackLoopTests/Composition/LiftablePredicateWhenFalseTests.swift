@@ -59,7 +59,7 @@ import Testing
     let harness = Harness()
     if lifted {
       let activity = ActivityLog<Screen, Event>()
-      let feature = hud(whenFalse).lifted(state: \Screen.hud, event: .identity)
+      let feature = hud(whenFalse).lifted(state: \Screen.hud, event: EventPath.identity)
       let system = System(
         initial: Screen(), feature: feature, environment: harness.environment, monitor: activity.monitor)
       return tapTapWait(system, harness, activity)

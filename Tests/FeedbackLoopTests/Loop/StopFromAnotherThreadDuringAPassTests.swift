@@ -51,12 +51,12 @@ import Testing
     let system = System<Int, Int>(
       initial: 0, reduce: { state, event in state + event },
       feedbacks: [
-        Feedback(observingEachState: {
+        Feedback.observer({
           { state in
             if state == 2 { Self.onThreadAndJoin { reference.system?.stop() } }
           }
         }),
-        Feedback(observingEachState: { { state in log.append("later feedback \(state)") } }),
+        Feedback.observer({ { state in log.append("later feedback \(state)") } }),
       ])
     reference.system = system
     let first = system.observe({ state in log.append("first \(state)") }, onStop: { log.append("first stopped") })
@@ -91,13 +91,13 @@ import Testing
     let system = System<Tally, Int>(
       initial: Tally(), reduceInPlace: { state, event in state.items.append(event) },
       feedbacks: [
-        Feedback(observingEachState: { { state in log.append("feedback \(state.items)") } }),
-        Feedback(observingEachState: {
+        Feedback.observer({ { state in log.append("feedback \(state.items)") } }),
+        Feedback.observer({
           { state in
             if state.items == [1, 2] { Self.onThreadAndJoin { reference.system?.stop() } }
           }
         }),
-        Feedback(observingEachState: { { state in log.append("later feedback \(state.items)") } }),
+        Feedback.observer({ { state in log.append("later feedback \(state.items)") } }),
       ])
     reference.system = system
     let states = Log()
@@ -144,13 +144,13 @@ import Testing
     let system = System<Int, Int>(
       initial: 0, reduce: { state, event in state + event },
       feedbacks: [
-        Feedback(lensing: { $0 == 2 ? true : nil }) { _ in
+        Feedback.query({ $0 == 2 ? true : nil }) { _ in
           .run { _ in reference.system?.stop() }
         },
         // The effect runs on another thread while the loop is still in the
         // pass of the state that started it: what a slow loop lets a real
         // executor do.
-        Feedback(observingEachState: {
+        Feedback.observer({
           { state in if state == 2 { Self.onThreadAndJoin { executor.runUntilIdle() } } }
         }),
       ],
