@@ -83,7 +83,7 @@ import Testing
   }
 
   @Test func theTestingKitsTransitionAssertionsApply() {
-    let transitions = TransitionAssertions(Pages.declaration { _ in [] }.transitions.reduce)
+    let transitions = TransitionAssertions(reduceReturning: Pages.declaration { _ in [] }.transitions.reduce)
     transitions.assertThat(from: .loading(page: 3), on: .loaded(["a"]), newStateIs: .loaded(page: 3, items: ["a"]))
     transitions.assertThat(from: .failed(page: 3), on: .refresh, newStateIs: .loading(page: 3))
     transitions.assertThatStateIsUnchanged(from: .loaded(page: 3, items: []), on: .failed)

@@ -27,7 +27,7 @@ extension Reliability {
           }
         }
         let system = System(
-          initial: 0, reduce: { (state: Int, _: Int) in state + 1 }, isolation: .mainActor,
+          initial: 0, reduceReturning: { (state: Int, _: Int) in state + 1 }, isolation: .mainActor,
           monitor: .combining([counts.monitor, checking]))
         let sent = Counter()
         let stoppedOnMain = Locked<Bool?>(nil)

@@ -28,7 +28,7 @@ import Testing
   func generalForm() {
     let harness = Harness()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         Feedback(events: { states in
           states.compactMap { state -> Event? in
@@ -53,7 +53,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         Feedback(deriving: { states in states.map(\.total).filter { $0 > 0 } }) { total in
           .after(.seconds(1), send: .note("derived \(total)"))
@@ -72,7 +72,7 @@ import Testing
   func eventTriggered() {
     let harness = Harness()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         .onEvent { event, state in
           guard case .add(let amount) = event, amount > 10 else { return .none }
@@ -91,7 +91,7 @@ import Testing
     struct Oops: Error {}
     let harness = Harness()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         Feedback(lensing: { _ in "always" }) { _ in  // a constant query: never restarted, never cancelled
           .sequence(
@@ -117,7 +117,7 @@ import Testing
   @MainActor
   func mainActorEffects() async {
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         Feedback(lensing: { $0.total == 1 ? 1 : nil }) { _ in .task { .note("from a task") } }
       ],
@@ -134,7 +134,7 @@ import Testing
     let logger = Logger(label: "test") { _ in CapturingLogHandler(log: lines) }
     let system = System(
       initial: 0,
-      reduce: logging(
+      reduceReturning: logging(
         { (count: Int, event: Event) in
           guard case .add(let amount) = event else { return count }
           return count + amount
@@ -152,7 +152,7 @@ import Testing
   @Test("an Input binds to one system; stopping the observer ends its deliveries")
   func observationCancel() {
     let input = Input<Event>()
-    let system = System(initial: State(), reduceInPlace: Self.reduce, feedbacks: [.input(input)])
+    let system = System(initial: State(), reduce: Self.reduce, feedbacks: [.input(input)])
     let seen = Log<Int>()
     let observation = system.observe { seen.append($0.total) }
     input.send(.add(1))
@@ -171,7 +171,7 @@ import Testing
     let harness = Harness()
     let other = ManualTaskExecutor()
     let system = System(
-      initial: 0, reduce: { (count: Int, _: Event) in count + 1 },
+      initial: 0, reduceReturning: { (count: Int, _: Event) in count + 1 },
       feedbacks: [
         Feedback(lensing: { $0 == 0 ? 0 : nil }) { _ in Effect<Event>.task { .ran }.executorPreference(other) }
       ],
@@ -186,7 +186,7 @@ import Testing
 @Suite(.runsLeftoverJobs) struct ObservationEndTests {
   @Test("an observation's onStop is called when the system stops")
   func onStop() {
-    let system = System(initial: 0, reduce: { (count: Int, amount: Int) in count + amount })
+    let system = System(initial: 0, reduceReturning: { (count: Int, amount: Int) in count + amount })
     let log = Log<String>()
     let observation = system.observe {
       log.append("state \($0)")

@@ -31,7 +31,7 @@ import Testing
 
   func makeSystem() -> System<Search.State, Search.Event> {
     System(
-      initial: .loadedPage(.initial), reduce: Search.reduce,
+      initial: .loadedPage(.initial), reduceReturning: Search.reduce,
       feedbacks: Search.feedbacks(store: store, nearBottom: nearBottom),
       environment: harness.environment, monitor: activity.monitor)
   }

@@ -28,7 +28,7 @@ import Testing
         Feedback<Bool, Event>(predicate: { $0 }, effects: hide)
       }
     return System(
-      initial: false, reduce: Self.reduce, feedbacks: [feedback], environment: harness.environment,
+      initial: false, reduceReturning: Self.reduce, feedbacks: [feedback], environment: harness.environment,
       monitor: activity.monitor)
   }
 
@@ -75,7 +75,7 @@ import Testing
     let activity = ActivityLog<Bool, Event>()
     let relay = Input<Event>()
     let system = System(
-      initial: false, reduce: Self.reduce,
+      initial: false, reduceReturning: Self.reduce,
       feedbacks: [
         .input(relay),
         Feedback<Bool, Event>(predicate: { $0 }, whenFalse: .cancelRunning) { _ in

@@ -35,7 +35,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(query: "a"), reduce: QueryAndPredicateGuaranteeTests.reduce,
+      initial: State(query: "a"), reduceReturning: QueryAndPredicateGuaranteeTests.reduce,
       feedbacks: [spelling.feedback()],
       environment: harness.environment, monitor: activity.monitor)
     harness.settle()

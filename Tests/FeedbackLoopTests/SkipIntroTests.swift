@@ -18,7 +18,7 @@ extension SkipIntro {
     let introStarted = AsyncStream<Bool>.makeStream()
     let player = FakePlayer(clock: harness.clock)
     let system = System(
-      initial: SkipIntro.State.hidden, reduce: SkipIntro.reduce,
+      initial: SkipIntro.State.hidden, reduceReturning: SkipIntro.reduce,
       feedbacks: SkipIntro.feedbacks(introStarted: introStarted.stream, player: player),
       environment: harness.environment)
     introStarted.continuation.yield(true)
@@ -44,7 +44,7 @@ extension SkipIntro {
     let introStarted = AsyncStream<Bool>.makeStream()
     let player = FakePlayer(clock: harness.clock)
     let system = System(
-      initial: SkipIntro.State.hidden, reduce: SkipIntro.reduce,
+      initial: SkipIntro.State.hidden, reduceReturning: SkipIntro.reduce,
       feedbacks: SkipIntro.feedbacks(introStarted: introStarted.stream, player: player),
       environment: harness.environment)
     introStarted.continuation.yield(true)

@@ -13,7 +13,7 @@ struct StoreFollowsItsSystemTests {
     "G9 a system stopped by its holder on the main actor: the store says so at once, its sequences and scoped stores finish"
   )
   func test_G9_stoppedByItsHolder() async {
-    let system = System(initial: Counter.State(), reduceInPlace: Counter.reduce, isolation: .mainActor)
+    let system = System(initial: Counter.State(), reduce: Counter.reduce, isolation: .mainActor)
     let store = Store(system)
     let child = store.scope(state: \.count, event: { (event: Counter.Event) in event })
     let stopped = Tracker { _ = store.isStopped }
@@ -35,7 +35,7 @@ struct StoreFollowsItsSystemTests {
   @Test(
     "G9 a system stopped from another thread: the store says so after one hop to the main actor, its sequences finish")
   func test_G9_stoppedFromAnotherThread() async {
-    let system = System(initial: Counter.State(), reduceInPlace: Counter.reduce, isolation: .mainActor)
+    let system = System(initial: Counter.State(), reduce: Counter.reduce, isolation: .mainActor)
     let store = Store(system)
     let states = store.states
     await Task.detached { system.stop() }.value
@@ -51,7 +51,7 @@ struct StoreFollowsItsSystemTests {
   func test_G9_stoppedByAnEffect() async {
     let stopper = SystemBox()
     let system = System(
-      initial: Counter.State(), reduceInPlace: Counter.reduce,
+      initial: Counter.State(), reduce: Counter.reduce,
       feedbacks: [
         Feedback(lensing: { $0.count == 2 ? true : nil }) { _ in
           .run { _ in stopper.system?.stop() }
@@ -81,7 +81,7 @@ struct StoreFollowsItsSystemTests {
 
   @Test("G9 a store made on a system already stopped says so at once")
   func test_G9_madeOnAStoppedSystem() async {
-    let system = System(initial: Counter.State(), reduceInPlace: Counter.reduce, isolation: .mainActor)
+    let system = System(initial: Counter.State(), reduce: Counter.reduce, isolation: .mainActor)
     system.stop()
     let store = Store(system)
     #expect(store.isStopped)

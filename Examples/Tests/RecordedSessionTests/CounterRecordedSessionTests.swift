@@ -11,7 +11,7 @@ import Testing
     let plus = Button()
     let minus = Button()
     let counter = System(
-      initial: 0, reduce: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus),
+      initial: 0, reduceReturning: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus),
       environment: session.environment, monitor: recorder.monitor)
     session.act()
     session.act {

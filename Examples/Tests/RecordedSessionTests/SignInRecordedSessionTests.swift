@@ -10,7 +10,7 @@ import Testing
     let recorder = session.recorder(SignIn.State.self, SignIn.Event.self)
     let auth = SimulatedAuthService(clock: session.clock)
     let signIn = System(
-      initial: .signedOut(nil), reduce: SignIn.reduce, feedbacks: SignIn.feedbacks(auth: auth),
+      initial: .signedOut(nil), reduceReturning: SignIn.reduce, feedbacks: SignIn.feedbacks(auth: auth),
       environment: session.environment, monitor: recorder.monitor)
     let wrongPassword = Credentials(username: "ada", password: "babbage")
     session.act()

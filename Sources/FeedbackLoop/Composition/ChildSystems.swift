@@ -7,7 +7,7 @@ import CFeedbackLoopShims
 ///
 /// ```swift
 /// let downloads = ChildSystems<Download.ID, Download.State, Download.Event>()
-/// let app = System(initial: App.State(), reduceInPlace: App.reduce, feedbacks: [
+/// let app = System(initial: App.State(), reduce: App.reduce, feedbacks: [
 ///   .childSystems(downloads, for: \.downloads, make: { id, url in Download.system(url) },
 ///     route: App.downloadEvent, outcome: App.downloadOutcome)
 /// ])

@@ -170,7 +170,7 @@ extension System {
     let report = DiscardReport(environment: environment, monitor: monitor)
     self.init(
       initial: initial,
-      reduceInPlace: { state, event in
+      reduce: { state, event in
         guard let reason = body(&state, event) else { return }
         report.discarded(event, because: reason)
       },

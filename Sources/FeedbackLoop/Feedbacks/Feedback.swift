@@ -95,7 +95,7 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
   ///
   /// ```swift
   /// let buttons = Input<Counter.Event>()
-  /// let system = System(initial: 0, reduce: Counter.reduce, feedbacks: [.input(buttons)])
+  /// let system = System(initial: 0, reduceReturning: Counter.reduce, feedbacks: [.input(buttons)])
   /// buttons.send(.increment)
   /// ```
   @inlinable

@@ -18,8 +18,8 @@
 ///   initial: 0,
 ///   reduce: { count, event in
 ///     switch event {
-///     case .increment: count + 1
-///     case .decrement: count - 1
+///     case .increment: count += 1
+///     case .decrement: count -= 1
 ///     }
 ///   },
 ///   feedbacks: [.input(buttons)]
@@ -30,12 +30,22 @@
 public final class System<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let core: SystemCore<State, Event>
 
-  /// Starts a system whose reducer returns the new state.
+  /// Starts a system whose reducer returns the new state, the form of the
+  /// Feedback libraries this one follows.
+  ///
+  /// The reducer of this library changes the state in place
+  /// (``init(initial:reduce:feedbacks:isolation:environment:monitor:caller:)``);
+  /// this form is for a reducer written `(State, Event) -> State`, and
+  /// always carries the label `reduceReturning:`.
+  ///
+  /// ```swift
+  /// let counter = System(initial: 0, reduceReturning: { count, step in count + step })
+  /// ```
   ///
   /// - Parameters:
   ///   - initial: the state the system starts in.
-  ///   - reduce: the pure function `(State, Event) -> State`, the only place
-  ///     the state changes.
+  ///   - reduceReturning: the pure function `(State, Event) -> State`, the
+  ///     only place the state changes.
   ///   - feedbacks: the feedbacks, in the order they see each state.
   ///   - isolation: where the reducer and the feedbacks run (G10).
   ///   - environment: the clock, executor, logger and event buffer.
@@ -46,7 +56,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   @inlinable
   public convenience init(
     initial: consuming State,
-    reduce: @escaping @Sendable (State, Event) -> State,
+    reduceReturning reduce: @escaping @Sendable (State, Event) -> State,
     feedbacks: [Feedback<State, Event>] = [],
     isolation: SystemIsolation = .own,
     environment: SystemEnvironment = SystemEnvironment(),
@@ -55,25 +65,30 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   ) {
     self.init(
       initial: consume initial,
-      reduceInPlace: { state, event in state = reduce(state, event) },
+      reduce: { state, event in state = reduce(state, event) },
       feedbacks: feedbacks, isolation: isolation, environment: environment, monitor: monitor,
       caller: caller)
   }
 
-  /// Starts a system whose reducer changes the state in place, which spares
+  /// Starts a system: its reducer changes the state in place, which spares
   /// a large state a copy per event.
+  ///
+  /// The in-place form `(inout State, Event) -> Void` is the reducer
+  /// everywhere in this library (``Reducer``, `TestSystem`, `Store`,
+  /// `TransitionAssertions`); a reducer that returns the new state goes to
+  /// ``init(initial:reduceReturning:feedbacks:isolation:environment:monitor:caller:)``.
   ///
   /// ```swift
   /// let search = System(
   ///   initial: Search.State(),
-  ///   reduceInPlace: Search.reduce,  // (inout State, Event) -> Void
+  ///   reduce: Search.reduce,  // (inout State, Event) -> Void
   ///   feedbacks: Search.feedbacks(api: api)
   /// )
   /// ```
   @inlinable
   public init(
     initial: consuming State,
-    reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
+    reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>] = [],
     isolation: SystemIsolation = .own,
     environment: SystemEnvironment = SystemEnvironment(),

@@ -9,7 +9,7 @@ import Logging
 /// ```swift
 /// let clock = TestClock()
 /// let system = System(
-///   initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks,
+///   initial: HUD.State(), reduceReturning: HUD.reduce, feedbacks: HUD.feedbacks,
 ///   environment: SystemEnvironment(clock: clock)
 /// )
 /// ```
@@ -79,7 +79,7 @@ public struct SystemEnvironment: Sendable {
   /// Every system started with it shares one copy.
   ///
   /// ```swift
-  /// let counter = System(initial: 0, reduce: reduce, environment: SystemEnvironment())
+  /// let counter = System(initial: 0, reduceReturning: reduce, environment: SystemEnvironment())
   /// ```
   public init() {
     storage = .standard
@@ -150,7 +150,7 @@ public enum EventBufferPolicy: Sendable, Hashable {
 ///
 /// ```swift
 /// // UI code: a send made on the main actor has reduced before it returns.
-/// let store = System(initial: State(), reduce: reduce, isolation: .mainActor)
+/// let store = System(initial: State(), reduceReturning: reduce, isolation: .mainActor)
 /// ```
 public enum SystemIsolation: Sendable, Hashable {
   /// The system is its own serial domain: the thread that sends to an idle

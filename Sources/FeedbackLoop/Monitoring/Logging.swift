@@ -10,7 +10,7 @@ extension SystemMonitor {
   /// ```swift
   /// let system = System(
   ///   initial: SkipIntro.State.hidden,
-  ///   reduce: SkipIntro.reduce,
+  ///   reduceReturning: SkipIntro.reduce,
   ///   feedbacks: SkipIntro.feedbacks(player: player),
   ///   monitor: .logging(to: Logger(label: "skip-intro"))
   /// )

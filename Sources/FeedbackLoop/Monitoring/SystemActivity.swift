@@ -75,7 +75,7 @@ public enum DiscardReason: Sendable, Hashable {
 ///
 /// ```swift
 /// let system = System(
-///   initial: 0, reduce: { $0 + $1 }, feedbacks: [],
+///   initial: 0, reduceReturning: { $0 + $1 }, feedbacks: [],
 ///   monitor: .logging(to: Logger(label: "counter"))
 /// )
 /// ```

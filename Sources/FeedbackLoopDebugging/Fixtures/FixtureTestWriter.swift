@@ -71,8 +71,8 @@ public struct FixtureTestWriter: Sendable {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let assertions =
       switch reducerStyle {
-      case .returning: "TransitionAssertions(\(reducer))"
-      case .inPlace: "TransitionAssertions(reduceInPlace: \(reducer))"
+      case .returning: "TransitionAssertions(reduceReturning: \(reducer))"
+      case .inPlace: "TransitionAssertions(\(reducer))"
       }
     var tests: [String] = []
     for fixture in fixtures {

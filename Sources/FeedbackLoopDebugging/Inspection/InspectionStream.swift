@@ -19,7 +19,7 @@ import Foundation
 /// stream.add { inspection in
 ///   if let line = InspectionMessage(inspection, serializer: .codable)?.jsonLine() { print(line) }
 /// }
-/// let system = System(initial: .init(), reduceInPlace: Search.reduce, monitor: stream.monitor)
+/// let system = System(initial: .init(), reduce: Search.reduce, monitor: stream.monitor)
 /// ```
 public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable {
   /// The id given to systems that are not named: unique in the process.

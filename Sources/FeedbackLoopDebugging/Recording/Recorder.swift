@@ -13,7 +13,7 @@ import FeedbackLoop
 /// ```swift
 /// let recorder = Recorder<Search.State, Search.Event>(capacity: 1_000, clock: clock)
 /// let system = System(
-///   initial: Search.State(), reduceInPlace: Search.reduce, feedbacks: Search.feedbacks(api: api),
+///   initial: Search.State(), reduce: Search.reduce, feedbacks: Search.feedbacks(api: api),
 ///   environment: SystemEnvironment(clock: clock), monitor: recorder.monitor
 /// )
 /// system.send(.queryChanged("swift"))

@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// let file = try TimelineFile<Search.State, Search.Event>(contentsOf: url)
 /// for problem in file.problems { print(problem) }  // "line 7: moment 6: state.page.items[2].title: …"
-/// let report = Replay.check(file.moments, reduce: Search.reduce)
+/// let report = Replay.check(file.moments, reduceReturning: Search.reduce)
 /// ```
 public struct TimelineFile<State: Sendable & Codable, Event: Sendable & Codable>: Sendable {
   /// The moments that were read, in file order.

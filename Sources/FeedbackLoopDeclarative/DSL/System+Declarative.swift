@@ -57,7 +57,7 @@ extension FeedbackLoop.System {
     let parts = declaration.coreParts(isolation: isolation, environment: environment)
     self.init(
       initial: declaration.initialState,
-      reduceInPlace: parts.reduce,
+      reduce: parts.reduce,
       feedbacks: parts.feedbacks,
       isolation: parts.isolation,
       environment: parts.environment,

@@ -22,7 +22,7 @@ extension Statechart {
   /// clock or on two.
   ///
   /// ```swift
-  /// let test = TestSystem(initial: chart.initialState(context: Player()), reduceInPlace: chart.reduce,
+  /// let test = TestSystem(initial: chart.initialState(context: Player()), reduce: chart.reduce,
   ///                       feedbacks: chart.feedbacks)
   /// ```
   public var feedbacks: [Feedback<StatechartState<Context>, ChartEvent<Event>>] {
@@ -86,7 +86,7 @@ extension Statechart {
     caller: isolated (any Actor)? = #isolation
   ) -> System<StatechartState<Context>, ChartEvent<Event>> {
     System(
-      initial: initialState(context: context), reduceInPlace: reduce, feedbacks: feedbacks + extra,
+      initial: initialState(context: context), reduce: reduce, feedbacks: feedbacks + extra,
       isolation: isolation, environment: environment, monitor: monitor, caller: caller)
   }
 }

@@ -9,7 +9,7 @@
 /// ```swift
 /// let failures = FailureLog()  // a locked array of your own
 /// let hud = TestSystem(
-///   initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks,
+///   initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks,
 ///   reporter: TestFailureReporter { failure in failures.append(failure) }
 /// )
 /// hud.send(.tap)

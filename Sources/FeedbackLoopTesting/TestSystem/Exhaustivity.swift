@@ -2,7 +2,7 @@
 /// what the test names.
 ///
 /// ```swift
-/// let app = TestSystem(initial: App.State(), reduce: App.reduce, feedbacks: App.feedbacks)
+/// let app = TestSystem(initial: App.State(), reduceReturning: App.reduce, feedbacks: App.feedbacks)
 /// app.exhaustivity = .off  // an integration test: check the milestones only
 /// app.send(.login(user)) { $0.screen = .home }
 /// app.receive(.feedLoaded(feed))

@@ -5,7 +5,7 @@ import Observation
 /// the main actor whose state views read synchronously, and which they send
 /// events to.
 ///
-/// A store is what ReactiveFeedback's `Property(initial:reduce:feedbacks:)`
+/// A store is what ReactiveFeedback's `Property(initial:reduceReturning:feedbacks:)`
 /// and Feedbacks' `UISystem` were: the loop's state as something a view
 /// observes. It runs a `System` of isolation
 /// `SystemIsolation.mainActor`, so that:
@@ -26,7 +26,7 @@ import Observation
 /// ```swift
 /// struct CounterView: View {
 ///   @State private var store = Store(
-///     initial: Counter.State(), reduceInPlace: Counter.reduce, feedbacks: Counter.feedbacks)
+///     initial: Counter.State(), reduce: Counter.reduce, feedbacks: Counter.feedbacks)
 ///
 ///   var body: some View {
 ///     Stepper("\(store.count)") {

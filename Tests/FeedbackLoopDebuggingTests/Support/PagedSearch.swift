@@ -67,7 +67,7 @@ extension Harness {
     PagedSearch.State, PagedSearch.Event
   > {
     System(
-      initial: PagedSearch.State(), reduceInPlace: TimeTravel.reducer(PagedSearch.reduce),
+      initial: PagedSearch.State(), reduce: TimeTravel.reducer(PagedSearch.reduce),
       feedbacks: PagedSearch.feedbacks, environment: environment, monitor: monitor)
   }
 

@@ -22,7 +22,7 @@ import Testing
     executor: ManualTaskExecutor
   ) -> System<StatechartState<[String]>, ChartEvent<Signal>> {
     System(
-      initial: initial, reduceInPlace: chart.reduce, feedbacks: feedbacks,
+      initial: initial, reduce: chart.reduce, feedbacks: feedbacks,
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
   }
 
@@ -105,7 +105,7 @@ extension DelayHostileTests {
     let executor = ManualTaskExecutor()
     let clock = LaggingClock(executor: executor)
     let system = System(
-      initial: chart.initialState(context: []), reduceInPlace: chart.reduce, feedbacks: chart.feedbacks,
+      initial: chart.initialState(context: []), reduce: chart.reduce, feedbacks: chart.feedbacks,
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     system.send(.b)
     system.send(.a)
@@ -202,7 +202,7 @@ extension DelayHostileTests {
     let executor = ManualTaskExecutor()
     let clock = ReversingClock(executor: executor)
     let system = System(
-      initial: chart.initialState(context: []), reduceInPlace: chart.reduce, feedbacks: chart.feedbacks,
+      initial: chart.initialState(context: []), reduce: chart.reduce, feedbacks: chart.feedbacks,
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     clock.advance(by: .milliseconds(1))
     #expect(system.state.context == Array(0..<count))

@@ -16,7 +16,7 @@ import Testing
     let executor = ManualTaskExecutor()
     let clock = ReversingClock(executor: executor)
     let system = System(
-      initial: chart.initialState(context: context), reduceInPlace: chart.reduce,
+      initial: chart.initialState(context: context), reduce: chart.reduce,
       feedbacks: feedbacks ?? chart.feedbacks,
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     return (system, clock)

@@ -25,7 +25,7 @@ struct PaginatedSearchTests {
         swift1: .success(swiftPage1), swift2: .success(swiftPage2), rust1: .success(rustPage1),
       ])
     let search = TestSystem(
-      initial: .loadedPage(.initial), reduce: Search.reduce,
+      initial: .loadedPage(.initial), reduceReturning: Search.reduce,
       feedbacks: Search.feedbacks(store: store, nearBottom: nearBottom), clock: clock)
     return (search, store, nearBottom)
   }

@@ -112,7 +112,7 @@ enum GettingStarted {
   ) -> System<State, Event> {
     System(
       initial: State.loadedPage(.initial),
-      reduce: reduce,
+      reduceReturning: reduce,
       feedbacks: [
         .input(userActions),
         request(api: api),
