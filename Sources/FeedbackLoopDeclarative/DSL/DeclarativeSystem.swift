@@ -15,7 +15,7 @@ import FeedbackLoop
 ///   Transitions { ... }
 /// }
 /// print(volume.diagram.mermaid)
-/// let system = System(volume)  // running
+/// let system = volume.start()  // running
 /// ```
 ///
 /// ## Why two names

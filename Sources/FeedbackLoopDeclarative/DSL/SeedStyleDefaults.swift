@@ -26,11 +26,12 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
     unmatchedEvents: UnmatchedEventPolicy<State, Event>? = nil,
+    caller: isolated (any Actor)? = #isolation,
     @SystemBuilder<State, Event> _ content: () -> DeclarativeSystem<State, Event>
   ) {
     var declaration = content()
     if let unmatchedEvents { declaration = declaration.unmatchedEvents(unmatchedEvents) }
-    self.init(declaration, isolation: isolation, environment: environment, monitor: monitor)
+    self.init(declaration, isolation: isolation, environment: environment, monitor: monitor, caller: caller)
   }
 }
 

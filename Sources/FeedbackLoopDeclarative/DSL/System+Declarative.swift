@@ -41,13 +41,11 @@ extension FeedbackLoop.System {
     self.init(declaration, isolation: isolation, environment: environment, monitor: monitor, caller: caller)
   }
 
-  /// Starts a declared system on the core runtime.
-  ///
-  /// ```swift
-  /// let system = System(volume, environment: SystemEnvironment(clock: clock))
-  /// ```
-  @inlinable
-  public convenience init(
+  /// Starts a declared system on the core runtime: what
+  /// ``DeclarativeSystem/start(isolation:environment:monitor:caller:)``
+  /// and `System { ... }` do, the one place that does it.
+  @inlinable @usableFromInline
+  convenience init(
     _ declaration: DeclarativeSystem<State, Event>,
     isolation: SystemIsolation? = nil,
     environment: SystemEnvironment = SystemEnvironment(),
