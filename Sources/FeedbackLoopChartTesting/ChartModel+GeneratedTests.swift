@@ -36,7 +36,7 @@ extension ChartModel where Context: Equatable {
     for (number, path) in paths.enumerated() {
       let test = TestSystem(clock: TestClock(executor: ManualTaskExecutor()), exhaustivity: .off) {
         [context] environment, monitor in
-        recorded.system(context: context, environment: environment, monitor: monitor)
+        recorded.start(context: context, environment: environment, monitor: monitor)
       }
       var expected = initialTimedState()
       check(test.state, assertions)

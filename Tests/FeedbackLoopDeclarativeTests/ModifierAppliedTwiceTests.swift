@@ -218,7 +218,7 @@ import Testing
     }
     .observingTransitions { calls.append("inner \($0)") }
     .observingTransitions { calls.append("outer \($0)") }
-    let system = chart.system(context: 0)
+    let system = chart.start(context: 0)
     system.send(.go)
     #expect(calls.all == ["inner 0", "outer 0"])
     system.stop()

@@ -27,6 +27,24 @@
 /// buttons.send(.increment)
 /// counter.state  // 1
 /// ```
+///
+/// ## Starting a system
+///
+/// One initializer per way of giving the reducer, each with the same
+/// `feedbacks:`, `isolation:`, `environment:` and `monitor:` after it:
+///
+/// - `System(initial:reduce:)`: the reducer, `(inout State, Event) -> Void`.
+/// - `System(initial:reduceReturning:)`: a reducer that returns the new
+///   state, `(State, Event) -> State`.
+/// - `System(initial:reducer:)`: a ``Reducer`` value, composed of lifted
+///   reducers.
+/// - `System(initial:feature:)`: a ``Feature``, its reducer and its
+///   feedbacks.
+///
+/// A value that describes a whole system starts it with `start(...)`: a
+/// declarative system (`DeclarativeSystem.start`, or `System { ... }` in one
+/// step), a statechart (`Statechart.start(context:)`) and Cycle's
+/// `Router.start`.
 public final class System<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let core: SystemCore<State, Event>
 

@@ -74,10 +74,10 @@ extension Statechart {
   /// and the monitor hook apply. `feedbacks` come after the chart's own.
   ///
   /// ```swift
-  /// let player = chart.system(context: Player())
+  /// let player = chart.start(context: Player())
   /// player.send(.pause)
   /// ```
-  public func system(
+  public func start(
     context: Context,
     feedbacks extra: [Feedback<StatechartState<Context>, ChartEvent<Event>>] = [],
     isolation: SystemIsolation = .own,
