@@ -16,8 +16,8 @@ import Testing
     let transitions = Transitions<Mode, Command> {
       From(Mode.idle) { On(Command.go, transitionTo: Mode.running) }
     }
-    #expect(transitions.execute(on: .mainActor).execute(on: .own).isolation == .mainActor)
-    #expect(transitions.execute(on: .own).execute(on: .mainActor).isolation == .own)
+    #expect(transitions.execute(on: .mainActor).execute(on: .sendingThread).isolation == .mainActor)
+    #expect(transitions.execute(on: .sendingThread).execute(on: .mainActor).isolation == .sendingThread)
   }
 
   @Test func feedbackExecuteOnTwiceRunsOnTheInnerExecutor() {

@@ -196,7 +196,7 @@ import Testing
     system.send(1)
     system.stop()
     #expect(log.entries == ["state 0", "state 1", "stopped"])
-    #expect(system.isolation == .own)
+    #expect(system.isolation == .sendingThread)
     observation.cancel()
   }
 }

@@ -135,7 +135,7 @@ extension System {
     initial: consuming State,
     feature: Feature<State, Event>,
     feedbacks: [Feedback<State, Event>] = [],
-    isolation: SystemIsolation = .own,
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
     caller: isolated (any Actor)? = #isolation
@@ -161,7 +161,7 @@ extension System {
     initial: consuming State,
     reducer: Reducer<State, Event>,
     feedbacks: [Feedback<State, Event>] = [],
-    isolation: SystemIsolation = .own,
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
     caller: isolated (any Actor)? = #isolation

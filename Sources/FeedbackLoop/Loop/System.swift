@@ -76,7 +76,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     initial: consuming State,
     reduceReturning reduce: @escaping @Sendable (State, Event) -> State,
     feedbacks: [Feedback<State, Event>] = [],
-    isolation: SystemIsolation = .own,
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
     caller: isolated (any Actor)? = #isolation
@@ -108,7 +108,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     initial: consuming State,
     reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>] = [],
-    isolation: SystemIsolation = .own,
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
     caller: isolated (any Actor)? = #isolation

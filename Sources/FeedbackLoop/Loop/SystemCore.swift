@@ -302,7 +302,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// actor need not run on the main thread, so the thread cannot tell).
   @inlinable @inline(__always)
   func mayDrain(callerIsMainActor: Bool) -> Bool {
-    isolation == .own || callerIsMainActor
+    isolation == .sendingThread || callerIsMainActor
   }
 
   @inlinable @inline(__always)

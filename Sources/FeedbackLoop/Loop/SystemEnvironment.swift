@@ -153,11 +153,12 @@ public enum EventBufferPolicy: Sendable, Hashable {
 /// let store = System(initial: State(), reduceReturning: reduce, isolation: .mainActor)
 /// ```
 public enum SystemIsolation: Sendable, Hashable {
-  /// The system is its own serial domain: the thread that sends to an idle
-  /// system runs the reducer and the feedbacks at once; a send that arrives
-  /// while it is busy is queued and drained by that same thread. No task and
-  /// no hop. For background and server code.
-  case own
+  /// The reducer and the feedbacks run on the sending thread: the thread
+  /// that sends to an idle system runs them at once; a send that arrives
+  /// while it is busy is queued and drained by the thread already running
+  /// the loop. One at a time, under the system's lock; no task and no hop.
+  /// For background and server code.
+  case sendingThread
   /// The reducer, the feedbacks and the observers run on the main actor. A
   /// send made on the main actor reduces before it returns; a send from
   /// elsewhere is queued and drained on the main actor with one hop.

@@ -158,7 +158,7 @@ public struct Router<Frame: Sendable>: Sendable {
   /// ```
   @inlinable
   public func start(
-    isolation: SystemIsolation = .own,
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<Reel<Frame>, CycleEvent>? = nil,
     caller: isolated (any Actor)? = #isolation

@@ -92,7 +92,7 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - isolation: where the reducer and feedbacks run; by default what the
-  ///     transitions say (``Transitions/execute(on:)``), else `.own`.
+  ///     transitions say (``Transitions/execute(on:)``), else `.sendingThread`.
   ///   - environment: the clock, executor, logger and event buffer.
   ///   - monitor: receives every reduction and effect.
   ///   - caller: the caller's isolation, filled in by the compiler: a
@@ -135,7 +135,7 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
     return (
       reduce: { state, event in table.reduce(&state, event) },
       feedbacks: feedbacks.makeCoreFeedbacks(),
-      isolation: isolation ?? transitions.isolation ?? .own,
+      isolation: isolation ?? transitions.isolation ?? .sendingThread,
       environment: environment
     )
   }

@@ -80,7 +80,7 @@ extension Statechart {
   public func start(
     context: Context,
     feedbacks extra: [Feedback<StatechartState<Context>, ChartEvent<Event>>] = [],
-    isolation: SystemIsolation = .own,
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<StatechartState<Context>, ChartEvent<Event>>? = nil,
     caller: isolated (any Actor)? = #isolation

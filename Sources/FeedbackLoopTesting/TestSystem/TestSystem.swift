@@ -123,7 +123,7 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
   ///   - line: the same place's line.
   ///   - column: the same place's column.
   ///   - makeSystem: builds the system with the given environment and
-  ///     monitor, of `SystemIsolation.own` isolation.
+  ///     monitor, of `SystemIsolation.sendingThread` isolation.
   public init(
     clock: TestClock = TestClock(),
     exhaustivity: Exhaustivity = .on,

@@ -112,7 +112,7 @@ extension System {
     initial: consuming State,
     feature: Composed,
     feedbacks: [Feedback<State, Event>] = [],
-    isolation: SystemIsolation = .own,
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
     caller: isolated (any Actor)? = #isolation
