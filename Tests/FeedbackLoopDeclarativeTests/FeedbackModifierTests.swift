@@ -103,7 +103,7 @@ final class Flag: @unchecked Sendable {
           ran.value = true
           send(.increment)
         }
-        .execute(on: decoding)
+        .effectExecutor(decoding)
       }
       Counter.transitions
     }
@@ -128,7 +128,7 @@ final class Flag: @unchecked Sendable {
           send(.increment)
         }
       }
-      .execute(on: decoding)
+      .effectExecutor(decoding)
       Counter.transitions
     }
     systemExecutor.runUntilIdle()  // the task starts, and moves to `decoding`
@@ -146,7 +146,7 @@ final class Flag: @unchecked Sendable {
       }
       Counter.transitions
     }
-    .execute(on: executor)
+    .effectExecutor(executor)
     let system = System(declaration)  // the default environment names no executor
     #expect(system.state == 0)
     executor.runUntilIdle()

@@ -16,8 +16,8 @@ import Testing
     let transitions = Transitions<Mode, Command> {
       From(Mode.idle) { On(Command.go, transitionTo: Mode.running) }
     }
-    #expect(transitions.execute(on: .mainActor).execute(on: .sendingThread).isolation == .mainActor)
-    #expect(transitions.execute(on: .sendingThread).execute(on: .mainActor).isolation == .sendingThread)
+    #expect(transitions.isolation(.mainActor).isolation(.sendingThread).isolation == .mainActor)
+    #expect(transitions.isolation(.sendingThread).isolation(.mainActor).isolation == .sendingThread)
   }
 
   @Test func feedbackExecuteOnTwiceRunsOnTheInnerExecutor() {
@@ -32,8 +32,8 @@ import Testing
         Feedback(on: .case("zero") { $0 == 0 ? $0 : nil }) { (_: Int, send: Send<Counter.Action>) in
           send(.increment)
         }
-        .execute(on: inner)
-        .execute(on: outer)
+        .effectExecutor(inner)
+        .effectExecutor(outer)
       }
       Counter.transitions
     }
@@ -57,8 +57,8 @@ import Testing
           send(.increment)
         }
       }
-      .execute(on: inner)
-      .execute(on: outer)
+      .effectExecutor(inner)
+      .effectExecutor(outer)
       Counter.transitions
     }
     systemExecutor.runUntilIdle()
@@ -78,8 +78,8 @@ import Testing
       }
       Counter.transitions
     }
-    .execute(on: inner)
-    .execute(on: outer)
+    .effectExecutor(inner)
+    .effectExecutor(outer)
     let system = System(declaration)
     outer.runUntilIdle()
     #expect(system.state == 0)
@@ -241,13 +241,13 @@ extension ModifierAppliedTwiceTests {
       InitialState { 0 }
       Feedbacks {
         Feedbacks {
-          Feedbacks { sending("innermost") }.execute(on: innermost)
+          Feedbacks { sending("innermost") }.effectExecutor(innermost)
           sending("middle")
         }
-        .execute(on: middle)
+        .effectExecutor(middle)
         sending("outer")
       }
-      .execute(on: outer)
+      .effectExecutor(outer)
       Counter.transitions
     }
     systemExecutor.runUntilIdle()  // each task starts, and moves to its executor

@@ -18,7 +18,7 @@ extension FeedbackLoop.System {
   ///
   /// - Parameters:
   ///   - isolation: where the reducer and feedbacks run; by default what the
-  ///     transitions say (``Transitions/execute(on:)``), else `.sendingThread`.
+  ///     transitions say (``Transitions/isolation(_:)``), else `.sendingThread`.
   ///   - environment: the clock, executor, logger and event buffer.
   ///   - monitor: receives every reduction and effect.
   ///   - unmatchedEvents: what an event no transition matches does; by
