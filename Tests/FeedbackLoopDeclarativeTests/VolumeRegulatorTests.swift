@@ -6,11 +6,11 @@ import Testing
 /// Seed 004's first example, written as the seed writes it: a volume
 /// regulated towards a target by two feedbacks.
 enum Volume {
-  struct VolumeState: State, Equatable { let value: Int }
-  struct IncreaseEvent: Event {}
-  struct DecreaseEvent: Event {}
+  struct VolumeState: StateProtocol, Equatable { let value: Int }
+  struct IncreaseEvent: EventProtocol {}
+  struct DecreaseEvent: EventProtocol {}
 
-  static func transitions() -> Transitions<any State, any Event> {
+  static func transitions() -> Transitions<any StateProtocol, any EventProtocol> {
     Transitions {
       From(VolumeState.self) { state in
         On(IncreaseEvent.self, transitionTo: VolumeState(value: state.value + 1))
@@ -19,7 +19,7 @@ enum Volume {
     }
   }
 
-  static func system(initial: Int, target targetedVolume: Int) -> DeclarativeSystem<any State, any Event> {
+  static func system(initial: Int, target targetedVolume: Int) -> DeclarativeSystem<any StateProtocol, any EventProtocol> {
     DeclarativeSystem {
       InitialState {
         VolumeState(value: initial)

@@ -5,7 +5,7 @@ extension FeedbackLoop.System {
   /// `System { InitialState { ... } Feedbacks { ... } Transitions { ... } }`.
   ///
   /// Name the state and event types when they are not the Feedbacks library's
-  /// `any State` and `any Event`:
+  /// `any StateProtocol` and `any EventProtocol`:
   ///
   /// ```swift
   /// let loader = System<Phase, Action> {
