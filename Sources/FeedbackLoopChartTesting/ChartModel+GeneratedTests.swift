@@ -28,7 +28,7 @@ extension ChartModel where Context: Equatable {
   /// ```
   public func runGeneratedTests(
     coverage: ChartCoverage? = nil,
-    assertions: [String: (StatechartState<Context>) -> Void]
+    assertions: [String: (ChartSnapshot<Context>) -> Void]
   ) -> GeneratedTestsReport<Event> {
     let paths = transitionTour()
     let recorded = coverage?.recording(chart) ?? chart
@@ -59,7 +59,7 @@ extension ChartModel where Context: Equatable {
     return GeneratedTestsReport(paths: paths, divergences: divergences)
   }
 
-  private func check(_ state: StatechartState<Context>, _ assertions: [String: (StatechartState<Context>) -> Void]) {
+  private func check(_ state: ChartSnapshot<Context>, _ assertions: [String: (ChartSnapshot<Context>) -> Void]) {
     for id in state.activeStates { assertions[id]?(state) }
   }
 }

@@ -23,7 +23,7 @@ extension ChartStep: Equatable where Event: Equatable {}
 /// each pending delay started, so that waiting fires the delays a test
 /// clock would fire, at the same instants.
 struct TimedState<Context: Sendable>: Sendable {
-  var chart: StatechartState<Context>
+  var chart: ChartSnapshot<Context>
   var now: Duration = .zero
   var started: [Int: DelayStart] = [:]
 

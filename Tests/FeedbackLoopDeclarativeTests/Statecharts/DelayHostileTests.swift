@@ -17,10 +17,10 @@ import Testing
   }
 
   static func system(
-    _ chart: Statechart<[String], Signal>, initial: StatechartState<[String]>,
-    feedbacks: [Feedback<StatechartState<[String]>, ChartEvent<Signal>>], clock: some Clock<Duration>,
+    _ chart: Statechart<[String], Signal>, initial: ChartSnapshot<[String]>,
+    feedbacks: [Feedback<ChartSnapshot<[String]>, ChartEvent<Signal>>], clock: some Clock<Duration>,
     executor: ManualTaskExecutor
-  ) -> System<StatechartState<[String]>, ChartEvent<Signal>> {
+  ) -> System<ChartSnapshot<[String]>, ChartEvent<Signal>> {
     System(
       initial: initial, reduce: chart.reduce, feedbacks: feedbacks,
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
@@ -153,8 +153,8 @@ extension DelayHostileTests {
         ChartState("three") { Transition(after: .milliseconds(1), to: nil, action: { $0.append("3") }) }
       }
     }
-    let target = Locked<System<StatechartState<[String]>, ChartEvent<Signal>>?>(nil)
-    let stopper = Feedback<StatechartState<[String]>, ChartEvent<Signal>>(observingEachState: {
+    let target = Locked<System<ChartSnapshot<[String]>, ChartEvent<Signal>>?>(nil)
+    let stopper = Feedback<ChartSnapshot<[String]>, ChartEvent<Signal>>(observingEachState: {
       { state in if !state.context.isEmpty { target.withLock { $0 }?.stop() } }
     })
     let (system, clock) = DelayOrderTests.system(chart, context: [], feedbacks: chart.feedbacks + [stopper])

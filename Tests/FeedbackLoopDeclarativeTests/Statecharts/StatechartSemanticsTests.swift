@@ -10,7 +10,7 @@ enum Key: Sendable, Equatable {
 /// A chart whose context is the log of what its actions did, in order.
 typealias LogChart = Statechart<[String], Key>
 
-private func run(_ chart: LogChart, _ events: Key...) -> StatechartState<[String]> {
+private func run(_ chart: LogChart, _ events: Key...) -> ChartSnapshot<[String]> {
   var state = chart.initialState(context: [])
   for event in events { chart.reduce(&state, .event(event)) }
   return state

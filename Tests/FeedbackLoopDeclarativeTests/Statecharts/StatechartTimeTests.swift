@@ -23,7 +23,7 @@ private func hudChart() throws -> Statechart<Int, HUDEvent> {
 
 private func testSystem<Context: Sendable & Equatable, Event: Sendable>(
   _ chart: Statechart<Context, Event>, context: Context
-) -> TestSystem<StatechartState<Context>, ChartEvent<Event>> {
+) -> TestSystem<ChartSnapshot<Context>, ChartEvent<Event>> {
   let test = TestSystem(clock: TestClock(executor: ManualTaskExecutor()), exhaustivity: .off) { environment, monitor in
     chart.start(context: context, environment: environment, monitor: monitor)
   }
