@@ -109,7 +109,7 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
       // Built here, in the user's module, so that an input's events take the
       // specialized path into the loop.
       let target = InputTarget<Event> { event, callerIsMainActor in
-        core.receive(event, from: .external, callerIsMainActor: callerIsMainActor)
+        core.submit(event, from: .external, callerIsMainActor: callerIsMainActor)
       }
       return InputHandleRuntime(id: id, core: core, input: input, target: target)
     }

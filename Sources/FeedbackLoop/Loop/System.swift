@@ -167,14 +167,14 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   ///   - caller: the caller's isolation, filled in by the compiler.
   @inlinable
   public func send(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
-    core.receive(event, from: .external, callerIsMainActor: caller === MainActor.shared)
+    core.submit(event, from: .external, callerIsMainActor: caller === MainActor.shared)
   }
 
   /// Sends several events, in order.
   @inlinable
   public func send(contentsOf events: some Sequence<Event>, isolation caller: isolated (any Actor)? = #isolation) {
     let onMainActor = caller === MainActor.shared
-    for event in events { core.receive(event, from: .external, callerIsMainActor: onMainActor) }
+    for event in events { core.submit(event, from: .external, callerIsMainActor: onMainActor) }
   }
 
   /// Every state, the current one first, as an asynchronous sequence.

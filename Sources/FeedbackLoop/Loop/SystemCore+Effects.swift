@@ -71,7 +71,7 @@ extension SystemCore {
   ) -> Task<Void, Never> {
     spawn(priority: options.priority, executor: options.executor) { [self] in
       let send = Send<Event>(clock: environment.clock) { [self] event in
-        receive(event, from: token)
+        submit(event, from: token)
       }
       do {
         if let final = try await body(send) {
@@ -102,7 +102,7 @@ extension SystemCore {
     let token = EffectToken.feedbackTask(feedback)
     return spawn { [self] in
       let send = Send<Event>(clock: environment.clock) { [self] event in
-        receive(event, from: token)
+        submit(event, from: token)
       }
       do {
         try await body(send)

@@ -13,7 +13,7 @@ import Logging
 /// here; the owner takes the work out again in SystemCore.swift's drain.
 extension SystemCore {
   @inlinable
-  func receive(_ event: Event, from token: EffectToken, callerIsMainActor: Bool = false) {
+  func submit(_ event: Event, from token: EffectToken, callerIsMainActor: Bool = false) {
     submit(.event(event, token), callerIsMainActor: callerIsMainActor)
   }
 
@@ -23,7 +23,7 @@ extension SystemCore {
   }
 
   @usableFromInline
-  func receiveControl(feedback: Int32, value: any Sendable) {
+  func submitControl(feedback: Int32, value: any Sendable) {
     submit(.control(ControlValue(feedback: feedback, value: value)), callerIsMainActor: false)
   }
 
