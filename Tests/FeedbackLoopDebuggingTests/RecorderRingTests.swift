@@ -191,7 +191,7 @@ import Testing
     await withTaskGroup(of: Void.self) { group in
       group.addTask { for _ in 0..<2_000 { system.send(1) } }
       group.addTask {
-        for _ in 0..<500 { recorder.stream.receive(.eventDiscarded(-1, reason: .bufferFull)) }
+        for _ in 0..<500 { recorder.stream.report(.eventDiscarded(-1, reason: .bufferFull)) }
       }
     }
     let moments = recorder.moments

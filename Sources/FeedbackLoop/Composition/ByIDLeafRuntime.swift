@@ -237,8 +237,8 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       table.lastNumber += 1
       guard core.isMonitored else { return }
       let started = table.effectID(table.lastNumber, key: id)
-      core.monitor?.receive(.effectStarted(started))
-      core.monitor?.receive(.effectFinished(started))
+      core.monitor?.report(.effectStarted(started))
+      core.monitor?.report(.effectFinished(started))
     }
   }
 

@@ -174,7 +174,7 @@ final class ChildSystemsRuntime<
       } else {
         let reason = "no child system \(id): \(childEvent) has no child to reach"
         logger.warning("event discarded: \(event): \(reason)")
-        monitor?.receive(.eventDiscarded(event, reason: .noSuchChild(reason)))
+        monitor?.report(.eventDiscarded(event, reason: .noSuchChild(reason)))
       }
     }
   }

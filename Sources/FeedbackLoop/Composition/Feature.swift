@@ -194,6 +194,6 @@ struct DiscardReport<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline
   func discarded(_ event: Event, because reason: String) {
     environment.logger.warning("event discarded: \(event): \(reason)")
-    monitor?.receive(.eventDiscarded(event, reason: .noSuchChild(reason)))
+    monitor?.report(.eventDiscarded(event, reason: .noSuchChild(reason)))
   }
 }

@@ -192,7 +192,7 @@ extension SystemCore {
   /// generic, it built the activity through the enum's metadata per event.
   @inlinable
   func reportReduction(_ event: Event, from before: State, to state: State, token: EffectToken) {
-    monitor?.receiveReduction(event, from: before, to: state, isExternal: token.isExternal) { source(of: token) }
+    monitor?.reportReduction(event, from: before, to: state, isExternal: token.isExternal) { source(of: token) }
   }
 
   /// The items that are not events: rare, so not worth specializing.
@@ -230,7 +230,7 @@ extension SystemCore {
       runtime.start()
     }
     if isStopping { return }
-    monitor?.receive(.started(initial: initial))
+    monitor?.report(.started(initial: initial))
     var stateLink = firstStateLink
     while let link = stateLink {
       if isStopping { return }

@@ -38,7 +38,7 @@ extension SystemCore {
       if let event = enqueueLocked(.event(event, .external)) { dropped.append(event) }
     }
     unlock()
-    for event in dropped { monitor?.receive(.eventDiscarded(event, reason: .bufferFull)) }
+    for event in dropped { monitor?.report(.eventDiscarded(event, reason: .bufferFull)) }
   }
 
   /// Enqueues work the owning thread sends to its own loop (a runtime, or a
@@ -80,7 +80,7 @@ extension SystemCore {
     // seen set, the inbox still holds what other threads sent first.
     let dropped = enqueueLocked(item)
     unlock()
-    if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+    if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
   }
 
   /// Accounts for an item that reached a stopped system: an event is
@@ -94,7 +94,7 @@ extension SystemCore {
   /// with the monitor it read under `lock`.
   @usableFromInline
   func reportRefusedAtStop(_ item: InboxItem<State, Event>, to monitor: SystemMonitor<State, Event>?) {
-    if let event = item.event { monitor?.receive(.eventDiscarded(event, reason: .systemStopped)) }
+    if let event = item.event { monitor?.report(.eventDiscarded(event, reason: .systemStopped)) }
     if case .addObserver(let observer) = item { observer.stopped() }
   }
 

@@ -75,9 +75,9 @@ extension SystemCore {
     StateObserver.releaseChain(&observers)
     if let monitor {
       for event in leftovers.compactMap(\.event) {
-        monitor.receive(.eventDiscarded(event, reason: .systemStopped))
+        monitor.report(.eventDiscarded(event, reason: .systemStopped))
       }
-      monitor.receive(.stopped)
+      monitor.report(.stopped)
     }
     for case .addObserver(let observer) in leftovers { observer.stopped() }
     // Effects' tasks hold this core until they end; release the feedbacks'

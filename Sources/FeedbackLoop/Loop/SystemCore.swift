@@ -358,7 +358,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     case .ownerTakesIt:
       let backlog = inbox.items.count
       unlock()
-      if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+      if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
       // The owner is far behind: most likely it lost its processor to the
       // senders. Give one back rather than grow the inbox further (W9).
       if backlog >= Self.backlogBeforeYielding { fl_yield() }
@@ -367,14 +367,14 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
         // Another thread took the loop meanwhile (`stop()`,
         // `processQueuedEvents()`): it sees `queued`, and takes the item.
         unlock()
-        if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+        if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
         return
       }
       // What was queued before (a main-actor system's items sent from other
       // threads) goes first.
       let first = popLocked()
       unlock()
-      if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+      if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
       let previousDrainer = fl_current_drainer()
       fl_set_current_drainer(identity)
       if let first { process(first) }
@@ -383,7 +383,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       let schedule = !mainDrainScheduled && !inbox.isEmpty
       if schedule { mainDrainScheduled = true }
       unlock()
-      if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+      if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
       if schedule { scheduleMainDrain() }
     }
   }

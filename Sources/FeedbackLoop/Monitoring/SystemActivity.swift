@@ -80,9 +80,9 @@ public enum DiscardReason: Sendable, Hashable {
 /// )
 /// ```
 public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
-  @usableFromInline let receive: @Sendable (SystemActivity<State, Event>) -> Void
+  @usableFromInline let report: @Sendable (SystemActivity<State, Event>) -> Void
   /// A shortcut for `.reduced`, the one report per event: the same as
-  /// `receive(.reduced(...))`, without building the enum. Built, handed
+  /// `report(.reduced(...))`, without building the enum. Built, handed
   /// over and destroyed per event, the generic enum went through its value
   /// witnesses (a copy to match it, a destroy after the call: 13% of
   /// W1mem). The source comes as a flag and a closure: whether it is
@@ -90,7 +90,7 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
   /// just after the core wrote it, it stalled the store forwarding: 8% of
   /// W1mem), and any other source is built only when asked for. `nil` for a
   /// monitor made from one closure; ``combining(_:)`` leaves it out, and
-  /// each combined monitor's `receive` still gets `.reduced`.
+  /// each combined monitor's `report` still gets `.reduced`.
   @usableFromInline let reduced: ReductionShortcut?
 
   /// The `.reduced` shortcut's type: the event, the states before and after,
@@ -113,35 +113,35 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
   /// ``SystemActivity/stopped`` comes from the thread that stopped the
   /// system (or, stopped from inside the loop, the loop's thread).
   public init(_ receive: @escaping @Sendable (SystemActivity<State, Event>) -> Void) {
-    self.receive = receive
+    self.report = receive
     self.reduced = nil
   }
 
   /// A monitor with a shortcut for `.reduced` (the recorder's): `reduced`
-  /// must do what `receive(.reduced(event:from:to:source:))` does, which
+  /// must do what `report(.reduced(event:from:to:source:))` does, which
   /// is still called by monitors that combine this one.
   @inlinable package init(
     _ receive: @escaping @Sendable (SystemActivity<State, Event>) -> Void, reduced: @escaping ReductionShortcut
   ) {
-    self.receive = receive
+    self.report = receive
     self.reduced = reduced
   }
 
   /// Reports a reduction: through the shortcut if there is one.
-  @inlinable @inline(__always) package func receiveReduction(
+  @inlinable @inline(__always) package func reportReduction(
     _ event: Event, from before: State, to after: State, isExternal: Bool, source: () -> EventSource
   ) {
     // Called through the optional chain, the shortcut is borrowed: bound
     // with `if let`, its context was retained and released per event.
     if case .none = reduced?(event, before, after, isExternal, source) {
-      receive(.reduced(event: event, from: before, to: after, source: source()))
+      report(.reduced(event: event, from: before, to: after, source: source()))
     }
   }
 
   /// A monitor that forwards every activity to each of `monitors`, in order.
   public static func combining(_ monitors: [SystemMonitor]) -> SystemMonitor {
     SystemMonitor { activity in
-      for monitor in monitors { monitor.receive(activity) }
+      for monitor in monitors { monitor.report(activity) }
     }
   }
 }

@@ -72,7 +72,7 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
     @usableFromInline var activities: UInt64 = 0
     /// Whether the recorder's stream has consumers besides the recorder:
     /// then each activity goes through the stream's lock (see
-    /// ``InspectionStream/receive(_:)``). Set by `exclusively`, before the
+    /// ``InspectionStream/report(_:)``). Set by `exclusively`, before the
     /// stream runs a consumer's catch-up.
     @usableFromInline var streamHasConsumers = false
     /// How many systems reported `.started` to this recorder. A recorder
