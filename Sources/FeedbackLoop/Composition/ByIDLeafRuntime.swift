@@ -4,7 +4,7 @@
 ///
 /// Its memory is its own stored properties, and each state reaches it as a
 /// pointer to the children, not a copy: the handler built where the types
-/// are concrete calls ``receive(_:)`` without retaining the runtime, the
+/// are concrete calls ``onChildren(_:)`` without retaining the runtime, the
 /// dictionary or a tracker (W7 in BENCHMARKS.md: retains and releases were
 /// a quarter of an event). One child written in place since the last state,
 /// the case of one event for one child, costs one look-up: its tracker's;
@@ -63,14 +63,14 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
 
   /// A new state's children.
   @inlinable
-  final func receive(_ children: UnsafePointer<TrackedDictionary<ID, Child>>) {
+  final func onChildren(_ children: UnsafePointer<TrackedDictionary<ID, Child>>) {
     // The state that `children` points into keeps the storage alive for
     // the whole call: holding it strongly too cost a retain and a release.
-    Unmanaged.passUnretained(children.pointee.storage)._withUnsafeGuaranteedRef { receive(children, storage: $0) }
+    Unmanaged.passUnretained(children.pointee.storage)._withUnsafeGuaranteedRef { onChildren(children, storage: $0) }
   }
 
   @inlinable
-  final func receive(
+  final func onChildren(
     _ children: UnsafePointer<TrackedDictionary<ID, Child>>, storage: TrackedStorage<[ID: Child], ID>
   ) {
     let seen = cursor

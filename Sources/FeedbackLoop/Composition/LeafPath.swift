@@ -284,13 +284,13 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
           withUnsafePointer(to: parent) { pointer in
             let children = UnsafeRawPointer(pointer).advanced(by: offset)
               .assumingMemoryBound(to: TrackedDictionary<ID, State>.self)
-            runner._withUnsafeGuaranteedRef { $0.receive(children) }
+            runner._withUnsafeGuaranteedRef { $0.onChildren(children) }
           }
         }
       } else {
         runtime.onEachState { parent in
           withUnsafePointer(to: parent[keyPath: children]) { pointer in
-            runner._withUnsafeGuaranteedRef { $0.receive(pointer) }
+            runner._withUnsafeGuaranteedRef { $0.onChildren(pointer) }
           }
         }
       }

@@ -141,7 +141,7 @@ extension SystemCore {
     while let link = observer {
       if isStopping { return }
       observer = link._withUnsafeGuaranteedRef {
-        $0.receive(state)
+        $0.onState(state)
         return $0.next
       }
     }
@@ -211,7 +211,7 @@ extension SystemCore {
       runtimes[Int(control.feedback)].onControl(control.value)
     case .addObserver(let observer):
       StateObserver.append(observer, to: &firstObserver)
-      observer.receive(state)
+      observer.onState(state)
     case .removeObserver(let id):
       StateObserver.remove(from: &firstObserver, where: { $0.id == id })?.stopped()
     }
@@ -254,7 +254,7 @@ extension SystemCore {
       return nextObserverID
     }
     submitControl(
-      .addObserver(StateObserver(id: id, receive: receive, stopped: stopped)), callerIsMainActor: callerIsMainActor)
+      .addObserver(StateObserver(id: id, onState: receive, stopped: stopped)), callerIsMainActor: callerIsMainActor)
     return id
   }
 

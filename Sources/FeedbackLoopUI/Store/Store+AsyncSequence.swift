@@ -57,7 +57,7 @@ extension Store where State: Sendable {
     let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: bufferingPolicy)
     continuation.yield(current)
     addListener(
-      receive: { state in
+      onState: { state in
         if case .terminated = continuation.yield(state) { return false }
         return true
       },

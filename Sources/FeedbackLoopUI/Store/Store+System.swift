@@ -107,7 +107,7 @@ extension Store where State: Sendable, Event: Sendable {
     // calls it on the thread that stops or drains the system: on the main
     // queue (the main actor's) the store takes the stop at once; from
     // elsewhere it hops to the main actor.
-    let receive = checkedOnMainActor { (store: Store, state: State) in store.receive(state) }
+    let receive = checkedOnMainActor { (store: Store, state: State) in store.onState(state) }
     _ = system.observe { [weak self] state in
       MainActor.preconditionIsolated(
         "FeedbackLoopUI: a Store needs a system that runs on the main actor (isolation: .mainActor)")

@@ -296,7 +296,7 @@ public final class Store<State, Event> {
   /// registrar call only for what changed and was read since its last
   /// notification (see `stateIsRead` and `ObservedField.isRead`).
   @inlinable
-  func receive(_ new: State) {
+  func onState(_ new: State) {
     guard take(new) else { return }
     // The scoped stores someone follows take the state before anyone is
     // told; the others derive it when they are read.
@@ -347,7 +347,7 @@ public final class Store<State, Event> {
     if members.wordCount > 0 { tellChangedFields() }
     guard !listening.isEmpty else { return }
     var ended: Set<Int> = []
-    for listener in listening where !listener.receive(current) {
+    for listener in listening where !listener.onState(current) {
       ended.insert(listener.id)
     }
     if !ended.isEmpty {
@@ -405,10 +405,10 @@ public final class Store<State, Event> {
   /// `finishOnRelease`, if given, is called if the store goes away first.
   ///
   /// `take`, if given, is called with each new state before any reader of
-  /// this store is told of it, and `receive` after (see `receive(_:)`).
+  /// this store is told of it, and `onState` after (see `onState(_:)`).
   func addListener(
     take: (@MainActor (State) -> Void)? = nil,
-    receive: @escaping @MainActor (State) -> Bool,
+    onState: @escaping @MainActor (State) -> Bool,
     finish: @escaping @MainActor () -> Void,
     finishOnRelease: (@Sendable () -> Void)? = nil
   ) {
@@ -418,7 +418,7 @@ public final class Store<State, Event> {
       return
     }
     if derive != nil { followFromNow() }
-    listeners.append(StoreListener(id: nextListenerID, take: take, receive: receive, finish: finish))
+    listeners.append(StoreListener(id: nextListenerID, take: take, onState: onState, finish: finish))
     if let finishOnRelease { finishers[nextListenerID] = finishOnRelease }
   }
 
