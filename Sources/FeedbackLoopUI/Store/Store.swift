@@ -229,22 +229,6 @@ public final class Store<State, Event> {
     for event in events { forward(event) }
   }
 
-  /// Feedbacks' `emit(event:)`: the same as ``send(_:)``, which is the
-  /// spelling to use.
-  ///
-  /// Deprecated because two names for one operation made readers ask whether
-  /// they differ; they never did. `send` is the name the rest of the library
-  /// uses (`System.send(_:)`, `Input.send(_:)`, an effect's `Send`), so
-  /// write `store.send(.refresh)` instead of `store.emit(.refresh)`.
-  ///
-  /// ```swift
-  /// Button("Refresh") { store.send(.refresh) }
-  /// ```
-  @available(*, deprecated, renamed: "send(_:)", message: "write store.send(event)")
-  public func emit(_ event: Event) {
-    forward(event)
-  }
-
   /// Stops the system: every effect and input is cancelled, no event is
   /// reduced afterwards, and the state sequences and publishers of this
   /// store and of the stores scoped from the same system finish (G9).
