@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-/// The seed's anatomy, one part per test: frame, frame filter, driver,
+/// Cycle.swift's anatomy, one part per test: frame, frame filter, driver,
 /// event, event filter, router.
 @Suite(.runsLeftoverJobs) struct AnatomyTests {
   /// A frame: the whole application at one moment.
@@ -55,7 +55,7 @@ import Testing
     }
   }
 
-  @Test("G1 the drivers render the seed's models before any event")
+  @Test("G1 the drivers render the seed frame's models before any event")
   func seedIsRendered() {
     let application = Application()
     let app = TestSystem(
@@ -188,7 +188,7 @@ import Testing
     app.finish()
   }
 
-  @Test("the seed's eventsCapturedAfterRendering renders the models, then hands back the events")
+  @Test("Cycle.swift's eventsCapturedAfterRendering renders the models, then hands back the events")
   func eventsCapturedAfterRendering() async throws {
     let screen = RecordingDriver<String, Pad>()
     let events = screen.eventsCapturedAfterRendering(["a", "b"])

@@ -3,7 +3,7 @@ import FeedbackLoopCycle
 import FeedbackLoopTesting
 import Testing
 
-/// The seed's three timelines, frame by frame, on the test clock: the
+/// Cycle.swift's three timelines, frame by frame, on the test clock: the
 /// router plays 10 frames a second, so a tick is 100 ms.
 @Suite(.runsLeftoverJobs) struct AnimationTimelineTests {
   let tick = Duration.milliseconds(100)

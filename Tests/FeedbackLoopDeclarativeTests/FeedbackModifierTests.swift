@@ -227,7 +227,7 @@ final class Flag: @unchecked Sendable {
     test.finish()
   }
 
-  @Test func theSeedsStrategyNamesAreTheCoresStrategies() {
+  @Test func theFeedbacksLibrarysStrategyNamesAreTheCoresStrategies() {
     #expect(ExecutionStrategy.cancelOnNewState == .cancelPrevious)
     #expect(ExecutionStrategy.continueOnNewState == .queue)
   }

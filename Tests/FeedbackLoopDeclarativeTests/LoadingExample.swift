@@ -1,8 +1,8 @@
 import FeedbackLoop
 import FeedbackLoopDeclarative
 
-/// Seed 004's loading / loaded / error example, in the seed's protocol
-/// style, its transitions defined apart and gathered, as the seed shows.
+/// The loading / loaded / error example, in the Feedbacks library's protocol
+/// style, its transitions defined apart and gathered, as the Feedbacks library shows.
 enum Loader {
   struct LoadingState: StateProtocol, Equatable { let page: Int }
   struct LoadedState: StateProtocol, Equatable {

@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Testing
 
 @Suite(.runsLeftoverJobs) struct LoadingExampleTests {
-  // MARK: The seed's protocol style
+  // MARK: The Feedbacks library's protocol style
 
   @Test func aPageLoadsAfterItsDelayOnTheTestClock() {
     let executor = ManualTaskExecutor()
@@ -38,7 +38,7 @@ import Testing
     #expect(system.state is Loader.ErrorState)
   }
 
-  @Test func theSeedsTransitionsOneByOne() {
+  @Test func theFeedbacksLibrarysTransitionsOneByOne() {
     let transitions = Loader.transitions
     let loaded = transitions.reduce(Loader.LoadingState(page: 2), Loader.DataIsLoaded(data: ["x"]))
     #expect(loaded as? Loader.LoadedState == Loader.LoadedState(page: 2, data: ["x"]))

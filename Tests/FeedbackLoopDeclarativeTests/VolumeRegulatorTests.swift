@@ -3,7 +3,7 @@ import FeedbackLoopDeclarative
 import FeedbackLoopTesting
 import Testing
 
-/// Seed 004's first example, written as the seed writes it: a volume
+/// The first example, written as the Feedbacks library writes it: a volume
 /// regulated towards a target by two feedbacks.
 enum Volume {
   struct VolumeState: StateProtocol, Equatable { let value: Int }
@@ -55,7 +55,7 @@ enum Volume {
     #expect(system.state as? Volume.VolumeState == Volume.VolumeState(value: 15))
   }
 
-  @Test func theSeedsSyntaxDeclaresAndStartsASystemInOneStep() {
+  @Test func theFeedbacksLibrarysSyntaxDeclaresAndStartsASystemInOneStep() {
     let targetedVolume = 15
     let system = System {
       InitialState {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension Reliability {
-  /// Red team (issue 21): G14 and G10 attacked at the edges of the event
+  /// Red team: G14 and G10 attacked at the edges of the event
   /// buffer (limits 0 and 1 under every policy, the loop's own sends and
   /// another thread's) and through the monitor's documented threads.
   @Suite("Red team: buffers and the monitor's threads")

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension Reliability {
-  /// Red team (issue 21): G10 for a main-actor system stopped off the main
+  /// Red team: G10 for a main-actor system stopped off the main
   /// actor while the main actor sends to it.
   @Suite("Red team: isolation")
   struct RedTeamIsolationTests {

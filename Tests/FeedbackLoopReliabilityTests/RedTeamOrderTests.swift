@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension Reliability {
-  /// Red team (issue 21): G2 attacked through rings of systems, monitors and
+  /// Red team: G2 attacked through rings of systems, monitors and
   /// threads beyond the cases of the hostile order suite. Every case is
   /// deterministic except the threaded one, which checks only what must hold
   /// in every interleaving (nothing lost, nothing twice, each sender's order).

@@ -23,7 +23,7 @@ protocol TearProbe: Sendable {
 }
 
 extension Reliability {
-  /// Red team for the optimistic reads of issue 17 (G15): states of odd
+  /// Red team for the optimistic reads (G15): states of odd
   /// sizes, alignments and shapes, in the guard's line and out of it;
   /// reads during stop(), from other systems' callbacks, from the main
   /// actor, of monitored systems, and a thread's own send then read.

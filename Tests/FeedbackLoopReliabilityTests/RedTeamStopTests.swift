@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension Reliability {
-  /// Red team (issue 21): G9 and G14 attacked where the hostile stop suite
+  /// Red team: G9 and G14 attacked where the hostile stop suite
   /// does not go: stop() from an observer, a monitor report and an effect's
   /// body; stop from several threads while callbacks send; observers and
   /// `states` sequences made and dropped during a pass and during teardown.

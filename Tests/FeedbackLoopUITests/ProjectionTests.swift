@@ -94,7 +94,7 @@ struct ProjectionTests {
     #expect(odd.state == 1)
   }
 
-  @Test("seed 000: the result-refresh prism of the paginated search skips the states that need no update")
+  @Test("the result-refresh prism of the paginated search skips the states that need no update")
   func resultRefreshPrism() {
     let store = Store(initial: Search.State.loadedPage(.initial), reduceReturning: Search.reduce)
     let refresh = store.project(filtering: Search.resultRefresh)

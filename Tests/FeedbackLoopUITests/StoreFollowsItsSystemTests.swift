@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// A store follows its system's stop however the system is stopped, not only
-/// through `Store.stop()` (issue 21).
+/// through `Store.stop()`.
 @MainActor
 @Suite("Store: follows its system's stop", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct StoreFollowsItsSystemTests {

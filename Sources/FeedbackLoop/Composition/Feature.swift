@@ -155,7 +155,7 @@ extension System {
   ///
   /// Inlinable, so that the closure that reports discards per event is
   /// specialized in the caller's module: built in the library it looked up
-  /// generic metadata on every event (W7 in BENCHMARKS.md).
+  /// generic metadata on every event (the children-by-id benchmark in BENCHMARKS.md).
   @inlinable
   public convenience init(
     initial: consuming State,

@@ -22,7 +22,7 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
   /// For a reducer that only reaches a child through stored properties
   /// (``lifted(state:event:)`` at a stored property, again and again): the
   /// way to it, so that lifting it once more composes one path rather than
-  /// wrapping one more reducer around it (W7b in BENCHMARKS.md).
+  /// wrapping one more reducer around it (the nested-lifts benchmark in BENCHMARKS.md).
   @usableFromInline let reach: ChildReach<State, Event>?
 
   @inlinable

@@ -237,7 +237,7 @@ extension KeyedRuntime where Value: Equatable {
 /// standard library's `AsyncStream.Continuation` has a layout known only at
 /// run time (it is not frozen), and a table entry holding it inline would be
 /// copied through the runtime's generic value witnesses on every start and
-/// cancel, measured (W6) at a third of a keyed event's cost. A set's requests
+/// cancel, measured (the keyed-feedback benchmark) at a third of a keyed event's cost. A set's requests
 /// take no updates and allocate no box.
 @usableFromInline
 final class ValueUpdates<Value: Sendable> {

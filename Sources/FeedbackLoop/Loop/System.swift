@@ -125,7 +125,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     // store, a view model) on the main actor has stopped it by the time the
     // release returns.
     core.stop(callerIsMainActor: true)
-    // An Input may keep the core: the state goes now (issue 21, Lifetime).
+    // An Input may keep the core: the state goes now (G9: a system nobody holds is deallocated).
     core.systemReleased()
   }
 

@@ -50,7 +50,7 @@ extension SystemCore {
     // retain: its copy is free, and it keeps this loop written out here,
     // the shape it had before the lending: through `fanOut(_:_:)` the same
     // code allocated registers worse in the send path of an `Int` state
-    // (W1 0.3 to 0.5 ns slower, measured).
+    // (the one-input benchmark 0.3 to 0.5 ns slower, measured).
     guard _isPOD(State.self) else { return fanOutLendingState(event) }
     let current = state
     var stateLink = firstStateLink
@@ -102,13 +102,13 @@ extension SystemCore {
 
   /// ``fanOut(_:_:)`` with the state as it is in its storage, lent without
   /// a copy: no retain and no release of what the state holds (a child
-  /// collection's storage, W7 in BENCHMARKS.md).
+  /// collection's storage, the children-by-id benchmark in BENCHMARKS.md).
   ///
   /// A copy of the state (`let current = state`) retained and released the
   /// storage of every reference the state holds, once per event: a tenth
-  /// of W7. Passing `stateStorage.pointee` to each handler instead made the
+  /// of the children-by-id benchmark. Passing `stateStorage.pointee` to each handler instead made the
   /// compiler copy once per handler, since it cannot see that a handler
-  /// does not write the storage (W3 got slower). So the value the handlers
+  /// does not write the storage (the hundred-feedbacks benchmark got slower). So the value the handlers
   /// borrow is the storage's bits, taken into a temporary as a value of its
   /// own, and given back to the temporary, not destroyed, when the pass
   /// ends: the storage keeps owning what it holds all along.

@@ -111,7 +111,7 @@ extension SystemCore {
   /// sender that finds `queued` set (it is set and cleared only under the
   /// lock, which the caller holds) does not write the word at all: one load
   /// instead of a read-modify-write per event, on the line every sender
-  /// reads (W9). Caller holds `lock`.
+  /// reads (the many-senders benchmark). Caller holds `lock`.
   @inlinable @inline(__always)
   func enqueueLockedReading(_ item: InboxItem<State, Event>) -> (dropped: Event?, observed: UInt64) {
     let dropped = inbox.append(item)
@@ -123,7 +123,7 @@ extension SystemCore {
   /// Moves every queued item into the owner's `pendingLocal`, which is
   /// empty, by swapping the two buffers, and clears `queued`: the owner
   /// takes the lock once per batch of other threads' sends rather than
-  /// once per event (W9). The order stays that of the sends (G2): the batch
+  /// once per event (the many-senders benchmark). The order stays that of the sends (G2): the batch
   /// was sent before anything that reaches the inbox after it, and the
   /// owner's own sends go behind the batch in `pendingLocal` while `queued`
   /// stays clear. Only for an unbounded buffer: a limit counts the events

@@ -129,7 +129,7 @@ extension SystemCore {
   /// Called by ``System``'s deinitializer, after `stop`: nothing a released
   /// system owned may outlive it, though an ``Input`` bound to it keeps this
   /// core (its target holds the core strongly, so that a send through it
-  /// costs no reference counting; W1). The state, the copies published to
+  /// costs no reference counting; the one-input benchmark). The state, the copies published to
   /// readers and the monitor are destroyed by whoever owns the stopped
   /// loop: this thread now if the loop is free, else the owner when it lets
   /// the loop go. After this, nothing reads the state: nobody holds the

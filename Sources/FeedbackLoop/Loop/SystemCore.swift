@@ -145,7 +145,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @usableFromInline let isolation: SystemIsolation
 
   // Owned by the thread that owns the loop; next to the other one-byte
-  // fields, so that they share a word (W4).
+  // fields, so that they share a word (the idle-systems benchmark).
   @exclusivity(unchecked) @usableFromInline var isReducing = false
 
   @exclusivity(unchecked) @usableFromInline var tornDown = false
@@ -166,7 +166,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// own: they need stable addresses. The parts after the control are
   /// found at offsets that depend only on the types (``Layout``), not
   /// kept in pointers of this object: each pointer cost every idle system
-  /// its 8 bytes, and the state's own allocation 32 (W4).
+  /// its 8 bytes, and the state's own allocation 32 (the idle-systems benchmark).
   @usableFromInline let control: UnsafeMutablePointer<fl_loop_control>
 
   /// The control word: the first field of `control`.
@@ -360,7 +360,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       unlock()
       if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
       // The owner is far behind: most likely it lost its processor to the
-      // senders. Give one back rather than grow the inbox further (W9).
+      // senders. Give one back rather than grow the inbox further (the many-senders benchmark).
       if backlog >= Self.backlogBeforeYielding { fl_yield() }
     case .takeLoop:
       guard acquire() else {

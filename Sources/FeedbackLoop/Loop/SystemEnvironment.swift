@@ -16,7 +16,7 @@ import Logging
 public struct SystemEnvironment: Sendable {
   /// The values, in one immutable object that every system started with the
   /// same environment shares: an environment in every running system would
-  /// otherwise cost each of them some 170 bytes (W4 in BENCHMARKS.md).
+  /// otherwise cost each of them some 170 bytes (the idle-systems benchmark in BENCHMARKS.md).
   @usableFromInline let storage: Storage
 
   @usableFromInline

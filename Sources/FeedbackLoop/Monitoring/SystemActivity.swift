@@ -85,10 +85,10 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
   /// `report(.reduced(...))`, without building the enum. Built, handed
   /// over and destroyed per event, the generic enum went through its value
   /// witnesses (a copy to match it, a destroy after the call: 13% of
-  /// W1mem). The source comes as a flag and a closure: whether it is
+  /// the in-memory recording benchmark). The source comes as a flag and a closure: whether it is
   /// outside, the common case, is read without the `EventSource` (read back
   /// just after the core wrote it, it stalled the store forwarding: 8% of
-  /// W1mem), and any other source is built only when asked for. `nil` for a
+  /// the in-memory recording benchmark), and any other source is built only when asked for. `nil` for a
   /// monitor made from one closure; ``combining(_:)`` leaves it out, and
   /// each combined monitor's `report` still gets `.reduced`.
   @usableFromInline let reduced: ReductionShortcut?

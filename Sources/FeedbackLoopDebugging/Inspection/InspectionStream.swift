@@ -146,7 +146,7 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
   /// A recorder's stream with no other consumer hands the activity to the
   /// recorder alone, which the loop writes without a lock (see
   /// ``RecorderStorage``), and builds no ``Inspection``: the loop's cost of
-  /// recording (W1mem).
+  /// recording (the in-memory recording benchmark).
   @inlinable func report(_ activity: SystemActivity<State, Event>, recording recorder: RecorderStorage<State, Event>) {
     let time = elapsed?.read()
     if recorder.recordAlone(activity, time: time) { return }

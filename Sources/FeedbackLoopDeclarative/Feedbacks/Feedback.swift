@@ -22,7 +22,7 @@ import FeedbackLoop
 ///   - type: the state type; ``AnyState`` for every state.
 ///   - strategy: what a new matching state does to the running effect.
 ///   - whenUnmatched: what a state the feedback does not match does to the
-///     running effect: by default it keeps running (the seed's behaviour);
+///     running effect: by default it keeps running (the Feedbacks library's behaviour);
 ///     `.cancelRunning` cancels it, so it lives only while the system stays
 ///     in the matching states.
 ///   - name: the name monitors show; by default `on StateType`.

@@ -55,7 +55,7 @@ public final class Store<State, Event> {
   // write, or a mutation that calls no code outside this file: no access
   // is held across an Observation callback, a listener or a comparison), so
   // no access can overlap another. The dynamic checks cost 11% to 13% of
-  // the per-event path (BENCHMARKS.md, issue 19).
+  // the per-event path (BENCHMARKS.md, "The UI store at the core's speed").
 
   /// The state, as the store last received it, and the slot the next one
   /// is compared in.

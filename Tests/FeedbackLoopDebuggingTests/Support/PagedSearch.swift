@@ -3,7 +3,7 @@ import FeedbackLoopDebugging
 import FeedbackLoopScenarios
 import FeedbackLoopTesting
 
-/// Seed 000's paginated search, small: each page takes one second of the test
+/// The paginated search, small: each page takes one second of the test
 /// clock to load. Its event can carry a jump (time travel).
 enum PagedSearch {
   struct State: Sendable, Equatable, Codable {

@@ -2,7 +2,7 @@ import FeedbackLoop
 import FeedbackLoopTesting
 import Testing
 
-@Suite("Seed 001: the HUD", .runsLeftoverJobs)
+@Suite("The HUD", .runsLeftoverJobs)
 struct HUDTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func aTapShowsTheHUDAndASecondTapHidesItAtOnce() {

@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-@Suite("Seed 000: paginated search", .runsLeftoverJobs)
+@Suite("Paginated search", .runsLeftoverJobs)
 struct PaginatedSearchTests {
   static let swift1 = URL(string: "https://api.example/search?q=swift")!
   static let swift2 = URL(string: "https://api.example/search?q=swift&page=2")!

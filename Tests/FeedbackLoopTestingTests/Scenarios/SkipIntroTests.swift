@@ -3,7 +3,7 @@ import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
-@Suite("Seed 001: skip intro", .runsLeftoverJobs)
+@Suite("Skip intro", .runsLeftoverJobs)
 struct SkipIntroTests {
   /// The skip-intro system with a player whose seeks take 0.5 s on the test clock.
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)

@@ -4,7 +4,7 @@ import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
-/// Hostile cases for the features the compiler composes (issue 15): every
+/// Hostile cases for the features the compiler composes: every
 /// shape mixed several levels deep, at offsets other than 0, through tuple
 /// elements, generic levels, classes, zero-sized states, observed and
 /// computed properties, user types conforming to `FeatureProtocol`; each

@@ -1,7 +1,7 @@
 /// The way between a parent's event and a child's, as a type: the same two
 /// functions as an ``EventPath``, but methods of a type that the compiler
 /// sees, so that a feature lifted through it many levels deep reduces an
-/// event in one inlined pass, whatever the depth (W7b in BENCHMARKS.md).
+/// event in one inlined pass, whatever the depth (the nested-lifts benchmark in BENCHMARKS.md).
 ///
 /// An enum case works without macros: the case's constructor embeds, a
 /// `case let` pattern extracts.
