@@ -147,7 +147,7 @@ final class Flag: @unchecked Sendable {
       Counter.transitions
     }
     .effectExecutor(executor)
-    let system = System(declaration)  // the default environment names no executor
+    let system = declaration.start()  // the default environment names no executor
     #expect(system.state == 0)
     executor.runUntilIdle()
     #expect(system.state == 1)

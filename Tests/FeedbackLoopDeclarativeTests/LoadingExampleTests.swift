@@ -9,12 +9,10 @@ import Testing
   @Test func aPageLoadsAfterItsDelayOnTheTestClock() {
     let executor = ManualTaskExecutor()
     let clock = TestClock(executor: executor)
-    let system = System(
-      Loader.system { page, clock in
+    let system = Loader.system { page, clock in
         try await clock.sleep(for: .seconds(1))
         return ["page \(page)"]
-      },
-      environment: SystemEnvironment(clock: clock, effectExecutor: executor))
+      }.start(environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     executor.runUntilIdle()
     #expect(system.state as? Loader.LoadingState == Loader.LoadingState(page: 1))
     clock.advance(by: .seconds(1))
@@ -28,9 +26,7 @@ import Testing
   @Test func aFailureLeadsToTheErrorStateAndAnyEventRetries() {
     let executor = ManualTaskExecutor()
     let clock = TestClock(executor: executor)
-    let system = System(
-      Loader.system { _, _ in throw Loader.Failure() },
-      environment: SystemEnvironment(clock: clock, effectExecutor: executor))
+    let system = Loader.system { _, _ in throw Loader.Failure() }.start(environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     executor.runUntilIdle()
     #expect(system.state is Loader.ErrorState)
     system.send(Loader.RefreshEvent())  // AnyEvent: back to loading, which fails again
@@ -54,12 +50,10 @@ import Testing
   @Test func theEnumStyleWithTheTestingKit() {
     let clock = TestClock(executor: ManualTaskExecutor())
     let pages = TestSystem(clock: clock) { environment, monitor in
-      System(
-        Pages.declaration { page in
+      Pages.declaration { page in
           try await clock.sleep(for: .seconds(1))
           return ["item \(page)"]
-        },
-        environment: environment, monitor: monitor)
+        }.start(environment: environment, monitor: monitor)
     }
     pages.advance(by: .seconds(1))
     pages.receive(.loaded(["item 1"])) { $0 = .loaded(page: 1, items: ["item 1"]) }
@@ -72,9 +66,7 @@ import Testing
 
   @Test func theEnumStyleFailsAndRetriesOnAnyEvent() {
     let pages = TestSystem { environment, monitor in
-      System(
-        Pages.declaration { _ in throw Loader.Failure() },
-        environment: environment, monitor: monitor)
+      Pages.declaration { _ in throw Loader.Failure() }.start(environment: environment, monitor: monitor)
     }
     pages.receive(.failed) { $0 = .failed(page: 1) }
     pages.send(.refresh) { $0 = .loading(page: 1) }

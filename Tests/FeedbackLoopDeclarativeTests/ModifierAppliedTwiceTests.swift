@@ -80,7 +80,7 @@ import Testing
     }
     .effectExecutor(inner)
     .effectExecutor(outer)
-    let system = System(declaration)
+    let system = declaration.start()
     outer.runUntilIdle()
     #expect(system.state == 0)
     inner.runUntilIdle()
@@ -96,7 +96,7 @@ import Testing
     }
     .unmatchedEvents(.report { _, event in inner.append(event) })
     .unmatchedEvents(.report { _, event in outer.append(event) })
-    let system = System(declaration)
+    let system = declaration.start()
     system.send(.knock)
     #expect(inner.all == [.knock])
     #expect(outer.all.isEmpty)

@@ -46,12 +46,12 @@ enum Volume {
 
 @Suite(.runsLeftoverJobs) struct VolumeRegulatorTests {
   @Test func theVolumeRisesToTheTarget() {
-    let system = System(Volume.system(initial: 10, target: 15))
+    let system = Volume.system(initial: 10, target: 15).start()
     #expect(system.state as? Volume.VolumeState == Volume.VolumeState(value: 15))
   }
 
   @Test func theVolumeFallsToTheTarget() {
-    let system = System(Volume.system(initial: 20, target: 15))
+    let system = Volume.system(initial: 20, target: 15).start()
     #expect(system.state as? Volume.VolumeState == Volume.VolumeState(value: 15))
   }
 
@@ -79,7 +79,7 @@ enum Volume {
   }
 
   @Test func everyStateOnTheWayIsObserved() async {
-    let system = System(Volume.system(initial: 12, target: 15))
+    let system = Volume.system(initial: 12, target: 15).start()
     let values = await system.states.prefix(1).map { ($0 as? Volume.VolumeState)?.value }.reduce(into: []) {
       $0.append($1)
     }

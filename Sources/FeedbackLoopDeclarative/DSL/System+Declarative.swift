@@ -44,7 +44,7 @@ extension FeedbackLoop.System {
   /// Starts a declared system on the core runtime: what
   /// ``DeclarativeSystem/start(isolation:environment:monitor:caller:)``
   /// and `System { ... }` do, the one place that does it.
-  @inlinable @usableFromInline
+  @inlinable
   convenience init(
     _ declaration: DeclarativeSystem<State, Event>,
     isolation: SystemIsolation? = nil,
