@@ -17,7 +17,8 @@ import sys
 
 OPEN, CLOSE = "([{", ")]}"
 CALL = re.compile(r"(?<![\w])(System|TestSystem|Store|Reducer|TransitionAssertions)(<[^()\n]*?>)?\(")
-LABEL = re.compile(r"(?:\s|///)*([A-Za-z_]\w*)\s*:(?!:)")
+LABEL = re.compile(r"(?:\s|///|//[^\n]*\n)*([A-Za-z_]\w*)\s*:(?!:)")
+ONLY_AFTER_COMMENT = False
 
 
 def top_level_args(text, start):
@@ -62,6 +63,8 @@ def rewrite(text):
             arg = text[begin:end]
             label = LABEL.match(arg)
             name = label.group(1) if label else None
+            if ONLY_AFTER_COMMENT and not re.match(r"\s*//(?!/)", arg):
+                continue
             if kind in ("System", "TestSystem", "Store"):
                 if name == "reduce":
                     edits.append((begin + label.start(1), begin + label.end(1), "reduceReturning"))

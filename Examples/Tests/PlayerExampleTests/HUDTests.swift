@@ -66,7 +66,7 @@ struct HUDTests {
   }
 
   @Test func theTransitionsOfTheHUD() {
-    let transitions = TransitionAssertions( Player.reduce)
+    let transitions = TransitionAssertions(Player.reduce)
     transitions.assertThat(
       from: Player.State(isHUDVisible: false, interactions: 0), on: .tapped,
       newStateIs: Player.State(isHUDVisible: true, interactions: 1))

@@ -111,7 +111,7 @@ struct SkipIntroTests {
   }
 
   @Test func theTransitionsOfTheSkipIntroButton() {
-    let transitions = TransitionAssertions( Player.reduce)
+    let transitions = TransitionAssertions(Player.reduce)
     transitions.assertThat(
       from: Player.State(), on: .hasIntroStarted(true), newStateIs: Player.State(skipIntro: .showing(secondsLeft: 10)))
     transitions.assertThat(

@@ -31,7 +31,7 @@ import Testing
     #expect(moments.count > 8)
     // Signing out cancelled the sign-in in flight: the recorder saw it, with its feedback.
     #expect(moments.contains { $0.effects.contains { $0.kind == .cancelled } })
-    let report = Replay.check(moments, reduce: SignIn.reduce)
+    let report = Replay.check(moments, reduceReturning: SignIn.reduce)
     #expect(report.isIdentical, "\(report.divergence.map(String.init(describing:)) ?? "")")
     #expect(report.replayed == moments.count - 1)
   }
