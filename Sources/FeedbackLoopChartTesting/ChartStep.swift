@@ -2,6 +2,8 @@ import FeedbackLoopDeclarative
 
 /// One step of a path through a statechart: an event sent, or time let
 /// pass until the next delayed transition expires.
+///
+/// Closed for good: no version adds a case.
 public enum ChartStep<Event: Sendable>: Sendable, CustomStringConvertible {
   /// Send this event.
   case send(Event)

@@ -132,6 +132,10 @@ public struct SystemEnvironment: Sendable {
 /// ```swift
 /// SystemEnvironment(eventBuffer: .dropNewest(limit: 10_000))
 /// ```
+///
+/// It grows: a later version may add a case. End a `switch` over it with
+/// `default:` or `@unknown default:`, so that a new case does not break your
+/// build.
 public enum EventBufferPolicy: Sendable, Hashable {
   /// Hold every event: nothing is lost, memory grows with the backlog.
   case unbounded
@@ -152,6 +156,10 @@ public enum EventBufferPolicy: Sendable, Hashable {
 /// // UI code: a send made on the main actor has reduced before it returns.
 /// let store = System(initial: State(), reduceReturning: reduce, isolation: .mainActor)
 /// ```
+///
+/// It grows: a later version may add a case. End a `switch` over it with
+/// `default:` or `@unknown default:`, so that a new case does not break your
+/// build.
 public enum SystemIsolation: Sendable, Hashable {
   /// The reducer and the feedbacks run on the sending thread: the thread
   /// that sends to an idle system runs them at once; a send that arrives

@@ -8,8 +8,20 @@
 /// thread that sent it, possibly while the loop reports something else. A
 /// monitor is `@Sendable` and must be safe to call from two threads at once.
 ///
-/// New kinds of activity may be added: a monitor that switches over them
-/// should end with `@unknown default`, so that it keeps compiling.
+/// It grows: a later version may add a kind of activity. End a `switch`
+/// over it with `default:`, or, to hear of new kinds, list every case and
+/// end with `@unknown default:`, which makes a new case a warning in your
+/// build, not an error.
+///
+/// ```swift
+/// SystemMonitor<State, Event> { activity in
+///   switch activity {
+///   case .reduced(let event, _, let state, _): print(event, state)
+///   case .effectFailed(let effect, let error): print(effect, error)
+///   default: break
+///   }
+/// }
+/// ```
 public enum SystemActivity<State: Sendable, Event: Sendable>: Sendable {
   /// The system started from `initial`; every feedback has seen it.
   case started(initial: State)
@@ -35,6 +47,10 @@ public enum SystemActivity<State: Sendable, Event: Sendable>: Sendable {
 }
 
 /// Who sent an event that was reduced.
+///
+/// It grows: a later version may add a case. End a `switch` over it with
+/// `default:` or `@unknown default:`, so that a new case does not break your
+/// build.
 public enum EventSource: Sendable, Hashable, CustomStringConvertible {
   /// ``System/send(_:isolation:)`` or an ``Input``.
   case external
@@ -54,17 +70,68 @@ public enum EventSource: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why an event never reached the reducer.
-public enum DiscardReason: Sendable, Hashable {
+///
+/// It grows: a later version may add a reason, so it is a set of values, not
+/// an enum, and a new reason breaks no one's build. Compare it, match it
+/// with `case .bufferFull:`, and end a `switch` over it with `default:`.
+///
+/// ```swift
+/// SystemMonitor<State, Event> { activity in
+///   guard case .eventDiscarded(let event, let reason) = activity else { return }
+///   switch reason {
+///   case .bufferFull: metrics.dropped(event)
+///   case .systemStopped: break
+///   default: logger.debug("discarded \(event): \(reason)")
+///   }
+/// }
+/// ```
+public struct DiscardReason: Sendable, Hashable, CustomStringConvertible {
+  @usableFromInline enum Value: Sendable, Hashable {
+    case effectCancelled(EffectID)
+    case systemStopped
+    case bufferFull
+    case noSuchChild(String)
+  }
+
+  @usableFromInline let value: Value
+
+  @inlinable init(_ value: Value) { self.value = value }
+
   /// Its effect was cancelled before the event was reduced (G4).
-  case effectCancelled(EffectID)
+  @inlinable
+  public static func effectCancelled(_ effect: EffectID) -> DiscardReason { DiscardReason(.effectCancelled(effect)) }
   /// The system had stopped.
-  case systemStopped
+  public static let systemStopped = DiscardReason(.systemStopped)
   /// The bounded event buffer was full (G14).
-  case bufferFull
+  public static let bufferFull = DiscardReason(.bufferFull)
   /// The event, or the part of it meant for a child feature or child
   /// system, named a child that does not exist (an optional child that is
   /// `nil`, an id not in the parent's state); the text says which.
-  case noSuchChild(String)
+  @inlinable
+  public static func noSuchChild(_ why: String) -> DiscardReason { DiscardReason(.noSuchChild(why)) }
+
+  /// The cancelled effect, if the event was discarded because its effect
+  /// was cancelled.
+  public var cancelledEffect: EffectID? {
+    if case .effectCancelled(let effect) = value { effect } else { nil }
+  }
+
+  /// Which child was missing, and why, if the event named a child that
+  /// does not exist.
+  public var missingChild: String? {
+    if case .noSuchChild(let why) = value { why } else { nil }
+  }
+
+  /// The reason's name, and its detail if it has one:
+  /// `effectCancelled(...)`, `systemStopped`, `bufferFull`, `noSuchChild: ...`.
+  public var description: String {
+    switch value {
+    case .effectCancelled(let effect): "effectCancelled(\(effect))"
+    case .systemStopped: "systemStopped"
+    case .bufferFull: "bufferFull"
+    case .noSuchChild(let why): "noSuchChild: \(why)"
+    }
+  }
 }
 
 /// Receives every ``SystemActivity`` of a system: reductions and the life of

@@ -23,6 +23,8 @@ import Foundation
 /// ```
 public struct FixtureTestWriter: Sendable {
   /// How the reducer is called.
+  ///
+  /// Closed for good: no version adds a case.
   public enum ReducerStyle: Sendable {
     /// `(State, Event) -> State`.
     case returning

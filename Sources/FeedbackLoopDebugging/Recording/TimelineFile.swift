@@ -62,6 +62,10 @@ public struct TimelineFile<State: Sendable & Codable, Event: Sendable & Codable>
 /// A line of a timeline file that could not be read, or a gap in it.
 public struct TimelineProblem: Sendable, Hashable, CustomStringConvertible {
   /// What went wrong.
+  ///
+  /// It grows: a later version may add a case. End a `switch` over it with
+  /// `default:` or `@unknown default:`, so that a new case does not break your
+  /// build.
   public enum Kind: Sendable, Hashable {
     /// The line is not JSON (truncated, cut, garbled).
     case malformed(String)

@@ -7,6 +7,8 @@
 /// app.send(.login(user)) { $0.screen = .home }
 /// app.receive(.feedLoaded(feed))
 /// ```
+///
+/// Closed for good: no version adds a case.
 public enum Exhaustivity: Sendable, Hashable {
   /// Everything must be asserted (the default): every state change, every
   /// event that an effect produced, every effect still running when the

@@ -120,7 +120,7 @@ enum Downloads {
     probe.send(.add(1, "a"), .download(7, .tick))
     let discarded = probe.activity.discarded
     #expect(discarded.map(\.0) == [.download(7, .tick)])
-    guard case .noSuchChild(let why)? = discarded.first?.1 else {
+    guard let why = discarded.first?.1.missingChild else {
       Issue.record("expected noSuchChild, got \(discarded)")
       return
     }
