@@ -135,7 +135,7 @@ import Testing
     let system = System(
       initial: 0,
       reduceReturning: logging(
-        { (count: Int, event: Event) in
+        reduceReturning: { (count: Int, event: Event) in
           guard case .add(let amount) = event else { return count }
           return count + amount
         }, to: logger, level: .info),
