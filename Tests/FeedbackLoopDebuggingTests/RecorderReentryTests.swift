@@ -180,7 +180,8 @@ import Testing
       // Once, on the reduction of 1: the loop is busy reducing, so the full buffer refuses it.
       if message.kind == .reduced, message.event == .number(1) { target.withLock { $0 }?.send(100) }
     }
-    let system = System(initial: 0, reduceReturning: { $0 + $1 }, environment: harness.environment, monitor: recorder.monitor)
+    let system = System(
+      initial: 0, reduceReturning: { $0 + $1 }, environment: harness.environment, monitor: recorder.monitor)
     target.withLock { $0 = system }
     system.send(1)
     system.send(2)

@@ -100,7 +100,8 @@ import Testing
   func nonCodableState() {
     struct Opaque: Sendable { var value: Int }
     let recorder = Recorder<Opaque, Int>()
-    let system = System(initial: Opaque(value: 0), reduceReturning: { Opaque(value: $0.value + $1) }, monitor: recorder.monitor)
+    let system = System(
+      initial: Opaque(value: 0), reduceReturning: { Opaque(value: $0.value + $1) }, monitor: recorder.monitor)
     system.send(3)
     #expect(recorder.moments.map(\.state.value) == [0, 3])
   }

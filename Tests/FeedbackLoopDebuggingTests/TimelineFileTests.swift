@@ -208,7 +208,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: url) }
     let file = try TimelineFileWriter<Int, Int>(url: url)
     let recorder = Recorder(capacity: 10, file: file, clock: harness.clock)
-    let system = System(initial: 0, reduceReturning: { $0 + $1 }, environment: harness.environment, monitor: recorder.monitor)
+    let system = System(
+      initial: 0, reduceReturning: { $0 + $1 }, environment: harness.environment, monitor: recorder.monitor)
     let fourHundredYears = Duration.seconds(400 * 365 * 86_400)
     harness.clock.advance(by: fourHundredYears)
     system.send(1)

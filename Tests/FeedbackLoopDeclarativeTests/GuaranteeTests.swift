@@ -168,7 +168,8 @@ import Testing
       return states
     }
     #expect(run() == run())
-    let system = Pages.declaration { _ in [] }.unmatchedEvents(.keepState).start(environment: SystemEnvironment(clock: TestClock(), effectExecutor: ManualTaskExecutor()))
+    let system = Pages.declaration { _ in [] }.unmatchedEvents(.keepState).start(
+      environment: SystemEnvironment(clock: TestClock(), effectExecutor: ManualTaskExecutor()))
     let recorded = Recorder<Pages.Phase>()
     let observation = system.observe { recorded.append($0) }
     system.send(contentsOf: events)

@@ -10,9 +10,9 @@ import Testing
     let executor = ManualTaskExecutor()
     let clock = TestClock(executor: executor)
     let system = Loader.system { page, clock in
-        try await clock.sleep(for: .seconds(1))
-        return ["page \(page)"]
-      }.start(environment: SystemEnvironment(clock: clock, effectExecutor: executor))
+      try await clock.sleep(for: .seconds(1))
+      return ["page \(page)"]
+    }.start(environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     executor.runUntilIdle()
     #expect(system.state as? Loader.LoadingState == Loader.LoadingState(page: 1))
     clock.advance(by: .seconds(1))
@@ -26,7 +26,8 @@ import Testing
   @Test func aFailureLeadsToTheErrorStateAndAnyEventRetries() {
     let executor = ManualTaskExecutor()
     let clock = TestClock(executor: executor)
-    let system = Loader.system { _, _ in throw Loader.Failure() }.start(environment: SystemEnvironment(clock: clock, effectExecutor: executor))
+    let system = Loader.system { _, _ in throw Loader.Failure() }.start(
+      environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     executor.runUntilIdle()
     #expect(system.state is Loader.ErrorState)
     system.send(Loader.RefreshEvent())  // AnyEvent: back to loading, which fails again
@@ -51,9 +52,9 @@ import Testing
     let clock = TestClock(executor: ManualTaskExecutor())
     let pages = TestSystem(clock: clock) { environment, monitor in
       Pages.declaration { page in
-          try await clock.sleep(for: .seconds(1))
-          return ["item \(page)"]
-        }.start(environment: environment, monitor: monitor)
+        try await clock.sleep(for: .seconds(1))
+        return ["item \(page)"]
+      }.start(environment: environment, monitor: monitor)
     }
     pages.advance(by: .seconds(1))
     pages.receive(.loaded(["item 1"])) { $0 = .loaded(page: 1, items: ["item 1"]) }

@@ -19,7 +19,9 @@ enum Volume {
     }
   }
 
-  static func system(initial: Int, target targetedVolume: Int) -> DeclarativeSystem<any StateProtocol, any EventProtocol> {
+  static func system(initial: Int, target targetedVolume: Int) -> DeclarativeSystem<
+    any StateProtocol, any EventProtocol
+  > {
     DeclarativeSystem {
       InitialState {
         VolumeState(value: initial)

@@ -15,7 +15,8 @@ extension Reliability {
       let second = ActivityRecorder<Int, Int>()
       let harness = Harness()
       let a = System(
-        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)], monitor: first.monitor)
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
+        monitor: first.monitor)
       input.send(1)
       let b = System(
         initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input, name: "moved")],
@@ -68,7 +69,8 @@ extension Reliability {
       let first = ActivityRecorder<Int, Int>()
       let second = ActivityRecorder<Int, Int>()
       let a = System(
-        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)], monitor: first.monitor)
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
+        monitor: first.monitor)
       let harness = Harness()
       let b = System(
         initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],

@@ -321,7 +321,8 @@ extension Reliability {
       let recorder = ActivityRecorder<Int, Int>()
       let input = Input<Int>()
       let system = System(
-        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)], monitor: recorder.monitor)
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
+        monitor: recorder.monitor)
       input.send(1)
       system.stop()
       input.send(2)

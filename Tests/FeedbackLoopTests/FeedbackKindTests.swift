@@ -149,6 +149,20 @@ import Testing
     #expect(log.contains { $0.contains("started #0 echo effect 1 for 1") })
   }
 
+  @Test("the logging reducer wraps the in-place reducer, the library's reducer, and logs each change")
+  func loggingInPlaceReducer() {
+    let lines = Log<String>()
+    let logger = Logger(label: "test") { _ in CapturingLogHandler(log: lines) }
+    let reduce = logging(
+      { (count: inout Int, event: Event) in
+        if case .add(let amount) = event { count += amount }
+      }, to: logger, level: .info)
+    var count = 1
+    reduce(&count, .add(2))
+    #expect(count == 3)
+    #expect(lines.entries.contains { $0.hasPrefix("info event add(2): 1 -> 3") })
+  }
+
   @Test("an Input binds to one system; stopping the observer ends its deliveries")
   func observationCancel() {
     let input = Input<Event>()

@@ -82,7 +82,9 @@ import Testing
         "state is the one recorded.\n//\n// Regenerate:\n//\n// make fixtures\n\nimport FeedbackLoopTesting"))
     #expect(source.contains("import Testing\n\n@Suite struct Recorded {"))
     #expect(
-      source.contains("TransitionAssertions(reduceReturning: PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)"))
+      source.contains(
+        "TransitionAssertions(reduceReturning: PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)")
+    )
   }
 
   @Test("a JSON that holds a quote and a hash gets a literal with more hashes")

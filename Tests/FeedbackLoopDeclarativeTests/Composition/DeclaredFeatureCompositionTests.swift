@@ -56,12 +56,16 @@ import Testing
 
   struct ToLeft: EventCase {
     func embed(_ event: any EventProtocol) -> MixerEvent { .left(event) }
-    func extract(_ event: MixerEvent) -> (any EventProtocol)? { if case .left(let event) = event { event } else { nil } }
+    func extract(_ event: MixerEvent) -> (any EventProtocol)? {
+      if case .left(let event) = event { event } else { nil }
+    }
   }
 
   struct ToRight: EventCase {
     func embed(_ event: any EventProtocol) -> MixerEvent { .right(event) }
-    func extract(_ event: MixerEvent) -> (any EventProtocol)? { if case .right(let event) = event { event } else { nil } }
+    func extract(_ event: MixerEvent) -> (any EventProtocol)? {
+      if case .right(let event) = event { event } else { nil }
+    }
   }
 
   @Test("a declared system's feature composes through event cases too, and a system runs the composition")

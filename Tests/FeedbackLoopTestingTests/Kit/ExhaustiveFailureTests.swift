@@ -196,7 +196,8 @@ struct ExhaustiveFailureTests {
   @Test func anUnmappedErrorThatTheTestDidNotAssertIsReported() throws {
     let log = FailureLog()
     let system = TestSystem(
-      initial: 0, reduceReturning: Fixtures.Failing.reduce, feedbacks: Fixtures.Failing.feedbacks, reporter: log.reporter)
+      initial: 0, reduceReturning: Fixtures.Failing.reduce, feedbacks: Fixtures.Failing.feedbacks,
+      reporter: log.reporter)
     system.send(.go) { $0 = 1 }
     system.advance(by: .seconds(1))
     system.finish()
@@ -218,7 +219,8 @@ struct ExhaustiveFailureTests {
   @Test func anUnmappedErrorIsAssertedWithReceiveUnmappedError() {
     let log = FailureLog()
     let system = TestSystem(
-      initial: 0, reduceReturning: Fixtures.Failing.reduce, feedbacks: Fixtures.Failing.feedbacks, reporter: log.reporter)
+      initial: 0, reduceReturning: Fixtures.Failing.reduce, feedbacks: Fixtures.Failing.feedbacks,
+      reporter: log.reporter)
     system.send(.go) { $0 = 1 }
     system.receiveUnmappedError()  // none yet
     system.advance(by: .seconds(1))
@@ -284,7 +286,8 @@ struct ExhaustiveFailureTests {
     let echo = Feedback<Int, Fixtures.Ticker.Event>(lensing: { $0 > 0 ? $0 : nil }) { _ in
       .run { send in send(.tick) }
     }
-    let runaway = TestSystem(initial: 0, reduceReturning: Fixtures.Ticker.reduce, feedbacks: [echo], reporter: log.reporter)
+    let runaway = TestSystem(
+      initial: 0, reduceReturning: Fixtures.Ticker.reduce, feedbacks: [echo], reporter: log.reporter)
     runaway.runawayLimit = 1_000
     let line: UInt = #line + 1
     runaway.send(.tick)
