@@ -94,8 +94,11 @@ def rewrite(text):
 
 def rewrite_links(text):
     # DocC symbol links and prose spellings of the initializers.
-    text = text.replace("(initial:reduce:", "(initial:reduceReturning:")
-    text = text.replace("(initial:reduceInPlace:", "(initial:reduce:")
+    # Only this library's initializers: the old libraries' spellings
+    # (ReactiveFeedback's Property(initial:reduce:feedbacks:)) stay.
+    ours = r"((?:System|Store|TestSystem|\binit)\(initial:)"
+    text = re.sub(ours + r"reduce:", r"\1reduceReturning:", text)
+    text = re.sub(ours + r"reduceInPlace:", r"\1reduce:", text)
     text = text.replace("Reducer/init(returning:)", "Reducer/init(reduceReturning:)")
     text = text.replace("TransitionAssertions/init(_:reporter:)", "TransitionAssertions/init(reduceReturning:reporter:)")
     text = text.replace("TransitionAssertions/init(reduceInPlace:reporter:)", "TransitionAssertions/init(_:reporter:)")

@@ -4,7 +4,7 @@ extension Store where State: Sendable, Event: Sendable {
   /// Starts a system on the main actor and holds it in a store: the
   /// counterpart of `System(initial:reduceReturning:feedbacks:)`
   /// for a user interface (ReactiveFeedback's
-  /// `Property(initial:reduceReturning:feedbacks:)`).
+  /// `Property(initial:reduce:feedbacks:)`).
   ///
   /// The system runs with isolation `SystemIsolation.mainActor`:
   /// its reducer, its feedbacks and the store's state updates run on the

@@ -5,7 +5,7 @@ import Observation
 /// the main actor whose state views read synchronously, and which they send
 /// events to.
 ///
-/// A store is what ReactiveFeedback's `Property(initial:reduceReturning:feedbacks:)`
+/// A store is what ReactiveFeedback's `Property(initial:reduce:feedbacks:)`
 /// and Feedbacks' `UISystem` were: the loop's state as something a view
 /// observes. It runs a `System` of isolation
 /// `SystemIsolation.mainActor`, so that:
