@@ -25,7 +25,7 @@ enum PlayerChartDemo {
     let script = Script(console: session.console, clock: clock)
     let printer = TimelinePrinter<ChartSnapshot<PlayerChart.Context>, ChartEvent<PlayerChart.Event>>(
       console: session.console, now: clock.now, describeState: describe, describeEvent: { "\($0)" })
-    let player = PlayerChart.chart.system(
+    let player = PlayerChart.chart.start(
       context: PlayerChart.Context(), environment: clock.environment, monitor: printer.monitor)
     script.say("The video loads; the HUD shows, and hides 3 s later.")
     script.act { player.send(.loaded) }
