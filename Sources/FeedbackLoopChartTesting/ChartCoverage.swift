@@ -7,7 +7,7 @@ import FeedbackLoopDeclarative
 ///
 /// ```swift
 /// let coverage = ChartCoverage(of: Player.chart)
-/// let player = coverage.recording(Player.chart).system(context: Player())
+/// let player = coverage.recording(Player.chart).start(context: Player())
 /// player.send(.loaded)
 /// ...
 /// #expect(coverage.untakenTransitions == [])

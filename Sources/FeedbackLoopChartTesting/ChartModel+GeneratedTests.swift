@@ -28,7 +28,7 @@ extension ChartModel where Context: Equatable {
   /// ```
   public func runGeneratedTests(
     coverage: ChartCoverage? = nil,
-    assertions: [String: (StatechartState<Context>) -> Void]
+    assertions: [String: (ChartSnapshot<Context>) -> Void]
   ) -> GeneratedTestsReport<Event> {
     let paths = transitionTour()
     let recorded = coverage?.recording(chart) ?? chart
@@ -36,7 +36,7 @@ extension ChartModel where Context: Equatable {
     for (number, path) in paths.enumerated() {
       let test = TestSystem(clock: TestClock(executor: ManualTaskExecutor()), exhaustivity: .off) {
         [context] environment, monitor in
-        recorded.system(context: context, environment: environment, monitor: monitor)
+        recorded.start(context: context, environment: environment, monitor: monitor)
       }
       var expected = initialTimedState()
       check(test.state, assertions)
@@ -59,7 +59,7 @@ extension ChartModel where Context: Equatable {
     return GeneratedTestsReport(paths: paths, divergences: divergences)
   }
 
-  private func check(_ state: StatechartState<Context>, _ assertions: [String: (StatechartState<Context>) -> Void]) {
+  private func check(_ state: ChartSnapshot<Context>, _ assertions: [String: (ChartSnapshot<Context>) -> Void]) {
     for id in state.activeStates { assertions[id]?(state) }
   }
 }

@@ -6,7 +6,7 @@ public struct ChartCounterexample<Context: Sendable, Event: Sendable>: Sendable,
   /// can be removed and still break it).
   public let steps: [ChartStep<Event>]
   /// The state after the last step.
-  public let state: StatechartState<Context>
+  public let state: ChartSnapshot<Context>
   /// How long the walk that first broke the invariant was.
   public let originalLength: Int
 
@@ -52,7 +52,7 @@ extension ChartModel {
   /// and every app whose tests use this product compile it.
   public func randomWalks(
     walks: Int = 100, length: Int = 50, seed: UInt64 = 0,
-    invariant: (StatechartState<Context>) -> Bool
+    invariant: (ChartSnapshot<Context>) -> Bool
   ) -> ChartCounterexample<Context, Event>? {
     var generator = SplitMix64(state: seed)
     let steps = alphabet
@@ -70,7 +70,7 @@ extension ChartModel {
 
   /// The states after each step of `walk` (a wait with nothing pending
   /// changes nothing), the initial one first.
-  func replay(_ walk: [ChartStep<Event>]) -> [StatechartState<Context>] {
+  func replay(_ walk: [ChartStep<Event>]) -> [ChartSnapshot<Context>] {
     var state = initialTimedState()
     var states = [state.chart]
     for step in walk {
@@ -88,12 +88,12 @@ extension ChartModel {
   }
 
   /// How many steps of `walk` it takes to break `invariant`, if it breaks.
-  func firstFailure(_ walk: [ChartStep<Event>], _ invariant: (StatechartState<Context>) -> Bool) -> Int? {
+  func firstFailure(_ walk: [ChartStep<Event>], _ invariant: (ChartSnapshot<Context>) -> Bool) -> Int? {
     replay(walk).firstIndex { !invariant($0) }
   }
 
   func shrink(
-    _ failing: [ChartStep<Event>], _ invariant: (StatechartState<Context>) -> Bool
+    _ failing: [ChartStep<Event>], _ invariant: (ChartSnapshot<Context>) -> Bool
   ) -> [ChartStep<Event>] {
     var current = failing
     var chunk = max(1, current.count / 2)

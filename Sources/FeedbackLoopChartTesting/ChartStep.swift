@@ -2,6 +2,8 @@ import FeedbackLoopDeclarative
 
 /// One step of a path through a statechart: an event sent, or time let
 /// pass until the next delayed transition expires.
+///
+/// Closed for good: no version adds a case.
 public enum ChartStep<Event: Sendable>: Sendable, CustomStringConvertible {
   /// Send this event.
   case send(Event)
@@ -23,7 +25,7 @@ extension ChartStep: Equatable where Event: Equatable {}
 /// each pending delay started, so that waiting fires the delays a test
 /// clock would fire, at the same instants.
 struct TimedState<Context: Sendable>: Sendable {
-  var chart: StatechartState<Context>
+  var chart: ChartSnapshot<Context>
   var now: Duration = .zero
   var started: [Int: DelayStart] = [:]
 

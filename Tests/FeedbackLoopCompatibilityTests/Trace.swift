@@ -50,7 +50,7 @@ func trace<State: Sendable, Event: Sendable>(
   let harness = Harness()
   let recorder = TraceRecorder<State, Event>()
   let system = System(
-    initial: initial, reduce: reduce, feedbacks: [feedback], environment: harness.environment,
+    initial: initial, reduceReturning: reduce, feedbacks: [feedback], environment: harness.environment,
     monitor: recorder.monitor)
   harness.settle()
   for event in events {

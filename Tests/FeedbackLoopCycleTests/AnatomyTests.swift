@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-/// The seed's anatomy, one part per test: frame, frame filter, driver,
+/// Cycle.swift's anatomy, one part per test: frame, frame filter, driver,
 /// event, event filter, router.
 @Suite(.runsLeftoverJobs) struct AnatomyTests {
   /// A frame: the whole application at one moment.
@@ -55,11 +55,11 @@ import Testing
     }
   }
 
-  @Test("G1 the drivers render the seed's models before any event")
+  @Test("G1 the drivers render the seed frame's models before any event")
   func seedIsRendered() {
     let application = Application()
     let app = TestSystem(
-      initial: application.router.initial, reduceInPlace: application.router.reduce,
+      initial: application.router.initial, reduce: application.router.reduce,
       feedbacks: application.router.feedbacks)
     #expect(application.screen.renders == ["count 0"])
     #expect(application.clock.renders == [false])
@@ -70,7 +70,7 @@ import Testing
   func unchangedModelsAreSkipped() {
     let application = Application()
     let app = TestSystem(
-      initial: application.router.initial, reduceInPlace: application.router.reduce,
+      initial: application.router.initial, reduce: application.router.reduce,
       feedbacks: application.router.feedbacks)
     application.clock.experience(.second)
     app.receive(.driver("clock", Ticker.second)) {
@@ -91,7 +91,7 @@ import Testing
   func twoDriversOneFrame() {
     let application = Application()
     let app = TestSystem(
-      initial: application.router.initial, reduceInPlace: application.router.reduce,
+      initial: application.router.initial, reduce: application.router.reduce,
       feedbacks: application.router.feedbacks, exhaustivity: .off)
     application.screen.experience(.tap(x: 3))
     application.clock.experience(.second)
@@ -107,7 +107,7 @@ import Testing
   func gestureOverPreviousFrames() {
     let application = Application()
     let app = TestSystem(
-      initial: application.router.initial, reduceInPlace: application.router.reduce,
+      initial: application.router.initial, reduce: application.router.reduce,
       feedbacks: application.router.feedbacks, exhaustivity: .off)
     app.send(.driver("screen", Pad.tap(x: 1)))
     app.send(.driver("screen", Pad.tap(x: 2)))
@@ -122,7 +122,7 @@ import Testing
   func memoryIsBounded() {
     let application = Application(memory: 2)
     let app = TestSystem(
-      initial: application.router.initial, reduceInPlace: application.router.reduce,
+      initial: application.router.initial, reduce: application.router.reduce,
       feedbacks: application.router.feedbacks, exhaustivity: .off)
     for x in 1...5 { app.send(.driver("screen", Pad.tap(x: x))) }
     #expect(app.state.previous.map(\.count) == [3, 4])
@@ -133,7 +133,7 @@ import Testing
   func driverEnds() {
     let application = Application()
     let app = TestSystem(
-      initial: application.router.initial, reduceInPlace: application.router.reduce,
+      initial: application.router.initial, reduce: application.router.reduce,
       feedbacks: application.router.feedbacks, exhaustivity: .off)
     application.clock.end()
     app.receive(.driverEnded("clock")) {
@@ -170,7 +170,7 @@ import Testing
   func stopEndsNothing() {
     let application = Application()
     let app = TestSystem(
-      initial: application.router.initial, reduceInPlace: application.router.reduce,
+      initial: application.router.initial, reduce: application.router.reduce,
       feedbacks: application.router.feedbacks)
     app.finish()
     #expect(application.screen.renders == ["count 0"])
@@ -180,7 +180,7 @@ import Testing
   func sentByName() {
     let application = Application()
     let app = TestSystem(
-      initial: application.router.initial, reduceInPlace: application.router.reduce,
+      initial: application.router.initial, reduce: application.router.reduce,
       feedbacks: application.router.feedbacks)
     app.send(.driver("screen", Pad.tap(x: 4))) {
       $0 = Reel(queue: [Frame(count: 1, lastGesture: "tap 4")], previous: [Frame()], memory: 2)
@@ -188,7 +188,7 @@ import Testing
     app.finish()
   }
 
-  @Test("the seed's eventsCapturedAfterRendering renders the models, then hands back the events")
+  @Test("Cycle.swift's eventsCapturedAfterRendering renders the models, then hands back the events")
   func eventsCapturedAfterRendering() async throws {
     let screen = RecordingDriver<String, Pad>()
     let events = screen.eventsCapturedAfterRendering(["a", "b"])

@@ -3,7 +3,7 @@ import FeedbackLoopCycle
 import FeedbackLoopTesting
 import Testing
 
-/// The seed's three timelines, frame by frame, on the test clock: the
+/// Cycle.swift's three timelines, frame by frame, on the test clock: the
 /// router plays 10 frames a second, so a tick is 100 ms.
 @Suite(.runsLeftoverJobs) struct AnimationTimelineTests {
   let tick = Duration.milliseconds(100)
@@ -12,7 +12,7 @@ import Testing
   func intercepted() {
     let keys = RecordingDriver<Int, Animated.Key>()
     let router = Animated.router(seed: 1, keys: keys)
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     app.send(.driver("keys", Animated.Key.animateTo(5))) { $0 = Reel(queue: [1, 2, 3, 4, 5]) }
     app.advance(by: tick)
     app.receive(.tick) { $0 = Reel(queue: [2, 3, 4, 5], previous: [1]) }
@@ -35,7 +35,7 @@ import Testing
   func appended() {
     let keys = RecordingDriver<Int, Animated.Key>()
     let router = Animated.router(seed: 0, keys: keys)
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     app.send(.driver("keys", Animated.Key.appendTo(3))) { $0 = Reel(queue: [0, 1, 2, 3]) }
     app.advance(by: tick)
     app.receive(.tick) { $0 = Reel(queue: [1, 2, 3], previous: [0]) }
@@ -63,7 +63,7 @@ import Testing
   func removed() {
     let keys = RecordingDriver<Int, Animated.Key>()
     let router = Animated.router(seed: 0, keys: keys)
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     app.send(.driver("keys", Animated.Key.animateTo(4))) { $0 = Reel(queue: [0, 1, 2, 3, 4]) }
     app.advance(by: tick)
     app.receive(.tick) { $0 = Reel(queue: [1, 2, 3, 4], previous: [0]) }
@@ -78,7 +78,7 @@ import Testing
   func noTickWhenIdle() {
     let keys = RecordingDriver<Int, Animated.Key>()
     let router = Animated.router(seed: 0, keys: keys)
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     #expect(app.effectsInFlight.isEmpty)
     app.send(.driver("keys", Animated.Key.animateTo(1))) { $0 = Reel(queue: [0, 1]) }
     #expect(app.effectsInFlight.count == 1)
@@ -95,7 +95,7 @@ import Testing
   func strayTick() {
     let keys = RecordingDriver<Int, Animated.Key>()
     let router = Animated.router(seed: 3, keys: keys)
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     app.send(.tick)
     app.finish()
   }

@@ -44,7 +44,7 @@ import Testing
   func throwingFrameFilter() {
     let network = RecordingDriver<Int, Net>()
     let router = Self.router(network)
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     app.send(.driver("network", Net.response(-1))) { $0 = Reel(queue: [-1], previous: [0]) }
     // The filter threw for -1: its error became `.failed("negative")`,
     // whose frame (-100) the filter refuses too: reported once, not again.
@@ -58,7 +58,7 @@ import Testing
   func throwingEventFilter() {
     let network = RecordingDriver<Int, Net>()
     let router = Self.router(network)
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     app.send(.driver("network", Net.response(2))) { $0 = Reel(queue: [2], previous: [0]) }
     // 13 throws: the error becomes `.failed("negative")`, filtered in the
     // same reduction into -100.
@@ -94,7 +94,7 @@ import Testing
   func equalModelAfterFailureIsSkipped() {
     let screen = RecordingDriver<Int, Net>()
     let router = Self.steadyRouter(screen)
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     app.send(.driver("screen", Net.response(-1))) { $0 = Reel(queue: [-1], previous: [0]) }
     app.receive(.driver("screen", Net.failed("negative")))
     // Model 0 again: the driver still shows it, so nothing is rendered.
@@ -123,8 +123,8 @@ import Testing
     let screen = RecordingDriver<Int, Net>()
     let router = Self.steadyRouter(screen)
     let feedbacks = router.feedbacks.filter { !$0.name.hasPrefix("events of") }
-    let first = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: feedbacks)
-    let second = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: feedbacks)
+    let first = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: feedbacks)
+    let second = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: feedbacks)
     #expect(screen.renders == [0, 0])
     first.send(.driver("screen", Net.response(3))) { $0 = Reel(queue: [3], previous: [0]) }
     second.send(.driver("screen", Net.response(-1))) { $0 = Reel(queue: [-1], previous: [0]) }

@@ -19,7 +19,7 @@ import Testing
       ]
     }
     let app = TestSystem(
-      initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks, exhaustivity: .off)
+      initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks, exhaustivity: .off)
     DispatchQueue.concurrentPerform(iterations: 8) { thread in
       for _ in 0..<100 { (thread.isMultiple(of: 2) ? left : right).experience(1) }
     }
@@ -38,8 +38,8 @@ import Testing
     // The render feedbacks only: a driver's events are iterated by one
     // system (Driver.events); its renders are what each system keeps apart.
     let feedbacks = router.feedbacks.filter { $0.name.hasPrefix("render") }
-    let first = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: feedbacks)
-    let second = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: feedbacks)
+    let first = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: feedbacks)
+    let second = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: feedbacks)
     #expect(screen.renders == [0, 0])  // each system renders its seed
     first.send(.driver("screen", 2)) { $0 = Reel(queue: [2], previous: [0]) }
     first.send(.driver("screen", 1)) { $0 = Reel(queue: [3], previous: [2]) }  // model 1 again: skipped
@@ -55,7 +55,7 @@ import Testing
     let router = Router(seed: 0, memory: 2) { _ in
       [Wire("counter", driver: counter, model: { $0 }, events: { n, frames in .frame(frames.current + n) })]
     }
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     app.send(.driver("counter", 1)) { $0 = Reel(queue: [1], previous: [0], memory: 2) }
     let before = app.state
     app.send(.driver("counter", 1)) { $0 = Reel(queue: [2], previous: [0, 1], memory: 2) }
@@ -72,7 +72,7 @@ import Testing
   func afterStop() {
     let keys = RecordingDriver<Int, Animated.Key>()
     let router = Animated.router(seed: 0, keys: keys)
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     app.send(.driver("keys", Animated.Key.animateTo(3))) { $0 = Reel(queue: [0, 1, 2, 3]) }
     app.skipInFlightEffects()  // the animation clock: stopped with the system
     app.finish()
@@ -89,7 +89,7 @@ import Testing
     let router = Router(seed: 0) { _ in
       [Wire("echo", driver: echo, model: { $0 }, events: { n, frames in n < 3 ? .frame(n + 1) : .unchanged })]
     }
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     app.receive(.driver("echo", 0)) { $0 = Reel(queue: [1], previous: [0]) }
     app.receive(.driver("echo", 1)) { $0 = Reel(queue: [2], previous: [1]) }
     app.receive(.driver("echo", 2)) { $0 = Reel(queue: [3], previous: [2]) }

@@ -31,7 +31,7 @@ struct Offline: Error, CustomStringConvertible {
   var description: String { "offline" }
 }
 
-/// The seed's animated integer: keys ask for a target; the value walks
+/// Cycle.swift's animated integer: keys ask for a target; the value walks
 /// there one step per frame.
 enum Animated {
   enum Key: Equatable, Sendable {

@@ -35,7 +35,7 @@ import Testing
   func failuresBetweenModels() {
     let screen = RecordingDriver<Int, Net>()
     let router = Self.router(screen)
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     let failed = Net.failed("negative")
     app.send(.driver("screen", Net.response(-1))) { $0 = Reel(queue: [-1], previous: [10]) }
     app.receive(.driver("screen", failed))

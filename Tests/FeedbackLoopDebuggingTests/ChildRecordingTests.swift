@@ -56,12 +56,12 @@ import Testing
           childMessages.append("\(message?.system ?? "?") \(message?.parent ?? "none")")
         }
         return System(
-          initial: 0, reduceInPlace: Counter.reduce, environment: harness.environment, monitor: recorder.monitor)
+          initial: 0, reduce: Counter.reduce, environment: harness.environment, monitor: recorder.monitor)
       },
       route: { if case .tick(let id) = $0 { (id, .tick) } else { nil } },
       outcome: { id, state in state == 2 ? .finished(id) : nil })
     let system = System(
-      initial: Parent.State(), reduceInPlace: Parent.reduce, feedbacks: [feedback], environment: harness.environment,
+      initial: Parent.State(), reduce: Parent.reduce, feedbacks: [feedback], environment: harness.environment,
       monitor: parentRecorder.monitor)
     system.send(.add(1))
     system.send(.add(2))
@@ -91,7 +91,7 @@ import Testing
   func lateConsumerOfAChild() throws {
     let parent = Recorder<Int, Int>(system: "app")
     let child: Recorder<Int, Int> = parent.childRecorder(id: "7", capacity: 10)
-    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: child.monitor)
+    let system = System(initial: 0, reduceReturning: { $0 + $1 }, monitor: child.monitor)
     system.send(1)
     let lines = InspectionTests.Lines()
     child.stream.add { inspection in

@@ -82,7 +82,7 @@ import Testing
   @Test("a late consumer catches up on the recorder's moments, then goes on live: nothing missed, nothing twice")
   func catchingUp() async {
     let recorder = Recorder<Int, Int>(capacity: 100_000)
-    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    let system = System(initial: 0, reduceReturning: { $0 + $1 }, monitor: recorder.monitor)
     let seen = Lines()
     let sender = Task.detached { for _ in 0..<2_000 { system.send(1) } }
     await Task.yield()
@@ -99,7 +99,7 @@ import Testing
   @Test("G14 an event refused at the door, from another thread, is in the stream and in the moment")
   func discardedEvents() async {
     let recorder = Recorder<Int, Int>()
-    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    let system = System(initial: 0, reduceReturning: { $0 + $1 }, monitor: recorder.monitor)
     system.stop()
     await Task.detached { system.send(1) }.value
     let last = recorder.moments.last

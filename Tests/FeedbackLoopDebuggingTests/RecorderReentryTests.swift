@@ -37,7 +37,7 @@ import Testing
     var environment = harness.environment
     environment.logger = LogRecorder().logger
     return System(
-      initial: 0, reduce: { $0 + $1 },
+      initial: 0, reduceReturning: { $0 + $1 },
       feedbacks: [Feedback.query({ $0 == 1 ? $0 : nil }, name: "failing") { _ in .run { _ in throw error() } }],
       environment: environment, monitor: monitor)
   }
@@ -137,7 +137,7 @@ import Testing
     }
     let system = System(
       initial: ProbedState(count: 0, probe: probe()),
-      reduce: { state, event in ProbedState(count: state.count + event, probe: probe()) },
+      reduceReturning: { state, event in ProbedState(count: state.count + event, probe: probe()) },
       monitor: recorder.withLock { $0 }!.monitor)
     for _ in 1...4 { system.send(1) }
     // Moments 0 to 2 left the ring (capacity 1, and the open moment): their probes ended, reading the recorder.
@@ -180,7 +180,8 @@ import Testing
       // Once, on the reduction of 1: the loop is busy reducing, so the full buffer refuses it.
       if message.kind == .reduced, message.event == .number(1) { target.withLock { $0 }?.send(100) }
     }
-    let system = System(initial: 0, reduce: { $0 + $1 }, environment: harness.environment, monitor: recorder.monitor)
+    let system = System(
+      initial: 0, reduceReturning: { $0 + $1 }, environment: harness.environment, monitor: recorder.monitor)
     target.withLock { $0 = system }
     system.send(1)
     system.send(2)
@@ -212,7 +213,7 @@ import Testing
       guard first else { return }
       recorder.stream.add { later in second.withLock { $0.append(later.sequence) } }
     }
-    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    let system = System(initial: 0, reduceReturning: { $0 + $1 }, monitor: recorder.monitor)
     system.send(1)
     system.send(2)
     #expect(recorder.moments.compactMap(\.event) == [1, 2])
@@ -260,7 +261,7 @@ import Testing
     }
     let system = System(
       initial: ProbedState(count: 0, probe: probe(0)),
-      reduce: { state, event in ProbedState(count: state.count + event, probe: probe(state.count + event)) },
+      reduceReturning: { state, event in ProbedState(count: state.count + event, probe: probe(state.count + event)) },
       monitor: recorder.monitor)
     target.withLock { $0 = system }
     for _ in 1...4 { system.send(1) }
@@ -292,7 +293,7 @@ import Testing
     }
     let system = System(
       initial: ProbedState(count: 0, probe: probe(0)),
-      reduce: { state, event in ProbedState(count: state.count + event, probe: probe(state.count + event)) },
+      reduceReturning: { state, event in ProbedState(count: state.count + event, probe: probe(state.count + event)) },
       environment: harness.environment, monitor: recorder.monitor)
     target.withLock { $0 = system }
     for _ in 1...4 { system.send(1) }
@@ -321,7 +322,7 @@ import Testing
       // Each event sent from a thread is answered once, from the consumer.
       if event < 1_000 { target.withLock { $0 }?.send(event + 1_000) }
     }
-    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    let system = System(initial: 0, reduceReturning: { $0 + $1 }, monitor: recorder.monitor)
     target.withLock { $0 = system }
     DispatchQueue.concurrentPerform(iterations: 2) { thread in
       for value in 1...200 { system.send(thread * 500 + value) }

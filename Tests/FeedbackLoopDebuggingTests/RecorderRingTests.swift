@@ -34,7 +34,7 @@ import Testing
   @Test("G14 a ring that wraps many times keeps the last n moments in order")
   func wrapsManyTimes() {
     let recorder = Recorder<Int, Int>(capacity: 7)
-    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    let system = System(initial: 0, reduceReturning: { $0 + $1 }, monitor: recorder.monitor)
     for _ in 0..<100 { system.send(1) }
     // Seven closed moments and the open one.
     #expect(recorder.moments.map(\.sequence) == Array(93...100))
@@ -49,7 +49,7 @@ import Testing
   @Test("capacity 0 keeps only the open moment, and none once the system stopped")
   func noRing() {
     let recorder = Recorder<Int, Int>(capacity: 0)
-    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    let system = System(initial: 0, reduceReturning: { $0 + $1 }, monitor: recorder.monitor)
     system.send(2)
     system.send(3)
     #expect(recorder.moments.map(\.state) == [5])
@@ -62,7 +62,7 @@ import Testing
   func sendersRefusalsAndReaders() async {
     let recorder = Recorder<Int, Int>(capacity: 100_000)
     let system = System(
-      initial: 0, reduce: { $0 + $1 }, environment: SystemEnvironment(eventBuffer: .dropNewest(limit: 4)),
+      initial: 0, reduceReturning: { $0 + $1 }, environment: SystemEnvironment(eventBuffer: .dropNewest(limit: 4)),
       monitor: recorder.monitor)
     let reading = Reading()
     let reader = Thread {
@@ -92,7 +92,7 @@ import Testing
   @Test("a consumer that catches up while four threads send sees every reduction exactly once")
   func catchingUpUnderFourSenders() async {
     let recorder = Recorder<Int, Int>(capacity: 100_000)
-    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    let system = System(initial: 0, reduceReturning: { $0 + $1 }, monitor: recorder.monitor)
     let seen = InspectionTests.Lines()
     await withTaskGroup(of: Void.self) { group in
       for _ in 0..<4 {
@@ -117,7 +117,7 @@ import Testing
     // it would be torn, and the sanitizers see it.
     let recorder = Recorder<String, Int>(capacity: 64)
     let system = System(
-      initial: Self.label(0), reduce: { state, amount in Self.label(Self.count(in: state) + amount) },
+      initial: Self.label(0), reduceReturning: { state, amount in Self.label(Self.count(in: state) + amount) },
       environment: SystemEnvironment(eventBuffer: .dropNewest(limit: 4)), monitor: recorder.monitor)
     let reading = Reading()
     let readers = (0..<2).map { _ in
@@ -167,7 +167,7 @@ import Testing
     let recorder = Recorder<String, Int>(capacity: 10_000)
     let systems = (0..<2).map { _ in
       System(
-        initial: Self.label(0), reduce: { state, amount in Self.label(Self.count(in: state) + amount) },
+        initial: Self.label(0), reduceReturning: { state, amount in Self.label(Self.count(in: state) + amount) },
         monitor: recorder.monitor)
     }
     await withTaskGroup(of: Void.self) { group in
@@ -187,11 +187,11 @@ import Testing
   @Test("G14 activities handed to the stream's receive from another thread while the loop records: none lost")
   func streamReceiveFromAnotherThread() async {
     let recorder = Recorder<Int, Int>(capacity: 10_000)
-    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    let system = System(initial: 0, reduceReturning: { $0 + $1 }, monitor: recorder.monitor)
     await withTaskGroup(of: Void.self) { group in
       group.addTask { for _ in 0..<2_000 { system.send(1) } }
       group.addTask {
-        for _ in 0..<500 { recorder.stream.receive(.eventDiscarded(-1, reason: .bufferFull)) }
+        for _ in 0..<500 { recorder.stream.report(.eventDiscarded(-1, reason: .bufferFull)) }
       }
     }
     let moments = recorder.moments

@@ -83,7 +83,7 @@ import Testing
   @Test("G2 sends from eight threads at once: one moment each, numbered without gaps")
   func concurrentSends() async {
     let recorder = Recorder<Int, Int>(capacity: 10_000)
-    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    let system = System(initial: 0, reduceReturning: { $0 + $1 }, monitor: recorder.monitor)
     await withTaskGroup(of: Void.self) { group in
       for _ in 0..<8 {
         group.addTask { for _ in 0..<250 { system.send(1) } }
@@ -100,7 +100,8 @@ import Testing
   func nonCodableState() {
     struct Opaque: Sendable { var value: Int }
     let recorder = Recorder<Opaque, Int>()
-    let system = System(initial: Opaque(value: 0), reduce: { Opaque(value: $0.value + $1) }, monitor: recorder.monitor)
+    let system = System(
+      initial: Opaque(value: 0), reduceReturning: { Opaque(value: $0.value + $1) }, monitor: recorder.monitor)
     system.send(3)
     #expect(recorder.moments.map(\.state.value) == [0, 3])
   }

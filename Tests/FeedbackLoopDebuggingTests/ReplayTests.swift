@@ -44,7 +44,7 @@ import Testing
       Moment(sequence: 0, state: 0), Moment(sequence: 1, event: 2, state: 2),
       Moment(sequence: 5, event: 1, state: 10), Moment(sequence: 6, event: 1, state: 11),
     ]
-    let report = Replay.check(moments, reduce: { $0 + $1 })
+    let report = Replay.check(moments, reduceReturning: { $0 + $1 })
     #expect(report.isIdentical && report.gaps == 1 && report.replayed == 2)
   }
 
@@ -55,12 +55,12 @@ import Testing
       Moment(sequence: .max, event: 1, state: 2), Moment(sequence: 0, event: 1, state: 10),
       Moment(sequence: 1, event: 1, state: 11),
     ]
-    let report = Replay.check(moments, reduce: { $0 + $1 })
+    let report = Replay.check(moments, reduceReturning: { $0 + $1 })
     #expect(report.isIdentical && report.gaps == 2 && report.replayed == 2)
   }
 
   @Test("an empty timeline replays nothing")
   func empty() {
-    #expect(Replay.check([Moment<Int, Int>](), reduce: { $0 + $1 }).replayed == 0)
+    #expect(Replay.check([Moment<Int, Int>](), reduceReturning: { $0 + $1 }).replayed == 0)
   }
 }

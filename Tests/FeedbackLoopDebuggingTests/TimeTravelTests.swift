@@ -213,7 +213,7 @@ enum Requests {
 
   static func system(_ harness: Harness, monitor: SystemMonitor<State, Event>) -> System<State, Event> {
     System(
-      initial: State(), reduceInPlace: TimeTravel.reducer(reduce),
+      initial: State(), reduce: TimeTravel.reducer(reduce),
       feedbacks: [
         Feedback.query({ $0.lastRequest }, name: "answer") { request in
           .after(.seconds(1), send: .answered("r-" + request))

@@ -37,7 +37,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: url) }
     let file = try TimelineFileWriter<Int, Int>(url: url, bufferCapacity: 3, paused: true)
     let recorder = Recorder(capacity: 0, file: file)
-    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    let system = System(initial: 0, reduceReturning: { $0 + $1 }, monitor: recorder.monitor)
     for _ in 1...9 { system.send(1) }
     system.stop()  // moments 0 to 9 closed: 10 for a buffer of 3
     #expect(recorder.fileDroppedCount == 7)
@@ -47,7 +47,7 @@ import Testing
     let read = try TimelineFile<Int, Int>(contentsOf: url)
     #expect(read.moments.map(\.sequence) == [0, 1, 2])
     #expect(read.problems == [TimelineProblem(line: 4, sequence: nil, kind: .gap(dropped: 7))])
-    let report = Replay.check(read.moments, reduce: { $0 + $1 })
+    let report = Replay.check(read.moments, reduceReturning: { $0 + $1 })
     #expect(report.isIdentical && report.replayed == 2)
   }
 
@@ -60,7 +60,7 @@ import Testing
     // A small buffer that the writer thread keeps taking while the loop fills it and drops.
     let file = try TimelineFileWriter<Int, Int>(url: url, bufferCapacity: 8)
     let recorder = Recorder(capacity: 0, file: file)
-    let system = System(initial: 0, reduce: { $0 + $1 }, monitor: recorder.monitor)
+    let system = System(initial: 0, reduceReturning: { $0 + $1 }, monitor: recorder.monitor)
     for _ in 1...20_000 { system.send(1) }
     system.stop()
     let summary = file.finish()
@@ -208,7 +208,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: url) }
     let file = try TimelineFileWriter<Int, Int>(url: url)
     let recorder = Recorder(capacity: 10, file: file, clock: harness.clock)
-    let system = System(initial: 0, reduce: { $0 + $1 }, environment: harness.environment, monitor: recorder.monitor)
+    let system = System(
+      initial: 0, reduceReturning: { $0 + $1 }, environment: harness.environment, monitor: recorder.monitor)
     let fourHundredYears = Duration.seconds(400 * 365 * 86_400)
     harness.clock.advance(by: fourHundredYears)
     system.send(1)

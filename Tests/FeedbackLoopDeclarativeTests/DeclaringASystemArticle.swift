@@ -54,15 +54,15 @@ enum DeclaringASystem {
 
   // MARK: Types conforming to State and Event
 
-  struct LoadingState: State, Equatable { let page: Int }
-  struct LoadedState: State, Equatable {
+  struct LoadingState: StateProtocol, Equatable { let page: Int }
+  struct LoadedState: StateProtocol, Equatable {
     let page: Int
     let data: [String]
   }
-  struct ErrorState: State, Equatable {}
-  struct DataIsLoaded: Event { let data: [String] }
-  struct LoadingHasFailed: Event {}
-  struct RefreshEvent: Event {}
+  struct ErrorState: StateProtocol, Equatable {}
+  struct DataIsLoaded: EventProtocol { let data: [String] }
+  struct LoadingHasFailed: EventProtocol {}
+  struct RefreshEvent: EventProtocol {}
 
   static let loadingTransitions = From(LoadingState.self) { state in
     On(DataIsLoaded.self, transitionTo: LoadedState.self) { event in

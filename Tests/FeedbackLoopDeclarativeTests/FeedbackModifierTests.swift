@@ -103,7 +103,7 @@ final class Flag: @unchecked Sendable {
           ran.value = true
           send(.increment)
         }
-        .execute(on: decoding)
+        .effectExecutor(decoding)
       }
       Counter.transitions
     }
@@ -128,7 +128,7 @@ final class Flag: @unchecked Sendable {
           send(.increment)
         }
       }
-      .execute(on: decoding)
+      .effectExecutor(decoding)
       Counter.transitions
     }
     systemExecutor.runUntilIdle()  // the task starts, and moves to `decoding`
@@ -146,8 +146,8 @@ final class Flag: @unchecked Sendable {
       }
       Counter.transitions
     }
-    .execute(on: executor)
-    let system = System(declaration)  // the default environment names no executor
+    .effectExecutor(executor)
+    let system = declaration.start()  // the default environment names no executor
     #expect(system.state == 0)
     executor.runUntilIdle()
     #expect(system.state == 1)

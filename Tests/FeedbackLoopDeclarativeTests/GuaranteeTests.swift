@@ -42,7 +42,7 @@ import Testing
       Counter.transitions
     }
     #expect(declaration.start(isolation: .mainActor).state == 3)
-    #expect(System(declaration, isolation: .mainActor).state == 3)
+    #expect(declaration.start(isolation: .mainActor).state == 3)
   }
 
   @Test("G2 events sent from many threads are each reduced once, in order per sender")
@@ -168,8 +168,7 @@ import Testing
       return states
     }
     #expect(run() == run())
-    let system = System(
-      Pages.declaration { _ in [] }.unmatchedEvents(.keepState),
+    let system = Pages.declaration { _ in [] }.unmatchedEvents(.keepState).start(
       environment: SystemEnvironment(clock: TestClock(), effectExecutor: ManualTaskExecutor()))
     let recorded = Recorder<Pages.Phase>()
     let observation = system.observe { recorded.append($0) }

@@ -1,18 +1,18 @@
 import FeedbackLoop
 import FeedbackLoopDeclarative
 
-/// Seed 004's loading / loaded / error example, in the seed's protocol
-/// style, its transitions defined apart and gathered, as the seed shows.
+/// The loading / loaded / error example, in the Feedbacks library's protocol
+/// style, its transitions defined apart and gathered, as the Feedbacks library shows.
 enum Loader {
-  struct LoadingState: State, Equatable { let page: Int }
-  struct LoadedState: State, Equatable {
+  struct LoadingState: StateProtocol, Equatable { let page: Int }
+  struct LoadedState: StateProtocol, Equatable {
     let page: Int
     let data: [String]
   }
-  struct ErrorState: State, Equatable {}
-  struct DataIsLoaded: Event { let data: [String] }
-  struct LoadingHasFailed: Event {}
-  struct RefreshEvent: Event {}
+  struct ErrorState: StateProtocol, Equatable {}
+  struct DataIsLoaded: EventProtocol { let data: [String] }
+  struct LoadingHasFailed: EventProtocol {}
+  struct RefreshEvent: EventProtocol {}
 
   static let loadingTransitions = From(LoadingState.self) { state in
     On(DataIsLoaded.self, transitionTo: LoadedState.self) { event in
@@ -42,7 +42,7 @@ enum Loader {
   /// The system; `load` fetches a page (the tests time it on their clock).
   static func system(
     load: @escaping @Sendable (Int, any Clock<Duration>) async throws -> [String]
-  ) -> DeclarativeSystem<any State, any Event> {
+  ) -> DeclarativeSystem<any StateProtocol, any EventProtocol> {
     DeclarativeSystem {
       InitialState {
         LoadingState(page: 1)

@@ -4,17 +4,15 @@ import FeedbackLoopTesting
 import Testing
 
 @Suite(.runsLeftoverJobs) struct LoadingExampleTests {
-  // MARK: The seed's protocol style
+  // MARK: The Feedbacks library's protocol style
 
   @Test func aPageLoadsAfterItsDelayOnTheTestClock() {
     let executor = ManualTaskExecutor()
     let clock = TestClock(executor: executor)
-    let system = System(
-      Loader.system { page, clock in
-        try await clock.sleep(for: .seconds(1))
-        return ["page \(page)"]
-      },
-      environment: SystemEnvironment(clock: clock, effectExecutor: executor))
+    let system = Loader.system { page, clock in
+      try await clock.sleep(for: .seconds(1))
+      return ["page \(page)"]
+    }.start(environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     executor.runUntilIdle()
     #expect(system.state as? Loader.LoadingState == Loader.LoadingState(page: 1))
     clock.advance(by: .seconds(1))
@@ -28,8 +26,7 @@ import Testing
   @Test func aFailureLeadsToTheErrorStateAndAnyEventRetries() {
     let executor = ManualTaskExecutor()
     let clock = TestClock(executor: executor)
-    let system = System(
-      Loader.system { _, _ in throw Loader.Failure() },
+    let system = Loader.system { _, _ in throw Loader.Failure() }.start(
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     executor.runUntilIdle()
     #expect(system.state is Loader.ErrorState)
@@ -38,7 +35,7 @@ import Testing
     #expect(system.state is Loader.ErrorState)
   }
 
-  @Test func theSeedsTransitionsOneByOne() {
+  @Test func theFeedbacksLibrarysTransitionsOneByOne() {
     let transitions = Loader.transitions
     let loaded = transitions.reduce(Loader.LoadingState(page: 2), Loader.DataIsLoaded(data: ["x"]))
     #expect(loaded as? Loader.LoadedState == Loader.LoadedState(page: 2, data: ["x"]))
@@ -54,12 +51,10 @@ import Testing
   @Test func theEnumStyleWithTheTestingKit() {
     let clock = TestClock(executor: ManualTaskExecutor())
     let pages = TestSystem(clock: clock) { environment, monitor in
-      System(
-        Pages.declaration { page in
-          try await clock.sleep(for: .seconds(1))
-          return ["item \(page)"]
-        },
-        environment: environment, monitor: monitor)
+      Pages.declaration { page in
+        try await clock.sleep(for: .seconds(1))
+        return ["item \(page)"]
+      }.start(environment: environment, monitor: monitor)
     }
     pages.advance(by: .seconds(1))
     pages.receive(.loaded(["item 1"])) { $0 = .loaded(page: 1, items: ["item 1"]) }
@@ -72,9 +67,7 @@ import Testing
 
   @Test func theEnumStyleFailsAndRetriesOnAnyEvent() {
     let pages = TestSystem { environment, monitor in
-      System(
-        Pages.declaration { _ in throw Loader.Failure() },
-        environment: environment, monitor: monitor)
+      Pages.declaration { _ in throw Loader.Failure() }.start(environment: environment, monitor: monitor)
     }
     pages.receive(.failed) { $0 = .failed(page: 1) }
     pages.send(.refresh) { $0 = .loading(page: 1) }
@@ -83,7 +76,7 @@ import Testing
   }
 
   @Test func theTestingKitsTransitionAssertionsApply() {
-    let transitions = TransitionAssertions(Pages.declaration { _ in [] }.transitions.reduce)
+    let transitions = TransitionAssertions(reduceReturning: Pages.declaration { _ in [] }.transitions.reduce)
     transitions.assertThat(from: .loading(page: 3), on: .loaded(["a"]), newStateIs: .loaded(page: 3, items: ["a"]))
     transitions.assertThat(from: .failed(page: 3), on: .refresh, newStateIs: .loading(page: 3))
     transitions.assertThatStateIsUnchanged(from: .loaded(page: 3, items: []), on: .failed)

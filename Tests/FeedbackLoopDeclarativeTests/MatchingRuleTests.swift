@@ -7,13 +7,13 @@ import Testing
 /// then `AnyEvent`, then `AnyState`, then both wildcards; the first declared
 /// within a rank.
 @Suite(.runsLeftoverJobs) struct MatchingRuleTests {
-  struct Idle: State, Equatable {}
-  struct Busy: State, Equatable { let by: String }
-  struct Start: Event {}
-  struct Stop: Event {}
-  struct Ping: Event {}
+  struct Idle: StateProtocol, Equatable {}
+  struct Busy: StateProtocol, Equatable { let by: String }
+  struct Start: EventProtocol {}
+  struct Stop: EventProtocol {}
+  struct Ping: EventProtocol {}
 
-  static func busy(_ by: String) -> any State { Busy(by: by) }
+  static func busy(_ by: String) -> any StateProtocol { Busy(by: by) }
 
   @Test func anExactTransitionBeatsAWildcardEventInTheSameState() {
     let transitions = Transitions {
@@ -148,7 +148,7 @@ import Testing
     #expect(Pattern<Light, Light>.value(.off).name == "off")
     #expect(Pattern<Light, Light>.case("broken").matches(.broken(reason: "x")))
     #expect(Pattern<Light, Light>.any.isWildcard)
-    #expect(Pattern<any State, Idle>.type(Idle.self).name == "Idle")
+    #expect(Pattern<any StateProtocol, Idle>.type(Idle.self).name == "Idle")
   }
 
   @Test func blocksDefinedApartCompose() {

@@ -4,14 +4,14 @@ import FeedbackLoopTesting
 import Testing
 
 @Suite(.runsLeftoverJobs) struct MediatorTests {
-  struct LoadingState: State, Equatable {}
-  struct LoadedState: State, Equatable { let data: String }
-  struct DataIsLoaded: Event { let data: String }
-  struct LoadedDoneEvent: Event {}
-  struct WaitingState: State, Equatable {}
-  struct DoneState: State, Equatable { let data: String }
+  struct LoadingState: StateProtocol, Equatable {}
+  struct LoadedState: StateProtocol, Equatable { let data: String }
+  struct DataIsLoaded: EventProtocol { let data: String }
+  struct LoadedDoneEvent: EventProtocol {}
+  struct WaitingState: StateProtocol, Equatable {}
+  struct DoneState: StateProtocol, Equatable { let data: String }
 
-  static func systemA() -> System<any State, any Event> {
+  static func systemA() -> System<any StateProtocol, any EventProtocol> {
     System {
       InitialState { LoadingState() }
       Transitions {
@@ -22,7 +22,7 @@ import Testing
     }
   }
 
-  static func systemB() -> System<any State, any Event> {
+  static func systemB() -> System<any StateProtocol, any EventProtocol> {
     System {
       InitialState { WaitingState() }
       Transitions {
@@ -87,8 +87,8 @@ import Testing
   }
 
   @Test func attachedSystemsDoNotKeepEachOtherAlive() {
-    weak var weakA: System<any State, any Event>?
-    weak var weakB: System<any State, any Event>?
+    weak var weakA: System<any StateProtocol, any EventProtocol>?
+    weak var weakB: System<any StateProtocol, any EventProtocol>?
     let mediator = PassthroughMediator<Int>()
     do {
       let systemA = Self.systemA()

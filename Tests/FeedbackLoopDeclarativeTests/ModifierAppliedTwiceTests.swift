@@ -16,8 +16,8 @@ import Testing
     let transitions = Transitions<Mode, Command> {
       From(Mode.idle) { On(Command.go, transitionTo: Mode.running) }
     }
-    #expect(transitions.execute(on: .mainActor).execute(on: .own).isolation == .mainActor)
-    #expect(transitions.execute(on: .own).execute(on: .mainActor).isolation == .own)
+    #expect(transitions.isolation(.mainActor).isolation(.sendingThread).isolation == .mainActor)
+    #expect(transitions.isolation(.sendingThread).isolation(.mainActor).isolation == .sendingThread)
   }
 
   @Test func feedbackExecuteOnTwiceRunsOnTheInnerExecutor() {
@@ -32,8 +32,8 @@ import Testing
         Feedback.on(.case("zero") { $0 == 0 ? $0 : nil }) { (_: Int, send: Send<Counter.Action>) in
           send(.increment)
         }
-        .execute(on: inner)
-        .execute(on: outer)
+        .effectExecutor(inner)
+        .effectExecutor(outer)
       }
       Counter.transitions
     }
@@ -57,8 +57,8 @@ import Testing
           send(.increment)
         }
       }
-      .execute(on: inner)
-      .execute(on: outer)
+      .effectExecutor(inner)
+      .effectExecutor(outer)
       Counter.transitions
     }
     systemExecutor.runUntilIdle()
@@ -78,9 +78,9 @@ import Testing
       }
       Counter.transitions
     }
-    .execute(on: inner)
-    .execute(on: outer)
-    let system = System(declaration)
+    .effectExecutor(inner)
+    .effectExecutor(outer)
+    let system = declaration.start()
     outer.runUntilIdle()
     #expect(system.state == 0)
     inner.runUntilIdle()
@@ -96,7 +96,7 @@ import Testing
     }
     .unmatchedEvents(.report { _, event in inner.append(event) })
     .unmatchedEvents(.report { _, event in outer.append(event) })
-    let system = System(declaration)
+    let system = declaration.start()
     system.send(.knock)
     #expect(inner.all == [.knock])
     #expect(outer.all.isEmpty)
@@ -218,7 +218,7 @@ import Testing
     }
     .observingTransitions { calls.append("inner \($0)") }
     .observingTransitions { calls.append("outer \($0)") }
-    let system = chart.system(context: 0)
+    let system = chart.start(context: 0)
     system.send(.go)
     #expect(calls.all == ["inner 0", "outer 0"])
     system.stop()
@@ -241,13 +241,13 @@ extension ModifierAppliedTwiceTests {
       InitialState { 0 }
       Feedbacks {
         Feedbacks {
-          Feedbacks { sending("innermost") }.execute(on: innermost)
+          Feedbacks { sending("innermost") }.effectExecutor(innermost)
           sending("middle")
         }
-        .execute(on: middle)
+        .effectExecutor(middle)
         sending("outer")
       }
-      .execute(on: outer)
+      .effectExecutor(outer)
       Counter.transitions
     }
     systemExecutor.runUntilIdle()  // each task starts, and moves to its executor

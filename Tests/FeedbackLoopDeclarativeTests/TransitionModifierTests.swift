@@ -57,7 +57,7 @@ import Testing
         From(Mode.idle) { On(Command.go, transitionTo: Mode.running) }
         From(Mode.running) { On(Command.go, transitionTo: Mode.fallback) }
       }
-      .execute(on: .mainActor)
+      .isolation(.mainActor)
     }
     // Sent on the main actor, the event is reduced before `send` returns.
     system.send(.go)

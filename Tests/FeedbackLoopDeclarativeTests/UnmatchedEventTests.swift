@@ -24,7 +24,7 @@ import Testing
   }
 
   @Test func byDefaultTheStateIsKeptAndStillPublished() {
-    let system = System(Self.door)
+    let system = Self.door.start()
     let states = Recorder<Door>()
     let observation = system.observe { states.append($0) }
     system.send(.knock)
@@ -35,7 +35,7 @@ import Testing
 
   @Test func reportCallsTheHandlerWithTheStateAndTheEvent() {
     let reports = Reports()
-    let system = System(Self.door.unmatchedEvents(.report { state, event in reports.append("\(event) in \(state)") }))
+    let system = Self.door.unmatchedEvents(.report { state, event in reports.append("\(event) in \(state)") }).start()
     system.send(.knock)
     system.send(.open)
     system.send(.open)
@@ -62,7 +62,7 @@ import Testing
       let result = await #expect(
         processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent]
       ) {
-        let system = System(UnmatchedEventTests.door.unmatchedEvents(.failInDebugBuilds))
+        let system = UnmatchedEventTests.door.unmatchedEvents(.failInDebugBuilds).start()
         system.send(.open)
         print("reduced open: \(system.state)")
         system.send(.knock)
@@ -80,7 +80,7 @@ import Testing
   @Test func reportLogsThroughTheSystemsLoggerWithoutChangingTheState() {
     // The warning goes to the environment's logger; the state is kept.
     let logs = LogRecorder()
-    let system = System(Self.door.unmatchedEvents(.report), environment: SystemEnvironment(logger: logs.logger))
+    let system = Self.door.unmatchedEvents(.report).start(environment: SystemEnvironment(logger: logs.logger))
     system.send(.close)
     #expect(system.state == .closed)
     #expect(logs.records.map(\.level) == [.warning])

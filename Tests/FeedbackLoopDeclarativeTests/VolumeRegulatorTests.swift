@@ -3,14 +3,14 @@ import FeedbackLoopDeclarative
 import FeedbackLoopTesting
 import Testing
 
-/// Seed 004's first example, written as the seed writes it: a volume
+/// The first example, written as the Feedbacks library writes it: a volume
 /// regulated towards a target by two feedbacks.
 enum Volume {
-  struct VolumeState: State, Equatable { let value: Int }
-  struct IncreaseEvent: Event {}
-  struct DecreaseEvent: Event {}
+  struct VolumeState: StateProtocol, Equatable { let value: Int }
+  struct IncreaseEvent: EventProtocol {}
+  struct DecreaseEvent: EventProtocol {}
 
-  static func transitions() -> Transitions<any State, any Event> {
+  static func transitions() -> Transitions<any StateProtocol, any EventProtocol> {
     Transitions {
       From(VolumeState.self) { state in
         On(IncreaseEvent.self, transitionTo: VolumeState(value: state.value + 1))
@@ -19,7 +19,9 @@ enum Volume {
     }
   }
 
-  static func system(initial: Int, target targetedVolume: Int) -> DeclarativeSystem<any State, any Event> {
+  static func system(initial: Int, target targetedVolume: Int) -> DeclarativeSystem<
+    any StateProtocol, any EventProtocol
+  > {
     DeclarativeSystem {
       InitialState {
         VolumeState(value: initial)
@@ -46,16 +48,16 @@ enum Volume {
 
 @Suite(.runsLeftoverJobs) struct VolumeRegulatorTests {
   @Test func theVolumeRisesToTheTarget() {
-    let system = System(Volume.system(initial: 10, target: 15))
+    let system = Volume.system(initial: 10, target: 15).start()
     #expect(system.state as? Volume.VolumeState == Volume.VolumeState(value: 15))
   }
 
   @Test func theVolumeFallsToTheTarget() {
-    let system = System(Volume.system(initial: 20, target: 15))
+    let system = Volume.system(initial: 20, target: 15).start()
     #expect(system.state as? Volume.VolumeState == Volume.VolumeState(value: 15))
   }
 
-  @Test func theSeedsSyntaxDeclaresAndStartsASystemInOneStep() {
+  @Test func theFeedbacksLibrarysSyntaxDeclaresAndStartsASystemInOneStep() {
     let targetedVolume = 15
     let system = System {
       InitialState {
@@ -79,7 +81,7 @@ enum Volume {
   }
 
   @Test func everyStateOnTheWayIsObserved() async {
-    let system = System(Volume.system(initial: 12, target: 15))
+    let system = Volume.system(initial: 12, target: 15).start()
     let values = await system.states.prefix(1).map { ($0 as? Volume.VolumeState)?.value }.reduce(into: []) {
       $0.append($1)
     }

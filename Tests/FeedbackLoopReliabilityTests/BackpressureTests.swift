@@ -56,7 +56,7 @@ extension Reliability {
     ) {
       let counts = ActivityCounts<Runs, Event>()
       let system = System(
-        initial: Runs(senders: senders), reduceInPlace: Runs.reduce,
+        initial: Runs(senders: senders), reduce: Runs.reduce,
         environment: SystemEnvironment(eventBuffer: policy), monitor: counts.monitor)
       let entered = Gate()
       let release = Gate()
@@ -143,7 +143,7 @@ extension Reliability {
 
     @Test("G14 a reader of states(buffering: .newest(3)) that lags thousands of states behind sees the newest three")
     func newestStatesForALaggingReader() async {
-      let system = System(initial: 0, reduce: { (count: Int, _: Event) in count + 1 })
+      let system = System(initial: 0, reduceReturning: { (count: Int, _: Event) in count + 1 })
       let states = system.states(buffering: .newest(3))
       var reader = states.makeAsyncIterator()
       #expect(await reader.next() == 0)
@@ -176,7 +176,7 @@ extension Reliability {
       let count = Scale.pick(20_000, sanitized: 2_000)
       let system = System(
         initial: Big(),
-        reduceInPlace: { (big: inout Big, _: Event) in
+        reduce: { (big: inout Big, _: Event) in
           big.version += 1
           big.payload[big.version % big.payload.count] &+= 1  // every state is a distinct 16 KiB buffer
         })

@@ -134,7 +134,7 @@ extension Reliability {
       .timeLimit(.minutes(10)))
     func threadsAndTasksSendConcurrently() async {
       let count = Scale.eventsPerSender
-      let system = System(initial: Tally(senders: 16), reduceInPlace: Tally.reduce)
+      let system = System(initial: Tally(senders: 16), reduce: Tally.reduce)
       await Self.sendFromThreadsAndTasks(to: system, count: count)
 
       // Every sender has returned: whoever was draining drained everything.
@@ -158,7 +158,7 @@ extension Reliability {
       let systemRef = Locked<System<Tally, Event>?>(nil)
       let system = System(
         initial: Tally(senders: senders),
-        reduceInPlace: { tally, event in
+        reduce: { tally, event in
           Tally.reduce(&tally, event)
           if case .answer(.asyncEffect, _, _) = event { asyncAnswers.add() }
           if case .marker = event { markers.add() }
@@ -226,7 +226,7 @@ extension Reliability {
     @MainActor
     func tasksSendToMainActorSystem() async {
       let count = Scale.eventsPerSender / 10
-      let system = System(initial: Tally(senders: 8), reduceInPlace: Tally.reduce, isolation: .mainActor)
+      let system = System(initial: Tally(senders: 8), reduce: Tally.reduce, isolation: .mainActor)
       let states = system.states(buffering: .newest(1))
       let tasks = (0..<8).map { sender in
         Task.detached {

@@ -66,7 +66,7 @@ extension Reliability {
     func readersNeverSeeATornState() async {
       let count = Scale.pick(2_500, sanitized: 500)
       let readsPerReader = Scale.pick(2_000, sanitized: 500)
-      let system = System(initial: Wide(width: 10_000, senders: 8), reduceInPlace: Wide.reduce)
+      let system = System(initial: Wide(width: 10_000, senders: 8), reduce: Wide.reduce)
       let reads = Locked(Reads())
       let start = Gate()
       let started = ContinuousClock.now
@@ -128,7 +128,7 @@ extension Reliability {
       let count = Scale.pick(500_000, sanitized: 50_000)
       let system = System(
         initial: InlineWords(),
-        reduceInPlace: { (state: inout InlineWords, number: Int) in
+        reduce: { (state: inout InlineWords, number: Int) in
           for index in 0..<64 { state.words[index] = number }
         })
       let torn = Locked(0)
@@ -181,7 +181,7 @@ extension Reliability {
         let startedLate = Locked(0)
         let system = System(
           initial: Wide(width: 1_000, senders: 8),
-          reduceInPlace: { state, event in
+          reduce: { state, event in
             // A reduction that starts after stop() returned...
             if stopReturned.current { startedLate.withLock { $0 += 1 } }
             Wide.reduce(&state, event)
@@ -244,7 +244,7 @@ extension Reliability {
       var lostInAll = 0
       let started = ContinuousClock.now
       for _ in 0..<rounds {
-        let system = System(initial: 0, reduce: { (state: Int, event: Int) in state + event })
+        let system = System(initial: 0, reduceReturning: { (state: Int, event: Int) in state + event })
         let added = Locked(0)
         let stops = Locked(0)
         let observations = Locked<[StateObservation]>([])
@@ -283,7 +283,7 @@ extension Reliability {
     @MainActor
     func mainActorSystemFedFromThreads() async {
       let count = Scale.pick(5_000, sanitized: 1_000)
-      let system = System(initial: Wide(width: 100, senders: 9), reduceInPlace: Wide.reduce, isolation: .mainActor)
+      let system = System(initial: Wide(width: 100, senders: 9), reduce: Wide.reduce, isolation: .mainActor)
       let start = Gate()
       let started = ContinuousClock.now
       async let threads: Void = onThreads(8, startingAt: start) { sender in
@@ -359,7 +359,7 @@ extension Reliability {
       let systems = (0..<ringSize).map { index in
         System(
           initial: RingStop(origins: 8, hops: hops),
-          reduceInPlace: RingStop.reduce,
+          reduce: RingStop.reduce,
           feedbacks: [
             .onEvent(strategy: .merge, name: "forward") { ping, _ in
               if ping.hops < hops {
@@ -400,7 +400,7 @@ extension Reliability {
       let release = Gate()
       let system = System(
         initial: Wide(width: 1_000, senders: 1),
-        reduceInPlace: Wide.reduce,
+        reduce: Wide.reduce,
         feedbacks: [
           .onEvent(strategy: .merge, name: "blocks at the first event") { event, _ in
             if event.number == 0 {
@@ -466,7 +466,7 @@ extension Reliability {
       }
       let system = System(
         initial: 0,
-        reduce: { (state: Int, event: Burst) in
+        reduceReturning: { (state: Int, event: Burst) in
           counts.withLock {
             switch event {
             case .external: $0.reducedExternal += 1
@@ -535,7 +535,7 @@ extension Reliability {
         // input until then, the rest go straight to the system.
         while sent.current < count / 10 { sched_yield() }
         let system = System(
-          initial: Wide(width: 1, senders: 1), reduceInPlace: Wide.reduce, feedbacks: [.input(input)])
+          initial: Wide(width: 1, senders: 1), reduce: Wide.reduce, feedbacks: [.input(input)])
         await sender
         let state = system.state
         #expect(state.failures == [])

@@ -59,7 +59,7 @@ extension Reliability {
       let harness = Harness()
       let activity = ActivityCounts<State, Event>()
       let system = System(
-        initial: State(), reduceInPlace: Self.reduce,
+        initial: State(), reduce: Self.reduce,
         feedbacks: [
           .onEvent(strategy: .merge) { event, _ in
             guard case .fire(let id) = event else { return .none }
@@ -104,7 +104,7 @@ extension Reliability {
       let activity = ActivityCounts<State, Event>()
       let ended = Counter()
       let system = System(
-        initial: State(), reduceInPlace: Self.reduce,
+        initial: State(), reduce: Self.reduce,
         feedbacks: [
           Feedback.query(\.query) { _ in
             .run { _ in
@@ -144,7 +144,7 @@ extension Reliability {
       let gate = Gate()
       let instance = Counter()
       let system = System(
-        initial: State(), reduceInPlace: Self.reduce,
+        initial: State(), reduce: Self.reduce,
         feedbacks: [
           Feedback.query(\.query) { _ in
             instance.add()
@@ -178,7 +178,7 @@ extension Reliability {
       let markers = Counter()
       let system = System(
         initial: State(),
-        reduceInPlace: { state, event in
+        reduce: { state, event in
           Self.reduce(&state, event)
           if case .burst = event { reducedBursts.add() }
           if case .marker = event { markers.add() }
@@ -221,7 +221,7 @@ extension Reliability {
       let activity = ActivityCounts<State, Event>()
       let started = Locked<[Int]>([])
       let system = System(
-        initial: State(), reduceInPlace: Self.reduce,
+        initial: State(), reduce: Self.reduce,
         feedbacks: [
           Feedback.query({ Int($0.raw) }) { parsed in
             started.withLock { $0.append(parsed) }
@@ -276,7 +276,7 @@ extension Reliability {
       let harness = Harness()
       let activity = ActivityCounts<State, Event>()
       let system = System(
-        initial: State(), reduceInPlace: Self.reduce,
+        initial: State(), reduce: Self.reduce,
         feedbacks: [
           Feedback.query({ _ in Double.nan }) { _ in
             .run { send in try await send.clock.sleep(for: .seconds(1)) }
@@ -299,7 +299,7 @@ extension Reliability {
       let harness = Harness()
       let activity = ActivityRecorder<State, Event>()
       let system = System(
-        initial: State(), reduceInPlace: Self.reduce,
+        initial: State(), reduce: Self.reduce,
         feedbacks: [
           Feedback.events(name: "throws at 3") { states in
             // Answers each state it has not answered yet, until the third fire.
@@ -337,7 +337,7 @@ extension Reliability {
     )
     func blockingObserver() async {
       let perThread = Scale.eventsPerSender / 10
-      let system = System(initial: State(), reduceInPlace: Self.reduce)
+      let system = System(initial: State(), reduce: Self.reduce)
       let entered = Gate()
       let release = Gate()
       let observation = system.observe { state in
@@ -364,7 +364,7 @@ extension Reliability {
     @Test(
       "G3 G14 a slow AsyncSequence reader of every state (.all) gets them all, in order; one that throws is dropped")
     func slowAndThrowingReaders() async {
-      let system = System(initial: State(), reduceInPlace: Self.reduce)
+      let system = System(initial: State(), reduce: Self.reduce)
       let batches = 50
       let batch = 200
       let all = system.states(buffering: .all)

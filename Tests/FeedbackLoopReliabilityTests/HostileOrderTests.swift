@@ -31,7 +31,7 @@ extension Reliability {
     @Test("G2 an event the loop queued is reduced before one another thread sends after it")
     func loopEventGoesBeforeLaterEventFromAnotherThread() {
       let states = Locked<[Int]>([])
-      let system = System(initial: 0, reduce: { (_: Int, event: Int) in event })
+      let system = System(initial: 0, reduceReturning: { (_: Int, event: Int) in event })
       let observation = system.observe { [unowned system] state in
         states.withLock { $0.append(state) }
         guard state == 0 else { return }
@@ -50,7 +50,7 @@ extension Reliability {
     )
     func loopSendGoesBehindTheBatchItTook() {
       let states = Locked<[Int]>([])
-      let system = System(initial: -1, reduce: { (_: Int, event: Int) in event })
+      let system = System(initial: -1, reduceReturning: { (_: Int, event: Int) in event })
       let observation = system.observe { [unowned system] state in
         states.withLock { $0.append(state) }
         switch state {
@@ -78,11 +78,11 @@ extension Reliability {
     func loopEventGoesBeforeLaterEventRelayedThroughAnotherSystem() {
       let states = Locked<[Int]>([])
       let relayTarget = Locked<System<Int, Int>?>(nil)
-      let relay = System(initial: -1, reduce: { (_: Int, event: Int) in event })
+      let relay = System(initial: -1, reduceReturning: { (_: Int, event: Int) in event })
       let relayObservation = relay.observe { state in
         if state == 2 { relayTarget.current?.send(2) }
       }
-      let system = System(initial: -1, reduce: { (_: Int, event: Int) in event })
+      let system = System(initial: -1, reduceReturning: { (_: Int, event: Int) in event })
       relayTarget.withLock { $0 = system }
       let observation = system.observe { [unowned system] state in
         states.withLock { $0.append(state) }
@@ -105,13 +105,13 @@ extension Reliability {
     func feedbackAnswerIsNotDroppedByRelayedEvent() {
       let recorder = ActivityRecorder<Int, Int>()
       let relayTarget = Locked<System<Int, Int>?>(nil)
-      let relay = System(initial: -1, reduce: { (_: Int, event: Int) in event })
+      let relay = System(initial: -1, reduceReturning: { (_: Int, event: Int) in event })
       let relayObservation = relay.observe { state in
         if state == 2 { relayTarget.current?.send(2) }
       }
       let system = System(
         initial: -1,
-        reduce: { (_: Int, event: Int) in event },
+        reduceReturning: { (_: Int, event: Int) in event },
         feedbacks: [
           // Answers state 0 at once; its query is gone on any other state,
           // so an event reduced before its answer would cancel it (G4).
@@ -139,7 +139,7 @@ extension Reliability {
     @Test("G2 events another thread queued before the loop's own send are reduced before it")
     func eventsFromAnotherThreadQueuedFirstGoFirst() {
       let states = Locked<[Int]>([])
-      let system = System(initial: 0, reduce: { (_: Int, event: Int) in event })
+      let system = System(initial: 0, reduceReturning: { (_: Int, event: Int) in event })
       let observation = system.observe { [unowned system] state in
         states.withLock { $0.append(state) }
         guard state == 0 else { return }
@@ -204,7 +204,7 @@ extension Reliability {
       let progress = Locked<[Int]>(Array(repeating: -1, count: senders))
       let system = System(
         initial: Senders(senders: senders),
-        reduceInPlace: Senders.reduce,
+        reduce: Senders.reduce,
         feedbacks: [
           .onEvent(strategy: .merge, name: "answer") { event, _ in
             guard case .sent(_, let number) = event, number % answerEvery == 0 else { return .none }

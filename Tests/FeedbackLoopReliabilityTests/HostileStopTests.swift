@@ -18,7 +18,7 @@ extension Reliability {
     @Test("G14 G9 an event sent from an onStop handler is reported discarded as systemStopped")
     func eventFromOnStopIsReported() {
       let recorder = ActivityRecorder<Int, Int>()
-      let system = System(initial: 0, reduce: { (_: Int, event: Int) in event }, monitor: recorder.monitor)
+      let system = System(initial: 0, reduceReturning: { (_: Int, event: Int) in event }, monitor: recorder.monitor)
       let observation = system.observe({ _ in }, onStop: { [unowned system] in system.send(7) })
       system.stop()
       #expect(recorder.discarded.map(\.event) == [7])
@@ -29,7 +29,7 @@ extension Reliability {
     @Test("G14 G9 an event sent from an onStop handler, when the loop stops itself, is reported discarded")
     func eventFromOnStopOfSelfStopIsReported() {
       let recorder = ActivityRecorder<Int, Int>()
-      let system = System(initial: 0, reduce: { (_: Int, event: Int) in event }, monitor: recorder.monitor)
+      let system = System(initial: 0, reduceReturning: { (_: Int, event: Int) in event }, monitor: recorder.monitor)
       let observation = system.observe(
         { [unowned system] state in if state == 1 { system.stop() } },
         onStop: { [unowned system] in system.send(7) })
@@ -51,7 +51,7 @@ extension Reliability {
         default: break
         }
       }
-      let system = System(initial: 0, reduce: { (_: Int, event: Int) in event }, monitor: monitor)
+      let system = System(initial: 0, reduceReturning: { (_: Int, event: Int) in event }, monitor: monitor)
       box.set(system)
       system.stop()
       box.set(nil)
@@ -65,7 +65,7 @@ extension Reliability {
       let innerStopped = Counter()
       let inner = Locked<StateObservation?>(nil)
       let sequence = Locked<StateSequence<Int>?>(nil)
-      let system = System(initial: 0, reduce: { (_: Int, event: Int) in event })
+      let system = System(initial: 0, reduceReturning: { (_: Int, event: Int) in event })
       let observation = system.observe(
         { _ in },
         onStop: { [unowned system] in
@@ -94,7 +94,7 @@ extension Reliability {
       let queriesAfterStop = Counter()
       let system = System(
         initial: 0,
-        reduce: { (_: Int, event: Int) in event },
+        reduceReturning: { (_: Int, event: Int) in event },
         feedbacks: [
           Feedback.query(
             { state -> Int? in
@@ -200,7 +200,7 @@ extension Reliability {
       feedbacks: [Feedback<Int, Int>], environment: SystemEnvironment, monitor: SystemMonitor<Int, Int>
     ) -> System<Int, Int> {
       System(
-        initial: 0, reduce: { (_: Int, event: Int) in event }, feedbacks: feedbacks, isolation: .mainActor,
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: feedbacks, isolation: .mainActor,
         environment: environment, monitor: monitor)
     }
 
@@ -215,7 +215,7 @@ extension Reliability {
       let input = Input<Int>()
       var system: System<Holding, Int>? = System(
         initial: Holding(sentinel: Sentinel(freed)),
-        reduce: { (state: Holding, event: Int) in
+        reduceReturning: { (state: Holding, event: Int) in
           var state = state
           state.count += event
           return state
@@ -236,7 +236,7 @@ extension Reliability {
       let tally = EventTally()
       let input = Input<Int>()
       var system: System<Int, Int>? = System(
-        initial: 0, reduce: { (state: Int, event: Int) in state + event }, feedbacks: [.input(input)],
+        initial: 0, reduceReturning: { (state: Int, event: Int) in state + event }, feedbacks: [.input(input)],
         monitor: tally.makeMonitor())
       input.send(1)
       system?.stop()
@@ -263,7 +263,7 @@ extension Reliability {
         monitorCapture = capturedByMonitor
         return System(
           initial: 0,
-          reduce: { (state: Int, event: Int) in
+          reduceReturning: { (state: Int, event: Int) in
             withExtendedLifetime(capturedByReducer) { state + event }
           },
           feedbacks: [.input(input)],
@@ -291,7 +291,7 @@ extension Reliability {
         reducerCapture = capturedByReducer
         return System(
           initial: 0,
-          reduce: { (state: Int, event: Int) in
+          reduceReturning: { (state: Int, event: Int) in
             withExtendedLifetime(capturedByReducer) { state + event }
           },
           feedbacks: [.input(input)],
@@ -337,7 +337,7 @@ extension Reliability {
         system.set(
           System(
             initial: Holding(sentinel: Sentinel(freed)),
-            reduce: { (state: Holding, event: Int) in
+            reduceReturning: { (state: Holding, event: Int) in
               var state = state
               state.count += event
               return state
@@ -364,7 +364,7 @@ extension Reliability {
       let entered = Gate()
       let release = Gate()
       let system = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event },
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event },
         environment: SystemEnvironment(eventBuffer: .dropOldest(limit: 0)), monitor: recorder.monitor)
       let observation = system.observe { state in
         if state == 1 {  // hold the loop
@@ -391,7 +391,7 @@ extension Reliability {
     func negativeLimitIsAProgrammingError() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         let system = System(
-          initial: 0, reduce: { (_: Int, event: Int) in event },
+          initial: 0, reduceReturning: { (_: Int, event: Int) in event },
           environment: SystemEnvironment(eventBuffer: .dropOldest(limit: -1)))
         system.send(1)
       }
@@ -430,7 +430,7 @@ extension Reliability {
         }
       }
       let system = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event }, isolation: .mainActor, monitor: monitor)
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, isolation: .mainActor, monitor: monitor)
       let observation = system.observe({ _ in }) {
         onMainActor.withLock { $0["onStop"] = MainQueueProbe.isOnMainActor }
         told.add()
@@ -466,7 +466,7 @@ extension Reliability {
         }
       }
       let system = System(
-        initial: 0, reduce: { (state: Int, _: Int) in state + 1 },
+        initial: 0, reduceReturning: { (state: Int, _: Int) in state + 1 },
         environment: SystemEnvironment(eventBuffer: .dropNewest(limit: 4)), monitor: monitor)
       let start = Gate()
       let halfway = Counter()

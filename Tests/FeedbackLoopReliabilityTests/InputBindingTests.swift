@@ -15,10 +15,11 @@ extension Reliability {
       let second = ActivityRecorder<Int, Int>()
       let harness = Harness()
       let a = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event }, feedbacks: [.input(input)], monitor: first.monitor)
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
+        monitor: first.monitor)
       input.send(1)
       let b = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event }, feedbacks: [.input(input, name: "moved")],
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input, name: "moved")],
         environment: harness.environment, monitor: second.monitor)
       input.send(2)
       input.send(3)
@@ -37,7 +38,7 @@ extension Reliability {
       let released = ActivityRecorder<Int, Int>()
       do {
         let system = System(
-          initial: 0, reduce: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
+          initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
           monitor: released.monitor)
         input.send(1)
         #expect(system.state == 1)
@@ -49,7 +50,7 @@ extension Reliability {
       let recorder = ActivityRecorder<Int, Int>()
       let harness = Harness()
       let next = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
         environment: harness.environment, monitor: recorder.monitor)
       #expect(harness.logged.current.contains { $0.contains("sends here only") }, "the rebinding is logged")
       input.send(2)
@@ -68,10 +69,11 @@ extension Reliability {
       let first = ActivityRecorder<Int, Int>()
       let second = ActivityRecorder<Int, Int>()
       let a = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event }, feedbacks: [.input(input)], monitor: first.monitor)
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
+        monitor: first.monitor)
       let harness = Harness()
       let b = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
         environment: harness.environment, monitor: second.monitor)
       #expect(harness.logged.current.contains { $0.contains("sends here only") }, "the rebinding is logged")
       input.send(3)
@@ -93,7 +95,7 @@ extension Reliability {
         let harness = Harness()
         @Sendable func bind(_ index: Int) {
           let system = System(
-            initial: 0, reduce: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
+            initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
             environment: harness.environment, monitor: counts[index].monitor)
           systems.withLock { $0.append(system) }
         }

@@ -23,7 +23,7 @@ extension Reliability {
       let shared = Counter()
       let system = System(
         initial: State(),
-        reduceInPlace: { (state: inout State, _: Int) in
+        reduce: { (state: inout State, _: Int) in
           // A copy-on-write value mutated here is copied whole if its
           // storage is shared.
           if !isKnownUniquelyReferenced(&state.storage) { shared.add() }
@@ -60,7 +60,7 @@ extension Reliability {
         inside.withLock { $0 -= 1 }
       }
       let system = System(
-        initial: 0, reduce: { (state: Int, event: Int) in state + event },
+        initial: 0, reduceReturning: { (state: Int, event: Int) in state + event },
         environment: SystemEnvironment(eventBuffer: .dropNewest(limit: 0)), monitor: monitor)
       let holder = Task.detached { await onThreads(1) { _ in system.send(1) } }
       await entered.wait()
@@ -81,7 +81,7 @@ extension Reliability {
     func keyedNoneEffectKeepsItsTrigger() {
       let activity = ActivityRecorder<Set<Int>, Int>()
       let system = System(
-        initial: [7], reduce: { (state: Set<Int>, _: Int) in state },
+        initial: [7], reduceReturning: { (state: Set<Int>, _: Int) in state },
         feedbacks: [.requests({ $0 }) { _ in .none }], monitor: activity.monitor)
       let started = activity.started.map(\.trigger)
       let finished = activity.all.compactMap { activity -> EffectID? in

@@ -37,7 +37,7 @@ extension Reliability {
       let reducerSentinel = Sentinel(witnesses.coresFreed)
       let system = System(
         initial: 0,
-        reduce: { (state: Int, event: Event) -> Int in
+        reduceReturning: { (state: Int, event: Event) -> Int in
           _ = reducerSentinel
           guard case .add(let amount) = event else { return state }
           return state + amount
@@ -294,7 +294,7 @@ extension Reliability {
       let counts = ActivityCounts<Int, Event>()
       let system = System(
         initial: 0,
-        reduce: { (state: Int, event: Event) -> Int in
+        reduceReturning: { (state: Int, event: Event) -> Int in
           reduced.add()
           return state + 1
         },

@@ -39,12 +39,12 @@ extension Reliability {
     static func readInsideOwnReducer<State: Sendable>(
       initial: State, step: @escaping @Sendable (inout State, Int) -> Void
     ) {
-      let inner = System<Int, Int>(initial: 0, reduceInPlace: { state, event in state = event })
+      let inner = System<Int, Int>(initial: 0, reduce: { state, event in state = event })
       let outer = Locked<System<State, Int>?>(nil)
       let observation = inner.observe { _ in _ = outer.current?.state }
       let system = System<State, Int>(
         initial: initial,
-        reduceInPlace: { state, event in
+        reduce: { state, event in
           step(&state, event)
           inner.send(event)
         })
@@ -57,11 +57,11 @@ extension Reliability {
     func readAfterTheReducerReturns() {
       let seen = Locked<[Int]>([])
       let outer = Locked<System<Int, Int>?>(nil)
-      let inner = System<Int, Int>(initial: 0, reduceInPlace: { state, event in state = event })
+      let inner = System<Int, Int>(initial: 0, reduce: { state, event in state = event })
       let innerObservation = inner.observe { _ in
         if let outer = outer.current { seen.withLock { $0.append(outer.state) } }
       }
-      let system = System<Int, Int>(initial: 0, reduceInPlace: { state, event in state += event })
+      let system = System<Int, Int>(initial: 0, reduce: { state, event in state += event })
       let outerObservation = system.observe { value in if value > 0 { inner.send(value) } }
       outer.withLock { $0 = system }
       system.send(1)

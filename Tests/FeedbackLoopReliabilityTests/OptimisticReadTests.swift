@@ -80,7 +80,7 @@ extension Reliability {
     }
 
     func checkReads<State: SteppedState>(of initial: State, sends: Int, readers: Int, readsPerReader: Int) async {
-      let system = System<State, Int>(initial: initial, reduceInPlace: { state, _ in state.step() })
+      let system = System<State, Int>(initial: initial, reduce: { state, _ in state.step() })
       let outcome = await readWhileSending(
         system, sends: sends, readers: readers, readsPerReader: readsPerReader, isWhole: \.isWhole,
         count: \.count)
@@ -98,7 +98,7 @@ extension Reliability {
       let sends = Scale.pick(20_000, sanitized: 5_000)
       let readsPerReader = Scale.pick(20_000, sanitized: 5_000)
       let system = System<Triple, Int>(
-        initial: Triple(), reduceInPlace: { state, _ in state.step() }, isolation: .mainActor)
+        initial: Triple(), reduce: { state, _ in state.step() }, isolation: .mainActor)
       let torn = Locked(0)
       let start = Gate()
       async let reading: Void = onThreads(ProcessInfo.processInfo.activeProcessorCount, startingAt: start) { _ in

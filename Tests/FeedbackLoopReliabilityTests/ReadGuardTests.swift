@@ -29,7 +29,7 @@ extension Reliability {
       let observed = Locked<[Int]>([])
       let system = System<Int, Int>(
         initial: 0,
-        reduceInPlace: { state, event in
+        reduce: { state, event in
           state += event
           guard let system = reference.system else { return }
           // Under ThreadSanitizer the guard was the system's lock, which
@@ -81,7 +81,7 @@ extension Reliability {
       let readers = ProcessInfo.processInfo.activeProcessorCount
       let system = System<Tally, Int>(
         initial: Tally(),
-        reduceInPlace: { state, number in
+        reduce: { state, number in
           state.total += 1
           state.items.append(number)
         })
@@ -120,12 +120,12 @@ extension Reliability {
       // from the main-actor system's observer, which runs on the main actor.
       let peer = System<Tally, Int>(
         initial: Tally(),
-        reduceInPlace: { state, _ in
+        reduce: { state, _ in
           // Numbers come from two senders, so the state counts for itself.
           state.total += 1
           state.items.append(state.total)
         })
-      let screen = System<Int, Int>(initial: 0, reduce: { _, number in number }, isolation: .mainActor)
+      let screen = System<Int, Int>(initial: 0, reduceReturning: { _, number in number }, isolation: .mainActor)
       let relay = screen.observe { number in if number > 0 { peer.send(number) } }
       let start = Gate()
       async let sender: Void = onThreads(1, startingAt: start) { _ in
@@ -159,7 +159,7 @@ extension Reliability {
       let readsPerReader = Scale.pick(20_000, sanitized: 5_000)
       let system = System<Tally, Int>(
         initial: Tally(),
-        reduceInPlace: { state, number in
+        reduce: { state, number in
           state.total += 1
           state.items.append(number)
         },

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension Reliability {
-  /// Red team (issue 21): G14 and G10 attacked at the edges of the event
+  /// Red team: G14 and G10 attacked at the edges of the event
   /// buffer (limits 0 and 1 under every policy, the loop's own sends and
   /// another thread's) and through the monitor's documented threads.
   @Suite("Red team: buffers and the monitor's threads")
@@ -31,11 +31,11 @@ extension Reliability {
       arguments: cases, Sender.allCases)
     func boundedBuffer(_ expected: Case, sender: Sender) {
       let recorder = ActivityRecorder<Int, Int>()
-      let relay = System(initial: -1, reduce: { (_: Int, event: Int) in event })
+      let relay = System(initial: -1, reduceReturning: { (_: Int, event: Int) in event })
       let box = HostileStopTests.Box<System<Int, Int>>()
       let relayObservation = relay.observe { state in if state > 0 { box.value?.send(state) } }
       let system = System(
-        initial: -1, reduce: { (_: Int, event: Int) in event },
+        initial: -1, reduceReturning: { (_: Int, event: Int) in event },
         environment: SystemEnvironment(eventBuffer: expected.policy),
         monitor: recorder.monitor)
       box.set(system)
@@ -70,7 +70,7 @@ extension Reliability {
       // answer 20 and 21 at once. Four events wait for one place.
       let system = System(
         initial: 0,
-        reduce: { (_: Int, event: Int) in
+        reduceReturning: { (_: Int, event: Int) in
           if event == 1 {
             box.value?.send(10)
             box.value?.send(11)
@@ -95,7 +95,7 @@ extension Reliability {
       let recorder = ActivityRecorder<Int, Int>()
       let box = HostileStopTests.Box<System<Int, Int>>()
       let system = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event },
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event },
         environment: SystemEnvironment(eventBuffer: .dropNewest(limit: 1)), monitor: recorder.monitor)
       box.set(system)
       let observation = system.observe { state in
@@ -122,9 +122,9 @@ extension Reliability {
       let boxA = HostileStopTests.Box<System<Int, Int>>()
       let boxB = HostileStopTests.Box<System<Int, Int>>()
       let a = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event },
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event },
         environment: SystemEnvironment(eventBuffer: .dropNewest(limit: 1)), monitor: recorderA.monitor)
-      let b = System(initial: 0, reduce: { (_: Int, event: Int) in event })
+      let b = System(initial: 0, reduceReturning: { (_: Int, event: Int) in event })
       boxA.set(a)
       boxB.set(b)
       // A's observer, busy with 1, sends 2 to A and 3 to B; B's observer
@@ -168,7 +168,7 @@ extension Reliability {
         inside.withLock { $0 -= 1 }
       }
       let system = System(
-        initial: 0, reduce: { (state: Int, _: Int) in state &+ 1 },
+        initial: 0, reduceReturning: { (state: Int, _: Int) in state &+ 1 },
         environment: SystemEnvironment(eventBuffer: policy), monitor: monitor)
       await onThreads(8) { index in
         for _ in 0..<Scale.pick(5_000, sanitized: 1_000) { system.send(1) }
@@ -183,7 +183,7 @@ extension Reliability {
     func dropOldestZeroMainActor() async {
       let recorder = ActivityRecorder<Int, Int>()
       let system = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event }, isolation: .mainActor,
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, isolation: .mainActor,
         environment: SystemEnvironment(eventBuffer: .dropOldest(limit: 0)), monitor: recorder.monitor)
       // Off the main actor, every send waits for the hop: none can wait.
       await Task.detached { for event in 1...3 { system.send(event) } }.value

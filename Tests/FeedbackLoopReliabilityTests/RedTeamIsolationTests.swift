@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension Reliability {
-  /// Red team (issue 21): G10 for a main-actor system stopped off the main
+  /// Red team: G10 for a main-actor system stopped off the main
   /// actor while the main actor sends to it.
   @Suite("Red team: isolation")
   struct RedTeamIsolationTests {
@@ -27,7 +27,7 @@ extension Reliability {
           }
         }
         let system = System(
-          initial: 0, reduce: { (state: Int, _: Int) in state + 1 }, isolation: .mainActor,
+          initial: 0, reduceReturning: { (state: Int, _: Int) in state + 1 }, isolation: .mainActor,
           monitor: .combining([counts.monitor, checking]))
         let sent = Counter()
         let stoppedOnMain = Locked<Bool?>(nil)

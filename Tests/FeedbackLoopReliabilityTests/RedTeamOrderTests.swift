@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension Reliability {
-  /// Red team (issue 21): G2 attacked through rings of systems, monitors and
+  /// Red team: G2 attacked through rings of systems, monitors and
   /// threads beyond the cases of the hostile order suite. Every case is
   /// deterministic except the threaded one, which checks only what must hold
   /// in every interleaving (nothing lost, nothing twice, each sender's order).
@@ -11,7 +11,7 @@ extension Reliability {
   struct RedTeamOrderTests {
     /// A system whose state is the last event.
     static func lastEvent() -> System<Int, Int> {
-      System(initial: -1, reduce: { (_: Int, event: Int) in event })
+      System(initial: -1, reduceReturning: { (_: Int, event: Int) in event })
     }
 
     @Test("G2 a three-system ring on one thread: the loop's own queued event goes before the one relayed back to it")
@@ -55,7 +55,7 @@ extension Reliability {
         }
       }
       let system = System(
-        initial: -1, reduce: { (_: Int, event: Int) in event },
+        initial: -1, reduceReturning: { (_: Int, event: Int) in event },
         monitor: .combining([recorder.monitor, relaying]))
       box.set(system)
       system.send(0)
@@ -77,7 +77,7 @@ extension Reliability {
       }
       let system = System(
         initial: 0,
-        reduce: { (_: Int, event: Int) in event },
+        reduceReturning: { (_: Int, event: Int) in event },
         feedbacks: [
           // An async effect, run by the test's executor: its events come back
           // from the executor's thread (this one), through the inbox.
@@ -111,7 +111,7 @@ extension Reliability {
       let a = Self.lastEvent()
       let b = System(
         initial: -1,
-        reduce: { (_: Int, event: Int) in
+        reduceReturning: { (_: Int, event: Int) in
           seenByB.withLock { $0.append(event) }
           return event
         })

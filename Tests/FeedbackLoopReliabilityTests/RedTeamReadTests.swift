@@ -23,7 +23,7 @@ protocol TearProbe: Sendable {
 }
 
 extension Reliability {
-  /// Red team for the optimistic reads of issue 17 (G15): states of odd
+  /// Red team for the optimistic reads (G15): states of odd
   /// sizes, alignments and shapes, in the guard's line and out of it;
   /// reads during stop(), from other systems' callbacks, from the main
   /// actor, of monitored systems, and a thread's own send then read.
@@ -327,7 +327,7 @@ extension Reliability {
         if case .reduced = activity { reductions.withLock { $0 += 1 } }
       }
       let system = System<State, Int>(
-        initial: State(), reduceInPlace: { state, _ in state.step() }, monitor: monitored ? monitor : nil)
+        initial: State(), reduce: { state, _ in state.step() }, monitor: monitored ? monitor : nil)
       let outcome = await Self.readWhileSending(system, sends: sends, minimumReads: Scale.pick(5_000, sanitized: 500))
       #expect(outcome.torn == 0, "\(kind): \(outcome.torn) of \(outcome.reads) reads saw a reduction halfway")
       #expect(outcome.backwards == 0, "\(kind): \(outcome.backwards) of \(outcome.reads) reads went back in time")
@@ -363,7 +363,7 @@ extension Reliability {
 
     func readYourWrites<State: TearProbe>(_: State.Type, kind: String) async {
       let sends = Scale.pick(kind == "4 KiB" ? 5_000 : 20_000, sanitized: 2_000)
-      let system = System<State, Int>(initial: State(), reduceInPlace: { state, _ in state.step() })
+      let system = System<State, Int>(initial: State(), reduce: { state, _ in state.step() })
       let stale = Locked(0)
       let start = Gate()
       let done = Locked(false)
@@ -403,7 +403,7 @@ extension Reliability {
 
     func readsAcrossStop<State: TearProbe>(_: State.Type, kind: String) async {
       let sends = Scale.pick(100_000, sanitized: 5_000)
-      let system = System<State, Int>(initial: State(), reduceInPlace: { state, _ in state.step() })
+      let system = System<State, Int>(initial: State(), reduce: { state, _ in state.step() })
       let stoppedAt = Locked<Int?>(nil)
       let outcome = Locked(Outcome())
       let changedAfterStop = Locked(0)
@@ -460,7 +460,7 @@ extension Reliability {
 
     func onStopReadsTheState<State: TearProbe>(_: State.Type, kind: String) async {
       for round in 0..<Scale.pick(200, sanitized: 20) {
-        let system = System<State, Int>(initial: State(), reduceInPlace: { state, _ in state.step() })
+        let system = System<State, Int>(initial: State(), reduce: { state, _ in state.step() })
         let seenAtStop = Locked<[State]>([])
         let observations = (0..<4).map { _ in
           system.observe({ _ in }, onStop: { seenAtStop.withLock { $0.append(system.state) } })
@@ -511,7 +511,7 @@ extension Reliability {
       // is allowed: only its own is a programming error).
       let first = System<Reading<State>, Int>(
         initial: Reading(),
-        reduceInPlace: { state, _ in
+        reduce: { state, _ in
           state.inner.step()
           if let other = peer.current, !other.state.isWhole { state.tornSeen += 1 }
         },
@@ -521,7 +521,7 @@ extension Reliability {
             return .none
           }
         ])
-      let second = System<State, Int>(initial: State(), reduceInPlace: { state, _ in state.step() })
+      let second = System<State, Int>(initial: State(), reduce: { state, _ in state.step() })
       peer.withLock { $0 = second }
       let observations = [
         first.observe { _ in if !second.state.isWhole { torn.withLock { $0 += 1 } } },
@@ -554,10 +554,10 @@ extension Reliability {
     @MainActor
     func mainActorPollsAPeer() async {
       let sends = Scale.pick(100_000, sanitized: 5_000)
-      let busy = System<ThirtyOne, Int>(initial: ThirtyOne(), reduceInPlace: { state, _ in state.step() })
+      let busy = System<ThirtyOne, Int>(initial: ThirtyOne(), reduce: { state, _ in state.step() })
       let torn = Locked(0)
       let local = System<Int, Int>(
-        initial: 0, reduceInPlace: { state, event in state += event }, isolation: .mainActor)
+        initial: 0, reduce: { state, event in state += event }, isolation: .mainActor)
       let observation = local.observe { _ in if !busy.state.isWhole { torn.withLock { $0 += 1 } } }
       let start = Gate()
       let done = Locked(false)
@@ -596,7 +596,7 @@ extension Reliability {
     func oneReaderManySystems() async {
       let sends = Scale.pick(5_000, sanitized: 500)
       let systems = (0..<64).map { _ in
-        System<ThirtyOne, Int>(initial: ThirtyOne(), reduceInPlace: { state, _ in state.step() })
+        System<ThirtyOne, Int>(initial: ThirtyOne(), reduce: { state, _ in state.step() })
       }
       let torn = Locked(0)
       let start = Gate()

@@ -18,11 +18,11 @@ extension Reliability {
     func stopFromOwnReducerThroughAnotherSystem() {
       let recorder = ActivityRecorder<Int, Int>()
       let box = Box<System<Int, Int>>()
-      let inner = System<Int, Int>(initial: 0, reduceInPlace: { state, event in state = event })
+      let inner = System<Int, Int>(initial: 0, reduce: { state, event in state = event })
       let observation = inner.observe { state in if state == 1 { box.value?.stop() } }
       let system = System<Int, Int>(
         initial: 0,
-        reduceInPlace: { state, event in
+        reduce: { state, event in
           state += event
           inner.send(event)
         },
@@ -45,14 +45,14 @@ extension Reliability {
       let reductions = Counter()
       let freed = Counter()
       let box = Box<System<Int, Int>>()
-      let inner = System<Int, Int>(initial: 0, reduceInPlace: { state, event in state = event })
+      let inner = System<Int, Int>(initial: 0, reduce: { state, event in state = event })
       let observation = inner.observe { state in if state == 1 { box.set(nil) } }
       let input = Input<Int>()
       do {
         let sentinel = Sentinel(freed)
         let system = System<Int, Int>(
           initial: 0,
-          reduceInPlace: { state, event in
+          reduce: { state, event in
             _ = sentinel
             reductions.add()
             state += event
@@ -94,7 +94,7 @@ extension Reliability {
           box.set(
             System<Int, Int>(
               initial: 0,
-              reduceInPlace: { state, event in
+              reduce: { state, event in
                 _ = sentinel
                 if stopReturned.current { reducedAfterStop.add() }
                 state &+= event
@@ -148,7 +148,7 @@ extension Reliability {
         box.set(
           System<Int, Int>(
             initial: 0,
-            reduceInPlace: { state, event in
+            reduce: { state, event in
               if stopReturned.current { reducedAfterStop.add() }
               state &+= event
             },
@@ -173,7 +173,7 @@ extension Reliability {
       let reductions = Counter()
       let system = System<Int, Int>(
         initial: 0,
-        reduceInPlace: { state, event in
+        reduce: { state, event in
           reductions.add()
           state = event
           box.value?.stop()
@@ -248,7 +248,7 @@ extension Reliability {
         let reducedAfterStop = Counter()
         var system: System<Int, Int>? = System<Int, Int>(
           initial: 0,
-          reduceInPlace: { state, event in
+          reduce: { state, event in
             if stopReturned.current { reducedAfterStop.add() }
             state &+= event
           },

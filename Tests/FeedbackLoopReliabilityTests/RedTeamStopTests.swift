@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension Reliability {
-  /// Red team (issue 21): G9 and G14 attacked where the hostile stop suite
+  /// Red team: G9 and G14 attacked where the hostile stop suite
   /// does not go: stop() from an observer, a monitor report and an effect's
   /// body; stop from several threads while callbacks send; observers and
   /// `states` sequences made and dropped during a pass and during teardown.
@@ -15,7 +15,7 @@ extension Reliability {
       "G9 stop() from inside an observer: isStopped at once, no later observer sees the state, its sends are reported")
     func stopInsideObserver() {
       let recorder = ActivityRecorder<Int, Int>()
-      let system = System(initial: 0, reduce: { (_: Int, event: Int) in event }, monitor: recorder.monitor)
+      let system = System(initial: 0, reduceReturning: { (_: Int, event: Int) in event }, monitor: recorder.monitor)
       let stoppedInside = Locked<Bool?>(nil)
       let laterSaw = Locked<[Int]>([])
       let first = system.observe { [unowned system] state in
@@ -47,7 +47,7 @@ extension Reliability {
       }
       let system = System(
         initial: 0,
-        reduce: { (_: Int, event: Int) in event },
+        reduceReturning: { (_: Int, event: Int) in event },
         feedbacks: [
           Feedback.query(
             { state -> Int? in
@@ -79,7 +79,7 @@ extension Reliability {
       let observed = Locked<[Int]>([])
       let system = System(
         initial: 0,
-        reduce: { (_: Int, event: Int) in
+        reduceReturning: { (_: Int, event: Int) in
           if event == 1 { box.value?.stop() }
           return event
         },
@@ -111,7 +111,7 @@ extension Reliability {
       let box = Box<System<Int, Int>>()
       let bodies = Counter()
       let other = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event },
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event },
         feedbacks: [Feedback.query({ $0 == 1 ? 1 : nil }) { _ in .run { _ in bodies.add() } }],
         environment: harness.environment)
       box.set(other)
@@ -122,7 +122,7 @@ extension Reliability {
         if case .reduced(let event, _, _, _) = activity, event == 1 { box.value?.stop() }
       }
       let first = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event },
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event },
         feedbacks: [Feedback.query({ $0 == 1 ? 1 : nil }) { _ in .run { _ in bodies.add() } }],
         environment: harness.environment, monitor: stopping)
       first.send(1)
@@ -144,7 +144,7 @@ extension Reliability {
       let laterBodies = Counter()
       let system = System(
         initial: 0,
-        reduce: { (_: Int, event: Int) in event },
+        reduceReturning: { (_: Int, event: Int) in event },
         feedbacks: [
           Feedback.query({ $0 == 1 ? 1 : nil }, name: "stopper") { _ in
             .run { send in
@@ -178,7 +178,7 @@ extension Reliability {
       let harness = Harness()
       let bodies = Counter()
       let system = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event },
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event },
         feedbacks: [Feedback.query({ $0 == 1 ? 1 : nil }) { _ in .run { _ in bodies.add() } }],
         environment: harness.environment)
       system.send(1)
@@ -195,12 +195,12 @@ extension Reliability {
       let box = Box<System<Int, Int>>()
       let secondBodies = Counter()
       let second = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event },
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event },
         feedbacks: [Feedback.query({ $0 == 1 ? 1 : nil }) { _ in .run { _ in secondBodies.add() } }],
         environment: harness.environment)
       box.set(second)
       let first = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event },
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event },
         feedbacks: [Feedback.query({ $0 == 1 ? 1 : nil }) { _ in .run { _ in box.value?.stop() } }],
         environment: harness.environment)
       // The first system's effect is queued ahead of the second's.
@@ -220,7 +220,7 @@ extension Reliability {
       for _ in 0..<Scale.pick(50, sanitized: 10) {
         let counts = ActivityCounts<Int, Int>()
         let onStops = Counter()
-        let system = System(initial: 0, reduce: { (state: Int, _: Int) in state + 1 }, monitor: counts.monitor)
+        let system = System(initial: 0, reduceReturning: { (state: Int, _: Int) in state + 1 }, monitor: counts.monitor)
         let sent = Counter()
         let observation = system.observe(
           { [unowned system] state in
@@ -256,7 +256,7 @@ extension Reliability {
 
     @Test("G9 an observer added during a pass sees each later state once; one removed during it sees no later state")
     func observersAddedAndRemovedDuringPass() {
-      let system = System(initial: 0, reduce: { (_: Int, event: Int) in event })
+      let system = System(initial: 0, reduceReturning: { (_: Int, event: Int) in event })
       let added = Locked<[Int]>([])
       let removedSaw = Locked<[Int]>([])
       let addedObservation = Locked<StateObservation?>(nil)
@@ -292,7 +292,7 @@ extension Reliability {
         // while the teardown runs.
         _ = system.states(buffering: .newest(1))
       }
-      let system = System(initial: 0, reduce: { (_: Int, event: Int) in event }, monitor: monitor)
+      let system = System(initial: 0, reduceReturning: { (_: Int, event: Int) in event }, monitor: monitor)
       box.set(system)
       let observation = system.observe(
         { _ in },
@@ -321,7 +321,8 @@ extension Reliability {
       let recorder = ActivityRecorder<Int, Int>()
       let input = Input<Int>()
       let system = System(
-        initial: 0, reduce: { (_: Int, event: Int) in event }, feedbacks: [.input(input)], monitor: recorder.monitor)
+        initial: 0, reduceReturning: { (_: Int, event: Int) in event }, feedbacks: [.input(input)],
+        monitor: recorder.monitor)
       input.send(1)
       system.stop()
       input.send(2)

@@ -96,7 +96,7 @@ import Testing
         counters: TrackedArray((0..<counters).map { Counter(value: $0, comparisons: comparisons) }),
         others: [Counter(value: 0, comparisons: comparisons)])
       system = System(
-        initial: initial, reduceInPlace: ElementLensingGuaranteeTests.reduce,
+        initial: initial, reduce: ElementLensingGuaranteeTests.reduce,
         feedbacks: (0..<watched).map { watcher("c", \.counters, $0) } + [watcher("o", \.others, 0)],
         environment: harness.environment,
         monitor: monitored ? SystemMonitor { _ in } : nil)
@@ -176,8 +176,8 @@ import Testing
     let initial = State(
       counters: [Counter(value: 0, comparisons: comparisons), Counter(value: 10, comparisons: comparisons)],
       others: [])
-    let first = System(initial: initial, reduceInPlace: Self.reduce, feedbacks: feedbacks)
-    let second = System(initial: initial, reduceInPlace: Self.reduce, feedbacks: feedbacks)
+    let first = System(initial: initial, reduce: Self.reduce, feedbacks: feedbacks)
+    let second = System(initial: initial, reduce: Self.reduce, feedbacks: feedbacks)
     first.send(.bump(0))
     second.send(.bump(1))
     #expect(starts.entries == ["0=0", "1=10", "0=0", "1=10", "0=1", "1=11"])
@@ -197,7 +197,7 @@ import Testing
     }
     let system = System(
       initial: Pair(),
-      reduceInPlace: { (state: inout Pair, step: Step) in
+      reduce: { (state: inout Pair, step: Step) in
         switch step {
         case .bumpBoth:
           state.counters[0] += 1

@@ -28,7 +28,7 @@ import Testing
   func generalForm() {
     let harness = Harness()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         Feedback.events({ states in
           states.compactMap { state -> Event? in
@@ -53,7 +53,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         Feedback.deriving({ states in states.map(\.total).filter { $0 > 0 } }) { total in
           .after(.seconds(1), send: .note("derived \(total)"))
@@ -72,7 +72,7 @@ import Testing
   func eventTriggered() {
     let harness = Harness()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         .onEvent { event, state in
           guard case .add(let amount) = event, amount > 10 else { return .none }
@@ -91,7 +91,7 @@ import Testing
     struct Oops: Error {}
     let harness = Harness()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         Feedback.query({ _ in "always" }) { _ in  // a constant query: never restarted, never cancelled
           .sequence(
@@ -117,7 +117,7 @@ import Testing
   @MainActor
   func mainActorEffects() async {
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         Feedback.query({ $0.total == 1 ? 1 : nil }) { _ in .task { .note("from a task") } }
       ],
@@ -134,8 +134,8 @@ import Testing
     let logger = Logger(label: "test") { _ in CapturingLogHandler(log: lines) }
     let system = System(
       initial: 0,
-      reduce: logging(
-        { (count: Int, event: Event) in
+      reduceReturning: logging(
+        reduceReturning: { (count: Int, event: Event) in
           guard case .add(let amount) = event else { return count }
           return count + amount
         }, to: logger, level: .info),
@@ -149,10 +149,24 @@ import Testing
     #expect(log.contains { $0.contains("started #0 echo effect 1 for 1") })
   }
 
+  @Test("the logging reducer wraps the in-place reducer, the library's reducer, and logs each change")
+  func loggingInPlaceReducer() {
+    let lines = Log<String>()
+    let logger = Logger(label: "test") { _ in CapturingLogHandler(log: lines) }
+    let reduce = logging(
+      { (count: inout Int, event: Event) in
+        if case .add(let amount) = event { count += amount }
+      }, to: logger, level: .info)
+    var count = 1
+    reduce(&count, .add(2))
+    #expect(count == 3)
+    #expect(lines.entries.contains { $0.hasPrefix("info event add(2): 1 -> 3") })
+  }
+
   @Test("an Input binds to one system; stopping the observer ends its deliveries")
   func observationCancel() {
     let input = Input<Event>()
-    let system = System(initial: State(), reduceInPlace: Self.reduce, feedbacks: [.input(input)])
+    let system = System(initial: State(), reduce: Self.reduce, feedbacks: [.input(input)])
     let seen = Log<Int>()
     let observation = system.observe { seen.append($0.total) }
     input.send(.add(1))
@@ -171,7 +185,7 @@ import Testing
     let harness = Harness()
     let other = ManualTaskExecutor()
     let system = System(
-      initial: 0, reduce: { (count: Int, _: Event) in count + 1 },
+      initial: 0, reduceReturning: { (count: Int, _: Event) in count + 1 },
       feedbacks: [
         Feedback.query({ $0 == 0 ? 0 : nil }) { _ in Effect<Event>.task { .ran }.executorPreference(other) }
       ],
@@ -186,7 +200,7 @@ import Testing
 @Suite(.runsLeftoverJobs) struct ObservationEndTests {
   @Test("an observation's onStop is called when the system stops")
   func onStop() {
-    let system = System(initial: 0, reduce: { (count: Int, amount: Int) in count + amount })
+    let system = System(initial: 0, reduceReturning: { (count: Int, amount: Int) in count + amount })
     let log = Log<String>()
     let observation = system.observe {
       log.append("state \($0)")
@@ -196,7 +210,7 @@ import Testing
     system.send(1)
     system.stop()
     #expect(log.entries == ["state 0", "state 1", "stopped"])
-    #expect(system.isolation == .own)
+    #expect(system.isolation == .sendingThread)
     observation.cancel()
   }
 }

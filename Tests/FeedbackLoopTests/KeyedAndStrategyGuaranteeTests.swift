@@ -34,7 +34,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         .requests(\.requests) { request in
           .after(.seconds(2), send: .log("done \(request)"))
@@ -58,7 +58,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(requests: ["x"]), reduceInPlace: Self.reduce,
+      initial: State(requests: ["x"]), reduce: Self.reduce,
       feedbacks: [
         .requests(\.requests) { request in .send(.log("ran \(request)")) }
       ],
@@ -78,7 +78,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         .requests(\.priorities) { id, initial, updates in
           .run { send in
@@ -104,7 +104,7 @@ import Testing
   func timeline(_ strategy: ExecutionStrategy) -> [String] {
     let harness = Harness()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         Feedback.query({ $0.trigger == 0 ? nil : $0.trigger }, strategy: strategy) { number in
           .run { send in
@@ -153,7 +153,7 @@ import Testing
     let activity = ActivityLog<State, Event>()
     let system = System(
       initial: State(),
-      reduceInPlace: { (state: inout State, event: Event) in
+      reduce: { (state: inout State, event: Event) in
         switch event {
         case .fire: state.trigger += 1
         case .log(let line): state.log.append(line)
@@ -181,7 +181,7 @@ import Testing
     let (events, continuation) = AsyncStream<Event>.makeStream()
     let system = System(
       initial: State(),
-      reduceInPlace: { (state: inout State, event: Event) in if case .log(let line) = event { state.log.append(line) }
+      reduce: { (state: inout State, event: Event) in if case .log(let line) = event { state.log.append(line) }
       },
       feedbacks: [.input(events, name: "buttons")],
       environment: harness.environment, monitor: activity.monitor)

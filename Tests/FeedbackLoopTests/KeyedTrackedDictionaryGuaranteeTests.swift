@@ -45,7 +45,7 @@ import Testing
     init(initial: State = State(), monitored: Bool) {
       let cancellations = cancellations
       system = System(
-        initial: initial, reduceInPlace: KeyedTrackedDictionaryGuaranteeTests.reduce,
+        initial: initial, reduce: KeyedTrackedDictionaryGuaranteeTests.reduce,
         feedbacks: [
           .requests(\.priorities) { id, initial, updates in
             .run { send in
@@ -125,7 +125,7 @@ import Testing
   func test_G6_trackedDictionaryFinishedEffectIsNotRestarted(monitored: Bool) {
     let harness = Harness()
     let system = System(
-      initial: State(priorities: ["x": 1]), reduceInPlace: Self.reduce,
+      initial: State(priorities: ["x": 1]), reduce: Self.reduce,
       feedbacks: [
         .requests(\.priorities) { id, value, _ in .after(.seconds(1), send: .log("ran \(id) at \(value)")) }
       ],
@@ -182,7 +182,7 @@ import Testing
       initial: Window(
         requests: TrackedDictionary(uniqueKeysWithValues: (0..<count).map { (Request(value: $0, hashes: hashes), 0) }),
         low: 0),
-      reduceInPlace: { (window: inout Window, _: Int) in
+      reduce: { (window: inout Window, _: Int) in
         window.requests[Request(value: window.low, hashes: hashes)] = nil
         window.requests[Request(value: window.low + count, hashes: hashes)] = 0
         window.requests[Request(value: window.low + count / 2, hashes: hashes)] = window.low

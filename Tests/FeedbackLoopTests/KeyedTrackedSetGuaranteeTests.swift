@@ -60,7 +60,7 @@ import Testing
     init(initial: State = State(), seconds: Int = 60, monitored: Bool) {
       let (clock, starts, cancellations) = (harness.clock, starts, cancellations)
       system = System(
-        initial: initial, reduceInPlace: KeyedTrackedSetGuaranteeTests.reduce,
+        initial: initial, reduce: KeyedTrackedSetGuaranteeTests.reduce,
         feedbacks: [
           .requests(\.requests) { request in
             starts.append(request)
@@ -219,7 +219,7 @@ import Testing
     let hashes = Log<Int>()
     let system = System(
       initial: Window(requests: TrackedSet((0..<count).map { CountedRequest(value: $0, hashes: hashes) }), low: 0),
-      reduceInPlace: { (window: inout Window, _: Int) in
+      reduce: { (window: inout Window, _: Int) in
         window.requests.remove(CountedRequest(value: window.low, hashes: hashes))
         window.requests.insert(CountedRequest(value: window.low + count, hashes: hashes))
         window.low += 1

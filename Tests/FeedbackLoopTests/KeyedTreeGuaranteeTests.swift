@@ -49,7 +49,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         .requests(\.requests) { request in
           .after(.seconds(2), send: .log("done \(request)"))
@@ -74,7 +74,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(requests: TreeSet(Self.names(0..<1_000))), reduceInPlace: Self.reduce,
+      initial: State(requests: TreeSet(Self.names(0..<1_000))), reduce: Self.reduce,
       feedbacks: [
         .requests(\.requests) { request in .after(.seconds(60), send: .log("done \(request)")) }
       ],
@@ -98,7 +98,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(requests: ["x"]), reduceInPlace: Self.reduce,
+      initial: State(requests: ["x"]), reduce: Self.reduce,
       feedbacks: [
         .requests(\.requests) { request in .after(.seconds(1), send: .log("ran \(request)")) }
       ],
@@ -133,7 +133,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce, feedbacks: [Self.priorityFeedback()],
+      initial: State(), reduce: Self.reduce, feedbacks: [Self.priorityFeedback()],
       environment: harness.environment, monitor: activity.monitor)
     system.send(.setPriorities(["a": 1]))
     harness.settle()
@@ -153,7 +153,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(), reduceInPlace: Self.reduce, feedbacks: [Self.priorityFeedback()],
+      initial: State(), reduce: Self.reduce, feedbacks: [Self.priorityFeedback()],
       environment: harness.environment, monitor: activity.monitor)
     system.send(.setPriorities(["upload": 1]))
     harness.settle()
@@ -177,7 +177,7 @@ import Testing
     let activity = ActivityLog<State, Event>()
     let initial = TreeDictionary(uniqueKeysWithValues: Self.names(0..<1_000).map { ($0, 0) })
     let system = System(
-      initial: State(priorities: initial), reduceInPlace: Self.reduce, feedbacks: [Self.priorityFeedback()],
+      initial: State(priorities: initial), reduce: Self.reduce, feedbacks: [Self.priorityFeedback()],
       environment: harness.environment, monitor: activity.monitor)
     harness.settle()
     #expect(system.state.log.count == 1_000)
@@ -199,7 +199,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(priorities: ["x": 1]), reduceInPlace: Self.reduce,
+      initial: State(priorities: ["x": 1]), reduce: Self.reduce,
       feedbacks: [
         .requests(\.priorities) { id, value, _ in .after(.seconds(1), send: .log("ran \(id) at \(value)")) }
       ],

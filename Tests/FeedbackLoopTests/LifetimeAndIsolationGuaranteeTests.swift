@@ -20,7 +20,7 @@ import Testing
     let terminated = Log<String>()
     continuation.onTermination = { _ in terminated.append("input ended") }
     let system = System(
-      initial: 0, reduce: Self.sum, feedbacks: [.input(events)], environment: harness.environment)
+      initial: 0, reduceReturning: Self.sum, feedbacks: [.input(events)], environment: harness.environment)
     continuation.yield(.add(1))
     continuation.yield(.add(2))
     harness.settle()
@@ -39,7 +39,7 @@ import Testing
   func test_G8_inputHandle() {
     let buttons = Input<Event>()
     buttons.send(.add(10))
-    let system = System(initial: 0, reduce: Self.sum, feedbacks: [.input(buttons)])
+    let system = System(initial: 0, reduceReturning: Self.sum, feedbacks: [.input(buttons)])
     buttons.send(.add(1))
     #expect(system.state == 11)
     system.stop()
@@ -53,7 +53,7 @@ import Testing
     let activity = ActivityLog<Int, Event>()
     let (events, _) = AsyncStream<Event>.makeStream()
     let system = System(
-      initial: 0, reduce: Self.sum,
+      initial: 0, reduceReturning: Self.sum,
       feedbacks: [
         .input(events),
         Feedback.query({ $0 }) { _ in .after(.seconds(1), send: .add(1)) },
@@ -80,7 +80,7 @@ import Testing
     let owner = Ref<Int>()  // something the feedback captures, as a view model would capture itself
     do {
       let system = System(
-        initial: 0, reduce: Self.sum,
+        initial: 0, reduceReturning: Self.sum,
         feedbacks: [
           Feedback.query({ $0 }) { _ in
             .run { send in
@@ -104,7 +104,7 @@ import Testing
 
   @Test("G9 run() keeps the system until the calling task is cancelled")
   func test_G9_runUntilCancelled() async {
-    let system = System(initial: 0, reduce: Self.sum)
+    let system = System(initial: 0, reduceReturning: Self.sum)
     let task = Task { await system.run() }
     system.send(.add(1))
     task.cancel()
@@ -118,7 +118,7 @@ import Testing
     let threads = Log<String>()
     let system = System(
       initial: 0,
-      reduce: { (state: Int, event: Event) -> Int in
+      reduceReturning: { (state: Int, event: Event) -> Int in
         threads.append("reduced on \(pthread_self())")
         return Self.sum(state, event)
       })
@@ -144,7 +144,7 @@ import Testing
     let onMain = Log<Bool>()
     let system = System(
       initial: 0,
-      reduce: { (state: Int, event: Event) -> Int in
+      reduceReturning: { (state: Int, event: Event) -> Int in
         MainActor.assertIsolated("the reducer of a main-actor system runs on the main actor")
         onMain.append(true)
         return Self.sum(state, event)

@@ -36,7 +36,7 @@ import Testing
   @Test("G3 an observer sees the initial state, then each new state before the next event is reduced")
   func eachStateInOrder() {
     let sightings = Sightings()
-    let system = TestSystem(initial: 0, reduceInPlace: { $0 += $1 }, feedbacks: [Self.observer(sightings)])
+    let system = TestSystem(initial: 0, reduce: { $0 += $1 }, feedbacks: [Self.observer(sightings)])
     #expect(sightings.byObserver == [[0]])
     system.send(1) { $0 = 1 }
     #expect(sightings.byObserver == [[0, 1]])
@@ -51,8 +51,8 @@ import Testing
   func observerPerSystem() {
     let sightings = Sightings()
     let feedbacks = [Self.observer(sightings)]
-    let first = TestSystem(initial: 0, reduceInPlace: { $0 += $1 }, feedbacks: feedbacks)
-    let second = TestSystem(initial: 10, reduceInPlace: { $0 += $1 }, feedbacks: feedbacks)
+    let first = TestSystem(initial: 0, reduce: { $0 += $1 }, feedbacks: feedbacks)
+    let second = TestSystem(initial: 10, reduce: { $0 += $1 }, feedbacks: feedbacks)
     first.send(1) { $0 = 1 }
     second.send(5) { $0 = 15 }
     first.send(1) { $0 = 2 }
@@ -64,7 +64,7 @@ import Testing
   @Test("G2 events sent from many threads at once: the observer sees every state once, in the order reduced")
   func manyThreads() {
     let sightings = Sightings()
-    let system = System(initial: 0, reduceInPlace: { $0 += $1 }, feedbacks: [Self.observer(sightings)])
+    let system = System(initial: 0, reduce: { $0 += $1 }, feedbacks: [Self.observer(sightings)])
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
       for _ in 0..<100 { system.send(1) }
     }

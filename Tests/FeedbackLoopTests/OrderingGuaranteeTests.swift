@@ -19,7 +19,7 @@ import Testing
     input.send(.add(1))  // waiting before the system exists
     let system = System(
       initial: 0,
-      reduce: { (state: Int, event: Event) -> Int in
+      reduceReturning: { (state: Int, event: Event) -> Int in
         log.append("reduce \(event)")
         return Self.sum(state, event)
       },
@@ -57,7 +57,7 @@ import Testing
     inside.value = 0
     let system = System(
       initial: [String](),
-      reduce: { (state: [String], event: Event) -> [String] in
+      reduceReturning: { (state: [String], event: Event) -> [String] in
         inside.value = inside.value! + 1
         depth.append(inside.value!)
         defer { inside.value = inside.value! - 1 }
@@ -95,7 +95,7 @@ import Testing
     enum Numbered: Sendable { case from(sender: Int, number: Int) }
     let system = System(
       initial: Tally(),
-      reduceInPlace: { (tally: inout Tally, event: Numbered) in
+      reduce: { (tally: inout Tally, event: Numbered) in
         guard case .from(let sender, let number) = event else { return }
         if number != tally.lastBySender[sender] + 1 { tally.outOfOrder += 1 }
         tally.lastBySender[sender] = number
@@ -115,7 +115,7 @@ import Testing
     let systemRef = Ref<System<Int, Event>>()
     let system = System(
       initial: 0,
-      reduce: Self.sum,
+      reduceReturning: Self.sum,
       feedbacks: [
         Feedback.predicate({ _ in true }, whenFalse: .keepRunning) { state in
           log.append("A \(state)")
@@ -144,7 +144,7 @@ import Testing
 
   @Test("G3 the states sequence starts with the current state and sees every state, duplicates included")
   func test_G3_statesSequence() async {
-    let system = System(initial: 0, reduce: Self.sum)
+    let system = System(initial: 0, reduceReturning: Self.sum)
     let states = system.states
     system.send(.add(1))
     system.send(.add(0))

@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-/// Seed 000's paginated search (FeedbackLoopScenarios' `Search`) on the core's
+/// The paginated search (FeedbackLoopScenarios' `Search`) on the core's
 /// `System`, driven by the harness's test clock and executor.
 @Suite(.runsLeftoverJobs) struct PaginatedSearchTests {
   static let swift1 = URL(string: "https://api.example/search?q=swift")!
@@ -31,12 +31,12 @@ import Testing
 
   func makeSystem() -> System<Search.State, Search.Event> {
     System(
-      initial: .loadedPage(.initial), reduce: Search.reduce,
+      initial: .loadedPage(.initial), reduceReturning: Search.reduce,
       feedbacks: Search.feedbacks(store: store, nearBottom: nearBottom),
       environment: harness.environment, monitor: activity.monitor)
   }
 
-  @Test("seed 000: a new search loads the first page")
+  @Test("paginated search: a new search loads the first page")
   func newSearchLoadsFirstPage() {
     let system = makeSystem()
     system.send(.newSearch(Self.swift1))
@@ -46,7 +46,7 @@ import Testing
     #expect(system.state.context.nextPageURL == Self.swift2)
   }
 
-  @Test("seed 000: reaching the bottom loads the next page, once per page")
+  @Test("paginated search: reaching the bottom loads the next page, once per page")
   func nearBottomLoadsNextPage() {
     let system = makeSystem()
     system.send(.newSearch(Self.swift1))
@@ -62,7 +62,7 @@ import Testing
     #expect(store.requests == [Self.swift1, Self.swift2])
   }
 
-  @Test("seed 000: a new search while a page loads cancels it, and none of its events arrives")
+  @Test("paginated search: a new search while a page loads cancels it, and none of its events arrives")
   func newSearchCancelsPageInFlight() {
     let system = makeSystem()
     system.send(.newSearch(Self.swift1))
@@ -78,7 +78,7 @@ import Testing
       })
   }
 
-  @Test("seed 000: an error keeps the results, and the next page can be retried")
+  @Test("paginated search: an error keeps the results, and the next page can be retried")
   func errorKeepsResults() {
     let system = makeSystem()
     system.send(.newSearch(Self.swift1))

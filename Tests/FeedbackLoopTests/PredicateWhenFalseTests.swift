@@ -23,7 +23,7 @@ import Testing
     let hide: @Sendable (Bool) -> Effect<Event> = { _ in .after(.seconds(3), send: .hide) }
     let feedback = Feedback<Bool, Event>.predicate({ $0 }, whenFalse: whenFalse, effects: hide)
     return System(
-      initial: false, reduce: Self.reduce, feedbacks: [feedback], environment: harness.environment,
+      initial: false, reduceReturning: Self.reduce, feedbacks: [feedback], environment: harness.environment,
       monitor: activity.monitor)
   }
 
@@ -68,7 +68,7 @@ import Testing
     let activity = ActivityLog<Bool, Event>()
     let relay = Input<Event>()
     let system = System(
-      initial: false, reduce: Self.reduce,
+      initial: false, reduceReturning: Self.reduce,
       feedbacks: [
         .input(relay),
         Feedback<Bool, Event>.predicate({ $0 }, whenFalse: .cancelRunning) { _ in

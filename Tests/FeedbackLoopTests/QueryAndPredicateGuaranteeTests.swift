@@ -31,7 +31,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(query: "a"), reduce: Self.reduce,
+      initial: State(query: "a"), reduceReturning: Self.reduce,
       feedbacks: [
         Feedback.query(\.query, name: "search") { query in
           .after(.seconds(1), send: .result("found \(query)"))
@@ -68,7 +68,7 @@ import Testing
     // The effect for "a" sends two events at once; reducing the first
     // changes the query, which cancels the effect: the second must not be reduced.
     let system = System(
-      initial: State(query: "a"), reduce: Self.reduce,
+      initial: State(query: "a"), reduceReturning: Self.reduce,
       feedbacks: [
         Feedback.query(\.query) { query in
           query == "a" ? .send(contentsOf: [.setQuery("b"), .result("stale from a")]) : .none
@@ -85,7 +85,7 @@ import Testing
     let activity = ActivityLog<State, Event>()
     let gate = Gate()
     let system = System(
-      initial: State(query: "a"), reduce: Self.reduce,
+      initial: State(query: "a"), reduceReturning: Self.reduce,
       feedbacks: [
         Feedback.query(\.query) { query in
           .run { send in
@@ -109,7 +109,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(), reduce: Self.reduce,
+      initial: State(), reduceReturning: Self.reduce,
       feedbacks: [
         Feedback.predicate({ $0.query == "go" }, whenFalse: .keepRunning) { state in
           .after(.seconds(1), send: .result("done after \(state.log.count)"))
@@ -135,7 +135,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(), reduce: Self.reduce,
+      initial: State(), reduceReturning: Self.reduce,
       feedbacks: [
         Feedback.onBecomingTrue({ $0.query != nil }) { state in
           .after(.seconds(1), send: .result("edge for \(state.query!)"))
@@ -162,7 +162,7 @@ import Testing
     let harness = Harness()
     let activity = ActivityLog<State, Event>()
     let system = System(
-      initial: State(query: "first"), reduce: Self.reduce,
+      initial: State(query: "first"), reduceReturning: Self.reduce,
       feedbacks: [
         Feedback.onBecomingNonNil(\.query) { query in
           .after(.seconds(1), send: .result("edge \(query)"))

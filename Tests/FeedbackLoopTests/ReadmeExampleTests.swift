@@ -14,7 +14,7 @@ import Testing
     let taps = Input<Event>()
     let hud = System(
       initial: false,  // is the HUD visible?
-      reduce: { visible, event in
+      reduceReturning: { visible, event in
         switch event {
         case .tap: !visible
         case .hide: false

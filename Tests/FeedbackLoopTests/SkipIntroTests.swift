@@ -3,7 +3,7 @@ import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
-/// Seed 001's skip-intro (FeedbackLoopScenarios' `SkipIntro`), with the
+/// The skip-intro (FeedbackLoopScenarios' `SkipIntro`), with the
 /// intro's start as an input feedback, on the core's own harness.
 extension SkipIntro {
   static func feedbacks(introStarted: AsyncStream<Bool>, player: FakePlayer) -> [Feedback<State, Event>] {
@@ -12,13 +12,13 @@ extension SkipIntro {
 }
 
 @Suite(.runsLeftoverJobs) struct SkipIntroTests {
-  @Test("seed 001: the countdown ticks each second on the injected clock, then the player seeks and the button hides")
+  @Test("skip intro: the countdown ticks each second on the injected clock, then the player seeks and the button hides")
   func countdownSeekHide() {
     let harness = Harness()
     let introStarted = AsyncStream<Bool>.makeStream()
     let player = FakePlayer(clock: harness.clock)
     let system = System(
-      initial: SkipIntro.State.hidden, reduce: SkipIntro.reduce,
+      initial: SkipIntro.State.hidden, reduceReturning: SkipIntro.reduce,
       feedbacks: SkipIntro.feedbacks(introStarted: introStarted.stream, player: player),
       environment: harness.environment)
     introStarted.continuation.yield(true)
@@ -38,13 +38,13 @@ extension SkipIntro {
     #expect(system.state == .hidden)
   }
 
-  @Test("seed 001: the intro ending early hides the button and stops the countdown")
+  @Test("skip intro: the intro ending early hides the button and stops the countdown")
   func introEndsEarly() {
     let harness = Harness()
     let introStarted = AsyncStream<Bool>.makeStream()
     let player = FakePlayer(clock: harness.clock)
     let system = System(
-      initial: SkipIntro.State.hidden, reduce: SkipIntro.reduce,
+      initial: SkipIntro.State.hidden, reduceReturning: SkipIntro.reduce,
       feedbacks: SkipIntro.feedbacks(introStarted: introStarted.stream, player: player),
       environment: harness.environment)
     introStarted.continuation.yield(true)

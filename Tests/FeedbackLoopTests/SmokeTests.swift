@@ -16,7 +16,7 @@ import Testing
   @Test func inputAndSend() {
     let input = Input<Event>()
     input.send(.increment)
-    let system = System(initial: 0, reduce: Self.reduce, feedbacks: [.input(input)])
+    let system = System(initial: 0, reduceReturning: Self.reduce, feedbacks: [.input(input)])
     #expect(system.state == 1)
     input.send(.increment)
     system.send(.increment)
@@ -25,7 +25,7 @@ import Testing
 
   @Test func synchronousPingPong() {
     let system = System(
-      initial: 0, reduce: Self.reduce,
+      initial: 0, reduceReturning: Self.reduce,
       feedbacks: [Feedback.query({ $0 < 1000 ? $0 : nil }) { _ in .send(.increment) }])
     #expect(system.state == 1000)
   }
@@ -34,7 +34,7 @@ import Testing
     let executor = ManualTaskExecutor()
     let clock = TestClock(executor: executor)
     let system = System(
-      initial: 0, reduce: Self.reduce,
+      initial: 0, reduceReturning: Self.reduce,
       feedbacks: [Feedback.query({ $0 < 3 ? $0 : nil }) { _ in .after(.seconds(1), send: .increment) }],
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     executor.runUntilIdle()

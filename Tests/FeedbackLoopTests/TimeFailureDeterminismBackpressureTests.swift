@@ -25,7 +25,7 @@ import Testing
   func test_G11_injectedClock() {
     let harness = Harness()
     let system = System(
-      initial: 0, reduce: Self.sum,
+      initial: 0, reduceReturning: Self.sum,
       feedbacks: [
         Feedback.query({ $0 < 3 ? $0 : nil }) { _ in .after(.seconds(3), send: .add(1)) }
       ],
@@ -49,7 +49,7 @@ import Testing
     var environment = harness.environment
     environment.logger = Logger(label: "test") { _ in CapturingLogHandler(log: logged) }
     let system = System(
-      initial: 0, reduce: Self.sum,
+      initial: 0, reduceReturning: Self.sum,
       feedbacks: [
         Feedback.query({ $0 == 1 ? $0 : nil }, name: "mapped") { _ in
           .task {
@@ -80,7 +80,7 @@ import Testing
       let harness = Harness()
       let activity = ActivityLog<Int, Event>()
       let system = System(
-        initial: 0, reduce: Self.sum,
+        initial: 0, reduceReturning: Self.sum,
         feedbacks: [
           Feedback.query({ $0 % 2 == 1 ? $0 : nil }) { value in .after(.seconds(1), send: .add(value)) }
         ],
@@ -97,7 +97,7 @@ import Testing
     #expect(first.events == second.events)
     #expect(first.states == second.states)
 
-    let replay = System(initial: 0, reduce: Self.sum)  // no feedbacks: the log alone
+    let replay = System(initial: 0, reduceReturning: Self.sum)  // no feedbacks: the log alone
     let replayed = Log<Int>()
     let observation = replay.observe { replayed.append($0) }
     replay.send(contentsOf: first.events)
@@ -111,7 +111,7 @@ import Testing
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let system = System(
-      initial: 0, reduce: Self.sum,
+      initial: 0, reduceReturning: Self.sum,
       environment: SystemEnvironment(eventBuffer: .dropNewest(limit: 10)),
       monitor: activity.monitor)
     let observation = system.observe { state in
@@ -140,7 +140,7 @@ import Testing
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let system = System(
-      initial: 0, reduce: Self.sum, environment: SystemEnvironment(eventBuffer: .dropOldest(limit: 2)))
+      initial: 0, reduceReturning: Self.sum, environment: SystemEnvironment(eventBuffer: .dropOldest(limit: 2)))
     let observation = system.observe { state in
       if state == 1 {
         entered.signal()

@@ -56,7 +56,7 @@ import Testing
   func reducerChangesInPlace() {
     let system = System(
       initial: TrackedDictionary(uniqueKeysWithValues: (0..<1_000).map { ($0, 0) }),
-      reduceInPlace: { (state: inout TrackedDictionary<Int, Int>, event: Int) in
+      reduce: { (state: inout TrackedDictionary<Int, Int>, event: Int) in
         state[event] = nil
         state[event + 1_000] = event
         state[event + 1] = event

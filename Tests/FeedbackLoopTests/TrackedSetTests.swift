@@ -95,7 +95,7 @@ import Testing
   func reducerChangesInPlace() {
     let system = System(
       initial: TrackedSet(0..<1_000),
-      reduceInPlace: { (state: inout TrackedSet<Int>, event: Int) in
+      reduce: { (state: inout TrackedSet<Int>, event: Int) in
         state.remove(event)
         state.insert(event + 1_000)
       },

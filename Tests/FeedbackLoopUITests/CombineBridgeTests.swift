@@ -41,7 +41,7 @@ import Testing
       let executor = ManualTaskExecutor()
       let subject = PassthroughSubject<Event, Never>()
       let system = System(
-        initial: State(), reduceInPlace: Self.reduce, feedbacks: [.input(subject)],
+        initial: State(), reduce: Self.reduce, feedbacks: [.input(subject)],
         environment: SystemEnvironment(effectExecutor: executor))
       executor.runUntilIdle()  // the input subscribes
       subject.send(.add(1))
@@ -60,7 +60,7 @@ import Testing
       let subject = PassthroughSubject<Event, Never>()
       let cancelled = Recorder<Bool>()
       let system = System(
-        initial: State(), reduceInPlace: Self.reduce,
+        initial: State(), reduce: Self.reduce,
         feedbacks: [.input(subject.handleEvents(receiveCancel: { cancelled.append(true) }))],
         environment: SystemEnvironment(effectExecutor: executor))
       executor.runUntilIdle()
@@ -79,7 +79,7 @@ import Testing
       let server = FakeServer()
       let cancellations = Recorder<String>()
       let system = System(
-        initial: State(), reduceInPlace: Self.reduce,
+        initial: State(), reduce: Self.reduce,
         feedbacks: [
           Feedback.query(\.query) { query in
             .publisher(
@@ -116,7 +116,7 @@ import Testing
     func publisherEffectThatCompletesAtOnce() {
       let executor = ManualTaskExecutor()
       let system = System(
-        initial: State(), reduceInPlace: Self.reduce,
+        initial: State(), reduce: Self.reduce,
         feedbacks: [Feedback.query(\.query) { query in .publisher(Just(.loaded(query))) }],
         environment: SystemEnvironment(effectExecutor: executor))
       system.send(.query("x"))
@@ -133,7 +133,7 @@ import Testing
       let failures = Recorder<String>()
       let logs = LogRecorder()
       let system = System(
-        initial: State(), reduceInPlace: Self.reduce,
+        initial: State(), reduce: Self.reduce,
         feedbacks: [
           Feedback.query(\.query) { query in
             .publisher(
@@ -159,7 +159,7 @@ import Testing
 
     @Test("a system's states as a publisher: the current state, then every state, until cancelled")
     func systemStatePublisher() {
-      let system = System(initial: State(), reduceInPlace: Self.reduce)
+      let system = System(initial: State(), reduce: Self.reduce)
       system.send(.add(1))
       let totals = Recorder<Int>()
       let cancellable = system.statePublisher.map(\.total).sink { totals.append($0) }
@@ -173,7 +173,7 @@ import Testing
 
     @Test("a publisher's subscriber that cancels at the first state stops receiving")
     func systemStatePublisherPrefix() {
-      let system = System(initial: State(), reduceInPlace: Self.reduce)
+      let system = System(initial: State(), reduce: Self.reduce)
       let totals = Recorder<Int>()
       let cancellable = system.statePublisher.prefix(1).map(\.total).sink { totals.append($0) }
       system.send(.add(5))
@@ -184,7 +184,7 @@ import Testing
     @Test("a store's states as a publisher: current first, distinct states, on the main actor; completes on stop")
     @MainActor
     func storeStatePublisher() {
-      let store = Store(initial: State(), reduceInPlace: Self.reduce)
+      let store = Store(initial: State(), reduce: Self.reduce)
       let totals = Recorder<Int>()
       let completions = Recorder<Bool>()
       let cancellable = store.statePublisher.map(\.total).sink(
@@ -202,7 +202,7 @@ import Testing
     @Test("G2 a send made while the store delivers a state is queued and reduced right after, in order")
     @MainActor
     func test_G2_reentrantSendFromASubscriber() {
-      let store = Store(initial: State(), reduceInPlace: Self.reduce)
+      let store = Store(initial: State(), reduce: Self.reduce)
       let totals = Recorder<Int>()
       let cancellable = store.statePublisher.map(\.total).sink { total in
         totals.append(total)
@@ -220,7 +220,7 @@ import Testing
       let completions = Recorder<Bool>()
       var cancellable: AnyCancellable?
       do {
-        let store = Store(initial: State(), reduceInPlace: Self.reduce)
+        let store = Store(initial: State(), reduce: Self.reduce)
         cancellable = store.statePublisher.sink(
           receiveCompletion: { _ in completions.append(true) }, receiveValue: { _ in })
       }
@@ -235,7 +235,7 @@ import Testing
       let executor = ManualTaskExecutor()
       let taps = PassthroughSubject<Event, Never>()
       let store = Store(
-        initial: State(), reduceInPlace: Self.reduce, feedbacks: [.input(taps)],
+        initial: State(), reduce: Self.reduce, feedbacks: [.input(taps)],
         environment: SystemEnvironment(effectExecutor: executor))
       executor.runUntilIdle()
       taps.send(.add(4))

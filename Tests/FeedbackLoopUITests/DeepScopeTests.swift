@@ -81,7 +81,7 @@ struct DeepScopeTests {
   func deepSendReachesRootAndReadersOnce() async {
     let reductions = Recorder<String>()
     let root = Store(
-      initial: Self.initial, reduceInPlace: Self.reduceTen,
+      initial: Self.initial, reduce: Self.reduceTen,
       monitor: SystemMonitor { activity in
         if case .reduced = activity { reductions.append("reduced") }
       })
@@ -119,7 +119,7 @@ struct DeepScopeTests {
   @Test("a deep store nobody reads derives no state per send; read, it derives the current one")
   func unreadStoresDeriveNothing() {
     let calls = Recorder<Int>()
-    let root = Store(initial: Self.initial, reduceInPlace: Self.reduceTen)
+    let root = Store(initial: Self.initial, reduce: Self.reduceTen)
     let middle: Store<Five, FiveEvent> = Self.down(
       Self.down(
         Self.down(Self.down(Self.down(root, counting: calls), counting: calls), counting: calls),
@@ -141,7 +141,7 @@ struct DeepScopeTests {
 
   @Test("a deep store read through key paths follows the root, and stops with it")
   func keyPathStoresFollowAndStop() {
-    let root = Store(initial: Self.initial, reduceInPlace: Self.reduceTen)
+    let root = Store(initial: Self.initial, reduce: Self.reduceTen)
     let leaf: Store<Int, Int> = Self.down(
       Self.down(Self.down(Self.down(Self.down(Self.down(Self.down(Self.down(Self.down(Self.down(root))))))))))
     let reader = Tracker { _ = leaf.state }
@@ -159,7 +159,7 @@ struct DeepScopeTests {
 
   @Test("G3 a change callback of a deep store reads a store nobody followed, and finds the new state; it may stop")
   func callbackReadsUnfollowedStoreAndStops() {
-    let root = Store(initial: Self.initial, reduceInPlace: Self.reduceTen)
+    let root = Store(initial: Self.initial, reduce: Self.reduceTen)
     let middle: Store<Five, FiveEvent> = Self.down(Self.down(Self.down(Self.down(Self.down(root)))))
     let leaf: Store<Int, Int> = Self.down(Self.down(Self.down(Self.down(Self.down(middle)))))
     let sibling: Store<Int, Int> = Self.down(Self.down(Self.down(Self.down(Self.down(middle)))))

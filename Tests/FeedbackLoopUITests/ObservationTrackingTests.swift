@@ -32,7 +32,7 @@ struct ObservationTrackingTests {
   }
 
   func makeStore() -> Store<Profile, Event> {
-    Store(initial: Profile(), reduceInPlace: Self.reduce)
+    Store(initial: Profile(), reduce: Self.reduce)
   }
 
   @Test("a member read through the store notifies only when that member changes")
@@ -106,7 +106,7 @@ struct ObservationTrackingTests {
   func nonEquatableState() {
     let store = Store(
       initial: Box(),
-      reduce: { box, isValue in
+      reduceReturning: { box, isValue in
         var box = box
         if isValue { box.value += 1 } else { box.other += 1 }
         return box

@@ -17,7 +17,7 @@ struct ProjectionTests {
 
   @Test("the projection follows the state synchronously")
   func projectionFollowsSynchronously() {
-    let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
+    let store = Store(initial: Counter.State(), reduce: Counter.reduce)
     let header = store.project(Self.header)
     #expect(header.state == Header(title: "Step 1", isEven: true))
     store.send(.increment)
@@ -27,7 +27,7 @@ struct ProjectionTests {
 
   @Test("a projection notifies its readers only when it changes")
   func projectionDeduplicates() {
-    let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
+    let store = Store(initial: Counter.State(), reduce: Counter.reduce)
     let header = store.project(Self.header)
     let tracker = Tracker { _ = header.state }
     store.send(.stepChanged(2))  // the title changes
@@ -43,7 +43,7 @@ struct ProjectionTests {
 
   @Test("a projection's states sequence yields distinct view states")
   func projectionStatesAreDistinct() async {
-    let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
+    let store = Store(initial: Counter.State(), reduce: Counter.reduce)
     let parity = store.project { $0.count.isMultiple(of: 2) }
     let states = parity.states
     for _ in 0..<4 { store.send(.increment) }
@@ -57,7 +57,7 @@ struct ProjectionTests {
 
   @Test("a projection sends the store's events")
   func projectionSends() {
-    let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
+    let store = Store(initial: Counter.State(), reduce: Counter.reduce)
     let header = store.project(Self.header)
     header.send(.increment)
     #expect(store.count == 1)
@@ -66,7 +66,7 @@ struct ProjectionTests {
 
   @Test("a prism lets only some states through; the view keeps the last one that passed")
   func prismFilters() {
-    let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
+    let store = Store(initial: Counter.State(), reduce: Counter.reduce)
     // Only odd counts reach the view.
     let odd = store.project(filtering: { $0.count.isMultiple(of: 2) ? nil : $0.count }, initial: -1)
     let tracker = Tracker { _ = odd.state }
@@ -85,7 +85,7 @@ struct ProjectionTests {
 
   @Test("the optional prism is nil until a state passes, and never nil again")
   func optionalPrism() {
-    let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
+    let store = Store(initial: Counter.State(), reduce: Counter.reduce)
     let odd = store.project(filtering: { $0.count.isMultiple(of: 2) ? nil : $0.count })
     #expect(odd.state == nil)
     store.send(.increment)
@@ -94,9 +94,9 @@ struct ProjectionTests {
     #expect(odd.state == 1)
   }
 
-  @Test("seed 000: the result-refresh prism of the paginated search skips the states that need no update")
+  @Test("the result-refresh prism of the paginated search skips the states that need no update")
   func resultRefreshPrism() {
-    let store = Store(initial: Search.State.loadedPage(.initial), reduce: Search.reduce)
+    let store = Store(initial: Search.State.loadedPage(.initial), reduceReturning: Search.reduce)
     let refresh = store.project(filtering: Search.resultRefresh)
     #expect(refresh.state == nil)  // nothing searched yet: no update
     store.send(.newSearch("swift"))

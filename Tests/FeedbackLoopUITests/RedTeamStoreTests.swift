@@ -47,7 +47,7 @@ struct RedTeamStoreTests {
     "G9 a system stopped from another thread while a view's tracking is armed: the view is told once, the store ends")
   func stoppedFromAnotherThreadWhileTracked() async {
     for _ in 0..<20 {
-      let system = System(initial: Counter.State(), reduceInPlace: Counter.reduce, isolation: .mainActor)
+      let system = System(initial: Counter.State(), reduce: Counter.reduce, isolation: .mainActor)
       let store = Store(system)
       let view = Tracker {
         _ = store.isStopped
@@ -81,7 +81,7 @@ struct RedTeamStoreTests {
   @Test(
     "G3 a member read from another member's change callback, during an event that changes both, reads the new value")
   func memberReadInAnotherMembersCallback() {
-    let store = Store(initial: RedTeamPair.Pair(), reduceInPlace: RedTeamPair.reduce)
+    let store = Store(initial: RedTeamPair.Pair(), reduce: RedTeamPair.reduce)
     let reading = Reading()
     // `second` is read first, so it comes first in the store's order.
     _ = store.second
@@ -108,7 +108,7 @@ struct RedTeamStoreTests {
     "G3 a member first read from another member's change callback, during an event that changes both, reads the new value"
   )
   func newMemberReadInAnotherMembersCallback() {
-    let store = Store(initial: RedTeamPair.Pair(), reduceInPlace: RedTeamPair.reduce)
+    let store = Store(initial: RedTeamPair.Pair(), reduce: RedTeamPair.reduce)
     let reading = Reading()
     withObservationTracking {
       _ = store.first
@@ -131,7 +131,7 @@ struct RedTeamStoreTests {
 
   @Test("G2 a send from a view's change callback is reduced after the current event, in order")
   func sendFromChangeCallback() async {
-    let store = Store(initial: RedTeamPair.Pair(), reduceInPlace: RedTeamPair.reduce)
+    let store = Store(initial: RedTeamPair.Pair(), reduce: RedTeamPair.reduce)
     let states = store.states
     withObservationTracking {
       _ = store.first
@@ -148,7 +148,7 @@ struct RedTeamStoreTests {
 
   @Test("G9 scoped stores of a stopped store: stopped at once, their sequences end, sends change nothing")
   func scopedStoresOfStoppedStore() async {
-    let store = Store(initial: RedTeamPair.Pair(), reduceInPlace: RedTeamPair.reduce)
+    let store = Store(initial: RedTeamPair.Pair(), reduce: RedTeamPair.reduce)
     let before = store.scope(state: \.first, event: { (value: Int) in RedTeamPair.PairEvent.first(value) })
     let beforeStates = before.states
     store.send(.first(1))

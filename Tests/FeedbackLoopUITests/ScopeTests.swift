@@ -33,7 +33,7 @@ struct ScopeTests {
   }
 
   func makeStore() -> Store<Settings.State, Settings.Event> {
-    Store(initial: Settings.State(), reduceInPlace: Settings.reduce)
+    Store(initial: Settings.State(), reduce: Settings.reduce)
   }
 
   @Test("a child reads its part and sends its events, mapped into the parent's")
@@ -89,7 +89,7 @@ struct ScopeTests {
     var child: Store<Counter.State, Counter.Event>?
     do {
       let store = Store(
-        initial: Settings.State(), reduceInPlace: Settings.reduce,
+        initial: Settings.State(), reduce: Settings.reduce,
         monitor: SystemMonitor { activity.append($0.name) })
       child = store.scope(state: \.counter, event: Settings.Event.counter)
     }

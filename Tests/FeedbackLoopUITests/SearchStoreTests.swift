@@ -19,7 +19,7 @@ struct SearchStoreTests {
     init() {
       clock = TestClock(executor: executor)
       store = Store(
-        initial: .loadedPage(.initial), reduce: Search.reduce,
+        initial: .loadedPage(.initial), reduceReturning: Search.reduce,
         feedbacks: Search.feedbacks(api: .fake(clock: clock)),
         environment: SystemEnvironment(clock: clock, effectExecutor: executor))
       refresh = store.project(filtering: Search.resultRefresh)

@@ -6,7 +6,7 @@ import Observation
 import Testing
 
 /// A store follows its system's stop however the system is stopped, not only
-/// through `Store.stop()` (issue 21).
+/// through `Store.stop()`.
 @MainActor
 @Suite("Store: follows its system's stop", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct StoreFollowsItsSystemTests {
@@ -14,7 +14,7 @@ struct StoreFollowsItsSystemTests {
     "G9 a system stopped by its holder on the main actor: the store says so at once, its sequences and scoped stores finish"
   )
   func test_G9_stoppedByItsHolder() async {
-    let system = System(initial: Counter.State(), reduceInPlace: Counter.reduce, isolation: .mainActor)
+    let system = System(initial: Counter.State(), reduce: Counter.reduce, isolation: .mainActor)
     let store = Store(system)
     let child = store.scope(state: \.count, event: { (event: Counter.Event) in event })
     let stopped = Tracker { _ = store.isStopped }
@@ -36,7 +36,7 @@ struct StoreFollowsItsSystemTests {
   @Test(
     "G9 a system stopped from another thread: the store says so after one hop to the main actor, its sequences finish")
   func test_G9_stoppedFromAnotherThread() async {
-    let system = System(initial: Counter.State(), reduceInPlace: Counter.reduce, isolation: .mainActor)
+    let system = System(initial: Counter.State(), reduce: Counter.reduce, isolation: .mainActor)
     let store = Store(system)
     let states = store.states
     await Task.detached { system.stop() }.value
@@ -52,7 +52,7 @@ struct StoreFollowsItsSystemTests {
   func test_G9_stoppedByAnEffect() async {
     let stopper = SystemBox()
     let system = System(
-      initial: Counter.State(), reduceInPlace: Counter.reduce,
+      initial: Counter.State(), reduce: Counter.reduce,
       feedbacks: [
         Feedback.query({ $0.count == 2 ? true : nil }) { _ in
           .run { _ in stopper.system?.stop() }
@@ -77,7 +77,7 @@ struct StoreFollowsItsSystemTests {
     let executor = ManualTaskExecutor()
     let stopper = SystemBox()
     let system = System(
-      initial: Counter.State(), reduceInPlace: Counter.reduce,
+      initial: Counter.State(), reduce: Counter.reduce,
       feedbacks: [
         Feedback.query({ $0.count == 2 ? true : nil }) { _ in
           .run { _ in stopper.system?.stop() }
@@ -110,7 +110,7 @@ struct StoreFollowsItsSystemTests {
   )
   func test_G9_stoppedFromAnotherThreadByAnEarlierObserver() async {
     let stopper = SystemBox()
-    let system = System(initial: Counter.State(), reduceInPlace: Counter.reduce, isolation: .mainActor)
+    let system = System(initial: Counter.State(), reduce: Counter.reduce, isolation: .mainActor)
     stopper.system = system
     let observation = system.observe { state in
       if state.count == 2 { onThreadAndJoin { stopper.system?.stop() } }
@@ -131,7 +131,7 @@ struct StoreFollowsItsSystemTests {
     "G9 a store stopped by a reader of its state while it tells its readers: its sequences, and its scoped stores', end with that state"
   )
   func test_G9_stoppedByAReaderOfTheNewState() async {
-    let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
+    let store = Store(initial: Counter.State(), reduce: Counter.reduce)
     let child = store.scope(state: \.count, event: { (event: Counter.Event) in event })
     let states = store.states
     let childStates = child.states
@@ -160,7 +160,7 @@ struct StoreFollowsItsSystemTests {
     let executor = ManualTaskExecutor()
     let stopper = SystemBox()
     let system = System(
-      initial: Counter.State(), reduceInPlace: Counter.reduce,
+      initial: Counter.State(), reduce: Counter.reduce,
       feedbacks: [
         Feedback.query({ $0.count == 2 ? true : nil }) { _ in
           .run { _ in stopper.system?.stop() }
@@ -203,7 +203,7 @@ struct StoreFollowsItsSystemTests {
   func test_G9_stoppedFromInsideThePass() async {
     let stopper = SystemBox()
     let system = System(
-      initial: Counter.State(), reduceInPlace: Counter.reduce,
+      initial: Counter.State(), reduce: Counter.reduce,
       feedbacks: [
         Feedback.query({ state -> Bool? in
           if state.count == 2 { stopper.system?.stop() }
@@ -227,7 +227,7 @@ struct StoreFollowsItsSystemTests {
 
   @Test("G9 a store made on a system already stopped says so at once")
   func test_G9_madeOnAStoppedSystem() async {
-    let system = System(initial: Counter.State(), reduceInPlace: Counter.reduce, isolation: .mainActor)
+    let system = System(initial: Counter.State(), reduce: Counter.reduce, isolation: .mainActor)
     system.stop()
     let store = Store(system)
     #expect(store.isStopped)

@@ -37,7 +37,7 @@ struct StoreNotificationTests {
   }
 
   func makeStore() -> Store<Panel, Event> {
-    Store(initial: Panel(), reduceInPlace: Self.reduce)
+    Store(initial: Panel(), reduce: Self.reduce)
   }
 
   @Test("a member that did not change triggers no callback; one that changed does, every time it is read again")
@@ -129,7 +129,7 @@ struct StoreNotificationTests {
   func severalTypesChangedTogether() {
     let store = Store(
       initial: Panel(),
-      reduceInPlace: { (state: inout Panel, _: Event) in
+      reduce: { (state: inout Panel, _: Event) in
         state.title += "!"
         state.unread += 1
         state.tags.append("new")

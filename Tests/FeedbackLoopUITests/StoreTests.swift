@@ -8,7 +8,7 @@ import Testing
 struct StoreTests {
   @Test("G10 send on the main actor has reduced, and the store holds the new state, before it returns")
   func test_G10_sendIsSynchronous() {
-    let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
+    let store = Store(initial: Counter.State(), reduce: Counter.reduce)
     store.send(.increment)
     #expect(store.count == 1)
     #expect(store.state.count == 1)
@@ -23,7 +23,7 @@ struct StoreTests {
   func test_G1_initialStateBeforeInitReturns() {
     let store = Store(
       initial: 0,
-      reduce: { count, _ in count + 1 },
+      reduceReturning: { count, _ in count + 1 },
       feedbacks: [Feedback<Int, Void>.query({ $0 < 3 ? $0 : nil }) { _ in .send(()) }])
     #expect(store.state == 3)
   }
@@ -34,7 +34,7 @@ struct StoreTests {
     let executor = ManualTaskExecutor()
     let clock = TestClock(executor: executor)
     let store = Store(
-      initial: Counter.State(), reduceInPlace: Counter.reduce, feedbacks: Counter.feedbacks,
+      initial: Counter.State(), reduce: Counter.reduce, feedbacks: Counter.feedbacks,
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     store.send(.timerToggled(true))
     executor.runUntilIdle()
@@ -63,7 +63,7 @@ struct StoreTests {
     let executor = ManualTaskExecutor()
     let clock = TestClock(executor: executor)
     let store = Store(
-      initial: Counter.State(), reduceInPlace: Counter.reduce, feedbacks: Counter.feedbacks,
+      initial: Counter.State(), reduce: Counter.reduce, feedbacks: Counter.feedbacks,
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     store.send(.timerToggled(true))
     executor.runUntilIdle()
@@ -74,7 +74,7 @@ struct StoreTests {
 
   @Test("states yields the current state, then each state the store takes; an equal state is not repeated")
   func statesSequence() async {
-    let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
+    let store = Store(initial: Counter.State(), reduce: Counter.reduce)
     store.send(.increment)
     let states = store.states
     store.send(.increment)
@@ -89,7 +89,7 @@ struct StoreTests {
 
   @Test("send(contentsOf:) sends every event of an asynchronous sequence, in order")
   func sendsAnAsyncSequence() async {
-    let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
+    let store = Store(initial: Counter.State(), reduce: Counter.reduce)
     let (events, continuation) = AsyncStream<Counter.Event>.makeStream()
     continuation.yield(.increment)
     continuation.yield(.stepChanged(10))
@@ -103,7 +103,7 @@ struct StoreTests {
   func test_G9_stop() async {
     let activity = Recorder<String>()
     let store = Store(
-      initial: Counter.State(), reduceInPlace: Counter.reduce,
+      initial: Counter.State(), reduce: Counter.reduce,
       monitor: SystemMonitor { activity.append($0.name) })
     let stopped = Tracker { _ = store.isStopped }
     let states = store.states
@@ -125,7 +125,7 @@ struct StoreTests {
     var states: StateSequence<Counter.State>?
     do {
       let store = Store(
-        initial: Counter.State(), reduceInPlace: Counter.reduce, feedbacks: Counter.feedbacks,
+        initial: Counter.State(), reduce: Counter.reduce, feedbacks: Counter.feedbacks,
         monitor: SystemMonitor { activity.append($0.isStopped) })
       store.send(.increment)
       states = store.states
@@ -162,7 +162,7 @@ extension SystemActivity {
 struct StoreOfSystemTests {
   @Test("a main-actor system built elsewhere is held and followed by a store")
   func holdsAMainActorSystem() {
-    let system = System(initial: Counter.State(), reduceInPlace: Counter.reduce, isolation: .mainActor)
+    let system = System(initial: Counter.State(), reduce: Counter.reduce, isolation: .mainActor)
     system.send(.increment)
     let store = Store(system)
     #expect(store.count == 1)

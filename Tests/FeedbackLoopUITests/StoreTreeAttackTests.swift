@@ -56,7 +56,7 @@ struct StoreTreeAttackTests {
   }
 
   func makeStore() -> Store<State, Event> {
-    Store(initial: State(), reduceInPlace: Self.reduce)
+    Store(initial: State(), reduce: Self.reduce)
   }
 
   @Test(
@@ -147,7 +147,7 @@ struct StoreTreeAttackTests {
   @Test(
     "G3 an outside observer of the system, after the store, finds every scoped store holding its state, read or not")
   func outsideObserverFindsScopedStoresCurrent() {
-    let system = System(initial: State(), reduceInPlace: Self.reduce, isolation: .mainActor)
+    let system = System(initial: State(), reduce: Self.reduce, isolation: .mainActor)
     let root = Store(system)
     let deep = root.scope(state: \.inner, event: { (count: Int) in .count(count) }).scope(
       state: { $0.count }, event: { $0 })

@@ -13,8 +13,8 @@ public enum AlternatingReader {
     makeTrial: { trial(idlePeers: 1) })
 
   static func trial(idlePeers: Int) -> Trial {
-    let system = System(initial: 0, reduce: Counter.reduce)
-    let peers = (0..<idlePeers).map { _ in System(initial: 0, reduce: Counter.reduce) }
+    let system = System(initial: 0, reduceReturning: Counter.reduce)
+    let peers = (0..<idlePeers).map { _ in System(initial: 0, reduceReturning: Counter.reduce) }
     let done = Flag()
     let reading = Flag()
     let sender = GatedThreads(1, pinnedFrom: 0) { _ in
@@ -64,8 +64,8 @@ public enum PeerReadingObserver {
     makeTrial: { trial(peerBusy: false) })
 
   static func trial(peerBusy: Bool) -> Trial {
-    let peer = System(initial: 0, reduce: Counter.reduce)
-    let system = System(initial: 0, reduce: Counter.reduce)
+    let peer = System(initial: 0, reduceReturning: Counter.reduce)
+    let system = System(initial: 0, reduceReturning: Counter.reduce)
     let sum = Tally()
     let observation = system.observe { _ in sum.add(peer.state & 1) }
     let done = Flag()

@@ -31,7 +31,7 @@ public enum ReadWhileSending {
     makeTrial: { readerTrial(state: NamedCount.self) })
 
   static func readerTrial<State: CountingState>(state: State.Type) -> Trial {
-    let system = System(initial: State(), reduce: State.reduce)
+    let system = System(initial: State(), reduceReturning: State.reduce)
     let done = Flag()
     let sent = Tally()
     let sending = Flag()
@@ -84,7 +84,7 @@ public enum ReadWhileSending {
   }
 
   static func senderTrial<State: CountingState>(withReader: Bool, state: State.Type) -> Trial {
-    let system = System(initial: State(), reduce: State.reduce)
+    let system = System(initial: State(), reduceReturning: State.reduce)
     let done = Flag()
     let reads = Tally()
     let reading = Flag()

@@ -10,7 +10,7 @@ public enum IdleRead {
     id: "W11", summary: "1,000,000 reads of an idle system's state from another thread", operations: readCount,
     runs: 11,
     makeTrial: {
-      let system = System(initial: 0, reduce: Counter.reduce)
+      let system = System(initial: 0, reduceReturning: Counter.reduce)
       system.send(.increment)
       let sum = Tally()
       let reader = GatedThreads(1) { _ in

@@ -20,8 +20,8 @@ public enum ReadAfterOwnSend {
     operations: rounds * readsPerRound, runs: 7, makeTrial: { trial(readOther: true) })
 
   static func trial(readOther: Bool) -> Trial {
-    let system = System(initial: 0, reduce: Counter.reduce)
-    let idle = System(initial: 0, reduce: Counter.reduce)
+    let system = System(initial: 0, reduceReturning: Counter.reduce)
+    let idle = System(initial: 0, reduceReturning: Counter.reduce)
     let sum = Tally()
     let thread = GatedThreads(1) { _ in
       var total = 0

@@ -33,21 +33,21 @@ public enum ScopedStoreSend {
   static func trial(depth: Int, readEach: Bool) -> Trial {
     switch depth {
     case 0:
-      let root = Store(initial: CountState(), reduceInPlace: CountState.reduce)
+      let root = Store(initial: CountState(), reduce: CountState.reduce)
       return trial(root: root, leaf: root, readEach: readEach)
     case 1:
-      let root = Store(initial: Nested<CountState>(inner: CountState()), reduceInPlace: Nested<CountState>.reduce)
+      let root = Store(initial: Nested<CountState>(inner: CountState()), reduce: Nested<CountState>.reduce)
       return trial(root: root, leaf: scopeIn(root), readEach: readEach)
     case 5:
       let root = Store(
         initial: Depth5(inner: .init(inner: .init(inner: .init(inner: .init(inner: CountState()))))),
-        reduceInPlace: Depth5.reduce)
+        reduce: Depth5.reduce)
       return trial(root: root, leaf: scopeIn(scopeIn(scopeIn(scopeIn(scopeIn(root))))), readEach: readEach)
     case 10:
       let five = Depth5(inner: .init(inner: .init(inner: .init(inner: .init(inner: CountState())))))
       let root = Store(
         initial: Depth10(inner: .init(inner: .init(inner: .init(inner: .init(inner: five))))),
-        reduceInPlace: Depth10.reduce)
+        reduce: Depth10.reduce)
       let middle = scopeIn(scopeIn(scopeIn(scopeIn(scopeIn(root)))))
       return trial(root: root, leaf: scopeIn(scopeIn(scopeIn(scopeIn(scopeIn(middle))))), readEach: readEach)
     default:

@@ -22,7 +22,7 @@ public enum StoreSend {
 
   @MainActor
   static func trial(events: [CounterEvent]) -> Trial {
-    let store = Store(initial: CountState(), reduceInPlace: CountState.reduce)
+    let store = Store(initial: CountState(), reduce: CountState.reduce)
     let expected = Counter.finalState(count: events.count)
     return Trial(
       run: { @MainActor in

@@ -21,7 +21,7 @@ public enum StoreTracked {
 
   @MainActor
   static func trial(events: [CounterEvent]) -> Trial {
-    let store = Store(initial: CountState(), reduceInPlace: CountState.reduce)
+    let store = Store(initial: CountState(), reduce: CountState.reduce)
     let changes = ChangeCount()
     let expected = Counter.finalState(count: events.count)
     return Trial(

@@ -18,7 +18,7 @@ public enum StoreFields {
 
   @MainActor
   static func trial(eventCount: Int) -> Trial {
-    let store = Store(initial: TwentyFields(), reduceInPlace: TwentyFields.reduce)
+    let store = Store(initial: TwentyFields(), reduce: TwentyFields.reduce)
     let events = (0..<eventCount).map { $0 % fieldCount }
     // A view reading every member: the store now follows the 20 members.
     withObservationTracking {

@@ -11,7 +11,7 @@ public enum InputThroughput {
 
   public static func trial(events: [CounterEvent]) -> Trial {
     let input = Input<CounterEvent>()
-    let system = System(initial: 0, reduce: Counter.reduce, feedbacks: [.input(input)])
+    let system = System(initial: 0, reduceReturning: Counter.reduce, feedbacks: [.input(input)])
     let expected = Counter.finalState(count: events.count)
     return Trial(
       run: {

@@ -22,7 +22,7 @@ public enum PingPong {
     return Trial(
       run: {
         let system = System(
-          initial: 0, reduce: Counter.reduce,
+          initial: 0, reduceReturning: Counter.reduce,
           feedbacks: [Feedback.query({ $0 < n ? $0 : nil }) { _ in .send(.increment) }])
         await system.waitUntil { $0 == n }
         slot.value = system
@@ -35,7 +35,7 @@ public enum PingPong {
     return Trial(
       run: {
         let system = System(
-          initial: 0, reduce: Counter.reduce,
+          initial: 0, reduceReturning: Counter.reduce,
           feedbacks: [Feedback.query({ $0 < n ? $0 : nil }) { _ in .task { .increment } }])
         await system.waitUntil { $0 >= n }
         slot.value = system

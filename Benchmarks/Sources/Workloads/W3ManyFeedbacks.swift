@@ -74,7 +74,7 @@ public enum ManyFeedbacks {
     initial: State<Counters>, feedbacks: [Feedback<State<Counters>, Event>], events: [Event]
   ) -> Trial {
     let input = Input<Event>()
-    let system = System(initial: initial, reduceInPlace: reduce, feedbacks: [.input(input)] + feedbacks)
+    let system = System(initial: initial, reduce: reduce, feedbacks: [.input(input)] + feedbacks)
     var expected = initial
     for event in events { reduce(&expected, event) }
     let final = expected

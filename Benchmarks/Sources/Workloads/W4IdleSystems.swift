@@ -5,7 +5,7 @@ import FeedbackLoop
 public enum SmallSystem {
   public static func make() -> System<Int, CounterEvent> {
     System(
-      initial: 0, reduce: Counter.reduce,
+      initial: 0, reduceReturning: Counter.reduce,
       feedbacks: [
         .input(Input<CounterEvent>()),
         Feedback.query({ $0 < 0 ? $0 : nil }) { _ in .send(.increment) },

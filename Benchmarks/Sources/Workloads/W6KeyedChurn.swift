@@ -111,7 +111,7 @@ public enum KeyedChurn {
   /// nothing, so what is measured is the keyed bookkeeping, not tasks (W2a
   /// measures those).
   static func trial<Keys>(keys: Int, events count: Int, feedback: Feedback<State<Keys>, Event>) -> Trial {
-    let system = System(initial: State<Keys>(keys: keys), reduceInPlace: reduce, feedbacks: [feedback])
+    let system = System(initial: State<Keys>(keys: keys), reduce: reduce, feedbacks: [feedback])
     let expectedLow = count
     return Trial(
       run: {

@@ -65,7 +65,7 @@ public enum KeyedChurnByID {
     initial: State<Requests>, ids: Int, reduce: @escaping @Sendable (inout State<Requests>, Event) -> Void,
     count: @escaping @Sendable (State<Requests>) -> Int, feedback: Feedback<State<Requests>, Event>
   ) -> Trial {
-    let system = System(initial: initial, reduceInPlace: reduce, feedbacks: [feedback])
+    let system = System(initial: initial, reduce: reduce, feedbacks: [feedback])
     let expectedLow = eventCount
     return Trial(
       run: {

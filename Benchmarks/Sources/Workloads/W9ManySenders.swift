@@ -27,7 +27,7 @@ public enum ManySenders {
   public static let workload = Workload(
     id: "W9", summary: "8 threads x 100,000 sends to one system", operations: operations, runs: 7,
     makeTrial: {
-      let system = System(initial: 0, reduce: Counter.reduce)
+      let system = System(initial: 0, reduceReturning: Counter.reduce)
       let threads = GatedThreads(threadCount) { _ in
         for _ in 0..<eventsPerThread { system.send(.increment) }
       }

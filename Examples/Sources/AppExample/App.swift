@@ -127,17 +127,17 @@ public enum App {
       Makers(
         signIn: { _, _ in
           System(
-            initial: .signedOut(nil), reduce: SignIn.reduce, feedbacks: SignIn.feedbacks(auth: auth),
+            initial: .signedOut(nil), reduceReturning: SignIn.reduce, feedbacks: SignIn.feedbacks(auth: auth),
             environment: environment)
         },
         search: { _, _ in
           System(
-            initial: Search.State.initial, reduce: Search.reduce, feedbacks: Search.feedbacks(api: api),
+            initial: Search.State.initial, reduceReturning: Search.reduce, feedbacks: Search.feedbacks(api: api),
             environment: environment)
         },
         player: { _, _ in
           System(
-            initial: Player.State(), reduceInPlace: Player.reduce, feedbacks: Player.feedbacks(player: player),
+            initial: Player.State(), reduce: Player.reduce, feedbacks: Player.feedbacks(player: player),
             environment: environment)
         },
         download: { _, failsAt in Download.system(failsAt: failsAt, environment: environment) })
@@ -179,7 +179,7 @@ public enum App {
     monitor: SystemMonitor<State, Event>? = nil
   ) -> System<State, Event> {
     System(
-      initial: State(), reduceInPlace: reduce, feedbacks: feedbacks(children: children, makers: makers),
+      initial: State(), reduce: reduce, feedbacks: feedbacks(children: children, makers: makers),
       environment: environment, monitor: monitor)
   }
 

@@ -49,6 +49,6 @@ public enum Download {
   ]
 
   public static func system(failsAt: Int?, environment: SystemEnvironment) -> System<State, Event> {
-    System(initial: State(failsAt: failsAt), reduceInPlace: reduce, feedbacks: feedbacks, environment: environment)
+    System(initial: State(failsAt: failsAt), reduce: reduce, feedbacks: feedbacks, environment: environment)
   }
 }

@@ -9,7 +9,7 @@
 /// let plus = Button(), minus = Button()
 /// let counter = System(
 ///   initial: 0,
-///   reduce: Counter.reduce,
+///   reduceReturning: Counter.reduce,
 ///   feedbacks: Counter.feedbacks(plus: plus, minus: minus)
 /// )
 /// plus.tap()  // counter.state becomes 1

@@ -23,7 +23,7 @@ enum CounterDemo {
     if session.isInteractive {
       example.printHeader(session, time: Example.interactiveTime)
       let counter = System(
-        initial: 0, reduce: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus),
+        initial: 0, reduceReturning: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus),
         monitor: printer(session, now: RealTime().now).monitor)
       await Interactive.run(session, bindings: bindings) { key in
         switch key {
@@ -39,7 +39,7 @@ enum CounterDemo {
       let clock = ScriptClock()
       let script = Script(console: session.console, clock: clock)
       let counter = System(
-        initial: 0, reduce: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus),
+        initial: 0, reduceReturning: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus),
         environment: clock.environment, monitor: printer(session, now: clock.now).monitor)
       script.act {}
       script.say("Tap plus three times: each tap is an event of the plus button's feedback.")

@@ -12,7 +12,7 @@ enum PlayerChartDemo {
     run: run
   )
 
-  static func describe(_ state: StatechartState<PlayerChart.Context>) -> String {
+  static func describe(_ state: ChartSnapshot<PlayerChart.Context>) -> String {
     let countdown = state.isActive("countdown") ? " (skip in \(state.context.secondsLeft) s)" : ""
     return state.activeLeaves.joined(separator: " · ") + countdown
   }
@@ -23,9 +23,9 @@ enum PlayerChartDemo {
     session.console.line(PlayerChart.chart.diagram.mermaid)
     let clock = ScriptClock()
     let script = Script(console: session.console, clock: clock)
-    let printer = TimelinePrinter<StatechartState<PlayerChart.Context>, ChartEvent<PlayerChart.Event>>(
+    let printer = TimelinePrinter<ChartSnapshot<PlayerChart.Context>, ChartEvent<PlayerChart.Event>>(
       console: session.console, now: clock.now, describeState: describe, describeEvent: { "\($0)" })
-    let player = PlayerChart.chart.system(
+    let player = PlayerChart.chart.start(
       context: PlayerChart.Context(), environment: clock.environment, monitor: printer.monitor)
     script.say("The video loads; the HUD shows, and hides 3 s later.")
     script.act { player.send(.loaded) }

@@ -56,7 +56,7 @@ enum PlayerDemo {
       verbosity: verbosity, isRoutine: isRoutine)
     let video = SimulatedVideoPlayer(clock: environment.clock)
     return System(
-      initial: Player.State(), reduceInPlace: Player.reduce, feedbacks: Player.feedbacks(player: video),
+      initial: Player.State(), reduce: Player.reduce, feedbacks: Player.feedbacks(player: video),
       environment: environment, monitor: printer.monitor)
   }
 

@@ -76,7 +76,7 @@ enum SearchDemo {
       "over \(server.catalog.movies.count) movies, \(server.pageSize) a page; each answer waits \(latency).", "",
     ])
     let search = System(
-      initial: Search.State.initial, reduce: Search.reduce,
+      initial: Search.State.initial, reduceReturning: Search.reduce,
       feedbacks: Search.feedbacks(api: HTTPSearchAPI(baseURL: baseURL)),
       monitor: printer.monitor)
     do {

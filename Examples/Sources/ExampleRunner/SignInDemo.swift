@@ -57,7 +57,7 @@ enum SignInDemo {
     auth: SimulatedAuthService, environment: SystemEnvironment, printer: TimelinePrinter<SignIn.State, SignIn.Event>
   ) -> System<SignIn.State, SignIn.Event> {
     System(
-      initial: .signedOut(nil), reduce: SignIn.reduce, feedbacks: SignIn.feedbacks(auth: auth),
+      initial: .signedOut(nil), reduceReturning: SignIn.reduce, feedbacks: SignIn.feedbacks(auth: auth),
       environment: environment, monitor: printer.monitor)
   }
 

@@ -125,11 +125,12 @@ struct TimelinePrinter<State: Sendable & Equatable, Event: Sendable>: Sendable {
   }
 
   private static func describe(_ reason: DiscardReason) -> String {
+    if let id = reason.cancelledEffect { return "its effect, \(name(of: id)), was cancelled" }
+    if let why = reason.missingChild { return "no such child (\(why))" }
     switch reason {
-    case .effectCancelled(let id): "its effect, \(name(of: id)), was cancelled"
-    case .systemStopped: "the system had stopped"
-    case .bufferFull: "the event buffer was full"
-    case .noSuchChild(let why): "no such child (\(why))"
+    case .systemStopped: return "the system had stopped"
+    case .bufferFull: return "the event buffer was full"
+    default: return "\(reason)"
     }
   }
 }

@@ -21,7 +21,7 @@
 /// ```swift
 /// let player = System(
 ///   initial: Player.State(),
-///   reduce: Player.reduce,
+///   reduceReturning: Player.reduce,
 ///   feedbacks: Player.feedbacks(player: SimulatedVideoPlayer(clock: ContinuousClock()))
 /// )
 /// player.send(.tapped)  // the HUD shows, and hides 3 s later

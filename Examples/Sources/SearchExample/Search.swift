@@ -21,7 +21,7 @@
 /// ```swift
 /// let search = System(
 ///   initial: Search.State.initial,
-///   reduce: Search.reduce,
+///   reduceReturning: Search.reduce,
 ///   feedbacks: Search.feedbacks(api: HTTPSearchAPI(baseURL: "http://127.0.0.1:8080"))
 /// )
 /// search.send(.newSearch("star"))

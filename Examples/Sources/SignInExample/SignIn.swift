@@ -24,7 +24,7 @@
 ///
 /// ```swift
 /// let auth = SimulatedAuthService(clock: ContinuousClock())
-/// let session = System(initial: SignIn.State.signedOut(nil), reduce: SignIn.reduce, feedbacks: SignIn.feedbacks(auth: auth))
+/// let session = System(initial: SignIn.State.signedOut(nil), reduceReturning: SignIn.reduce, feedbacks: SignIn.feedbacks(auth: auth))
 /// session.send(.signIn(Credentials(username: "ada", password: "lovelace")))
 /// ```
 public enum SignIn {}

@@ -12,7 +12,7 @@
 /// ```swift
 /// let volume = System(
 ///   initial: Volume.State(value: 10),
-///   reduce: Volume.reduce,
+///   reduceReturning: Volume.reduce,
 ///   feedbacks: Volume.feedbacks(target: 15)
 /// )
 /// volume.state  // Volume.State(value: 15): the loop has run to rest

@@ -19,7 +19,7 @@ struct AnimatedIntegerTests {
     let drawn = Drawn()
     let screen = AnimatedInteger.screen(draw: drawn.draw)
     let router = AnimatedInteger.router(screen: screen, seed: 1)
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     screen.press(.animateTo(5))
     app.receive(.driver("screen", AnimatedInteger.Key.animateTo(5))) { $0 = Reel(queue: [1, 2, 3, 4, 5]) }
     app.advance(by: frame)
@@ -38,7 +38,7 @@ struct AnimatedIntegerTests {
     let drawn = Drawn()
     let screen = AnimatedInteger.screen(draw: drawn.draw)
     let router = AnimatedInteger.router(screen: screen)
-    let app = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+    let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     screen.press(.appendTo(3))
     app.receive(.driver("screen", AnimatedInteger.Key.appendTo(3))) { $0 = Reel(queue: [0, 1, 2, 3]) }
     app.advance(by: frame)

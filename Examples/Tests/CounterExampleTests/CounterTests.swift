@@ -8,7 +8,7 @@ struct CounterTests {
     let plus = Button()
     let minus = Button()
     let counter = TestSystem(
-      initial: 0, reduce: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus))
+      initial: 0, reduceReturning: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus))
     plus.tap()
     counter.receive(.increment) { $0 = 1 }
     plus.tap()
@@ -24,7 +24,7 @@ struct CounterTests {
     plus.tap()
     plus.tap()
     let counter = TestSystem(
-      initial: 10, reduce: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus))
+      initial: 10, reduceReturning: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus))
     counter.receive(.increment) { $0 = 11 }
     counter.receive(.increment) { $0 = 12 }
     counter.finish()
@@ -34,14 +34,14 @@ struct CounterTests {
     let plus = Button()
     let minus = Button()
     let counter = TestSystem(
-      initial: 0, reduce: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus))
+      initial: 0, reduceReturning: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus))
     counter.finish()
     plus.tap()
     #expect(counter.state == 0)
   }
 
   @Test func theTransitions() {
-    let transitions = TransitionAssertions(Counter.reduce)
+    let transitions = TransitionAssertions(reduceReturning: Counter.reduce)
     transitions.assertThat(from: 0, on: .increment, newStateIs: 1)
     transitions.assertThat(from: 0, on: .decrement, newStateIs: -1)
     transitions.assertThat(from: -5, on: .increment, newStateIs: -4)

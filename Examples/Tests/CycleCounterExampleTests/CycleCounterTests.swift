@@ -21,7 +21,7 @@ struct CycleCounterTests {
     let ticker = Ticker(clock: clock, interval: .seconds(1))
     let router = CycleCounter.router(screen: screen, ticker: ticker)
     let app = TestSystem(
-      initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks, clock: clock)
+      initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks, clock: clock)
     screen.press(.increment)
     app.receive(.driver("screen", CycleCounter.Key.increment)) {
       $0 = Reel(queue: [.init(count: 1)], previous: [.init()])
@@ -46,7 +46,7 @@ struct CycleCounterTests {
     let ticker = Ticker(clock: clock, interval: .seconds(1))
     let router = CycleCounter.router(screen: screen, ticker: ticker)
     let app = TestSystem(
-      initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks, clock: clock,
+      initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks, clock: clock,
       exhaustivity: .off)
     screen.press(.increment)
     screen.press(.decrement)

@@ -31,7 +31,7 @@ import Testing
   @Test func theHUDHidesThreeSecondsAfterTheLastInteraction() {
     let test = TestSystem(clock: TestClock(executor: ManualTaskExecutor()), exhaustivity: .off) {
       environment, monitor in
-      PlayerChart.chart.system(context: PlayerChart.Context(), environment: environment, monitor: monitor)
+      PlayerChart.chart.start(context: PlayerChart.Context(), environment: environment, monitor: monitor)
     }
     test.send(.event(.loaded))
     test.advance(by: .seconds(2))

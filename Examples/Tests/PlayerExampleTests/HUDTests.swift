@@ -9,7 +9,7 @@ struct HUDTests {
     let clock = TestClock()
     let video = SimulatedVideoPlayer(clock: clock)
     let player = TestSystem(
-      initial: Player.State(position: 100, isPlaying: false), reduceInPlace: Player.reduce,
+      initial: Player.State(position: 100, isPlaying: false), reduce: Player.reduce,
       feedbacks: Player.feedbacks(player: video), clock: clock)
     player.receive(.hasIntroStarted(false))
     return (player, video)
@@ -66,7 +66,7 @@ struct HUDTests {
   }
 
   @Test func theTransitionsOfTheHUD() {
-    let transitions = TransitionAssertions(reduceInPlace: Player.reduce)
+    let transitions = TransitionAssertions(Player.reduce)
     transitions.assertThat(
       from: Player.State(isHUDVisible: false, interactions: 0), on: .tapped,
       newStateIs: Player.State(isHUDVisible: true, interactions: 1))

@@ -10,7 +10,7 @@ struct SkipIntroTests {
     let clock = TestClock()
     let video = SimulatedVideoPlayer(clock: clock)
     let player = TestSystem(
-      initial: Player.State(position: position, isPlaying: false), reduceInPlace: Player.reduce,
+      initial: Player.State(position: position, isPlaying: false), reduce: Player.reduce,
       feedbacks: Player.feedbacks(player: video), clock: clock)
     return (player, video)
   }
@@ -76,7 +76,7 @@ struct SkipIntroTests {
   @Test func whilePlayingTheVideoTicksIntoTheIntroAndTheButtonShows() {
     let clock = TestClock()
     let player = TestSystem(
-      initial: Player.State(position: Player.introStart - 2, isPlaying: true), reduceInPlace: Player.reduce,
+      initial: Player.State(position: Player.introStart - 2, isPlaying: true), reduce: Player.reduce,
       feedbacks: Player.feedbacks(player: SimulatedVideoPlayer(clock: clock)), clock: clock)
     player.receive(.hasIntroStarted(false))
     player.advance(by: .seconds(1))
@@ -95,7 +95,7 @@ struct SkipIntroTests {
   @Test func pausingCancelsThePlaybackTicker() {
     let clock = TestClock()
     let player = TestSystem(
-      initial: Player.State(position: 100, isPlaying: true), reduceInPlace: Player.reduce,
+      initial: Player.State(position: 100, isPlaying: true), reduce: Player.reduce,
       feedbacks: Player.feedbacks(player: SimulatedVideoPlayer(clock: clock)), clock: clock)
     player.receive(.hasIntroStarted(false))
     #expect(player.effectsInFlight.map(\.feedback.name) == ["playback"])
@@ -111,7 +111,7 @@ struct SkipIntroTests {
   }
 
   @Test func theTransitionsOfTheSkipIntroButton() {
-    let transitions = TransitionAssertions(reduceInPlace: Player.reduce)
+    let transitions = TransitionAssertions(Player.reduce)
     transitions.assertThat(
       from: Player.State(), on: .hasIntroStarted(true), newStateIs: Player.State(skipIntro: .showing(secondsLeft: 10)))
     transitions.assertThat(

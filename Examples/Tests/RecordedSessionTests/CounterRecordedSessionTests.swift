@@ -11,7 +11,7 @@ import Testing
     let plus = Button()
     let minus = Button()
     let counter = System(
-      initial: 0, reduce: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus),
+      initial: 0, reduceReturning: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus),
       environment: session.environment, monitor: recorder.monitor)
     session.act()
     session.act {
@@ -30,7 +30,7 @@ import Testing
     let moments = recorder.moments
     #expect(moments.count == 8)
     #expect(moments.last?.state == 3 && moments.last?.stopped == true)
-    let report = Replay.check(moments, reduce: Counter.reduce)
+    let report = Replay.check(moments, reduceReturning: Counter.reduce)
     #expect(report.isIdentical, "\(report.divergence.map(String.init(describing:)) ?? "")")
     #expect(report.replayed == 7)
   }

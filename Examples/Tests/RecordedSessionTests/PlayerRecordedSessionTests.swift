@@ -10,7 +10,7 @@ import Testing
     let recorder = session.recorder(Player.State.self, Player.Event.self)
     let video = SimulatedVideoPlayer(clock: session.clock)
     let player = System(
-      initial: Player.State(), reduceInPlace: Player.reduce, feedbacks: Player.feedbacks(player: video),
+      initial: Player.State(), reduce: Player.reduce, feedbacks: Player.feedbacks(player: video),
       environment: session.environment, monitor: recorder.monitor)
     session.act()
     session.wait(.seconds(1))

@@ -34,7 +34,7 @@ final class ScriptedSearchAPI: SearchAPI {
     let recorder = session.recorder(Search.State.self, Search.Event.self)
     let api = ScriptedSearchAPI(clock: session.clock)
     let search = System(
-      initial: Search.State.initial, reduce: Search.reduce, feedbacks: Search.feedbacks(api: api),
+      initial: Search.State.initial, reduceReturning: Search.reduce, feedbacks: Search.feedbacks(api: api),
       environment: session.environment, monitor: recorder.monitor)
     session.act { search.send(.newSearch("star")) }
     session.wait(.seconds(1))
@@ -57,7 +57,7 @@ final class ScriptedSearchAPI: SearchAPI {
     #expect(search.state.context.query == "moon" && search.state.context.pagesLoaded == 2)
     // Each new key cancelled the request in flight: three cancellations while typing.
     #expect(moments.flatMap(\.effects).filter { $0.kind == .cancelled }.count >= 3)
-    let report = Replay.check(moments, reduce: Search.reduce)
+    let report = Replay.check(moments, reduceReturning: Search.reduce)
     #expect(report.isIdentical, "\(report.divergence.map(String.init(describing:)) ?? "")")
     #expect(report.replayed == moments.count - 1)
   }

@@ -10,7 +10,7 @@ import Testing
     let recorder = session.recorder(SignIn.State.self, SignIn.Event.self)
     let auth = SimulatedAuthService(clock: session.clock)
     let signIn = System(
-      initial: .signedOut(nil), reduce: SignIn.reduce, feedbacks: SignIn.feedbacks(auth: auth),
+      initial: .signedOut(nil), reduceReturning: SignIn.reduce, feedbacks: SignIn.feedbacks(auth: auth),
       environment: session.environment, monitor: recorder.monitor)
     let wrongPassword = Credentials(username: "ada", password: "babbage")
     session.act()
@@ -31,7 +31,7 @@ import Testing
     #expect(moments.count > 8)
     // Signing out cancelled the sign-in in flight: the recorder saw it, with its feedback.
     #expect(moments.contains { $0.effects.contains { $0.kind == .cancelled } })
-    let report = Replay.check(moments, reduce: SignIn.reduce)
+    let report = Replay.check(moments, reduceReturning: SignIn.reduce)
     #expect(report.isIdentical, "\(report.divergence.map(String.init(describing:)) ?? "")")
     #expect(report.replayed == moments.count - 1)
   }

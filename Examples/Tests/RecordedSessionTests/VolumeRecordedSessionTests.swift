@@ -9,7 +9,7 @@ import VolumeExample
     let session = ScriptedSession()
     let recorder = session.recorder(Volume.State.self, Volume.Event.self)
     let volume = System(
-      initial: Volume.State(value: 10), reduce: Volume.reduce, feedbacks: Volume.feedbacks(target: 15),
+      initial: Volume.State(value: 10), reduceReturning: Volume.reduce, feedbacks: Volume.feedbacks(target: 15),
       environment: session.environment, monitor: recorder.monitor)
     session.act()
     session.wait(.seconds(1))
@@ -22,7 +22,7 @@ import VolumeExample
     let moments = recorder.moments
     #expect(moments.count > 4)
     #expect(moments.last?.state == volume.state)
-    let report = Replay.check(moments, reduce: Volume.reduce)
+    let report = Replay.check(moments, reduceReturning: Volume.reduce)
     #expect(report.isIdentical, "\(report.divergence.map(String.init(describing:)) ?? "")")
     #expect(report.replayed == moments.count - 1)
   }

@@ -22,7 +22,7 @@ struct SearchOverHTTPTests {
     let http = HTTPSearchAPI(baseURL: "http://127.0.0.1:\(port)")
     let relay = RelayedSearchAPI()
     let search = TestSystem(
-      initial: Search.State.initial, reduce: Search.reduce, feedbacks: Search.feedbacks(api: relay))
+      initial: Search.State.initial, reduceReturning: Search.reduce, feedbacks: Search.feedbacks(api: relay))
 
     // A search loads its first page.
     search.send(.newSearch("star")) { $0 = .loadingPage(.firstPage(of: "star")) }

@@ -23,7 +23,7 @@ struct SearchTests {
     let clock = TestClock()
     let api = CatalogSearchAPI(catalog: catalog, clock: clock)
     let search = TestSystem(
-      initial: Search.State.initial, reduce: Search.reduce, feedbacks: Search.feedbacks(api: api), clock: clock)
+      initial: Search.State.initial, reduceReturning: Search.reduce, feedbacks: Search.feedbacks(api: api), clock: clock)
     return (search, api)
   }
 
@@ -111,7 +111,7 @@ struct SearchTests {
   }
 
   @Test func theTransitions() {
-    let transitions = TransitionAssertions(Search.reduce)
+    let transitions = TransitionAssertions(reduceReturning: Search.reduce)
     let page1 = Self.starPage1
     transitions.assertThat(from: .initial, on: .newSearch("star"), newStateIs: .loadingPage(.firstPage(of: "star")))
     transitions.assertThat(from: .loadedPage(page1), on: .loadNextPage, newStateIs: .loadingPage(page1))

@@ -13,7 +13,7 @@ struct SignInTests {
     let clock = TestClock()
     let auth = SimulatedAuthService(clock: clock, latency: .milliseconds(500), tokenLifetime: .seconds(10))
     let system = TestSystem(
-      initial: .signedOut(nil), reduce: SignIn.reduce, feedbacks: SignIn.feedbacks(auth: auth), clock: clock)
+      initial: .signedOut(nil), reduceReturning: SignIn.reduce, feedbacks: SignIn.feedbacks(auth: auth), clock: clock)
     return (system, auth)
   }
 
@@ -97,7 +97,7 @@ struct SignInTests {
   }
 
   @Test func theTransitions() {
-    let transitions = TransitionAssertions(SignIn.reduce)
+    let transitions = TransitionAssertions(reduceReturning: SignIn.reduce)
     let session = Self.session(1)
     transitions.assertThat(from: .signedOut(nil), on: .signIn(Self.ada), newStateIs: .signingIn(Self.ada))
     transitions.assertThat(from: .signingIn(Self.ada), on: .signedIn(session), newStateIs: .signedIn(session))

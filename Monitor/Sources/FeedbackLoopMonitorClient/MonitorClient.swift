@@ -19,7 +19,7 @@ import NIOPosix
 ///
 /// ```swift
 /// let recorder = Recorder<Search.State, Search.Event>(capacity: 1_000, system: "search")
-/// let search = System(initial: .initial, reduceInPlace: TimeTravel.reducer(Search.reduce),
+/// let search = System(initial: .initial, reduce: TimeTravel.reducer(Search.reduce),
 ///                     feedbacks: feedbacks, monitor: recorder.monitor)
 /// let link = try await MonitorClient.connect(
 ///   port: 7_071, secret: secretPrintedByTheMonitor, system: search, recorder: recorder)

@@ -292,7 +292,7 @@ import Testing
     }
     #expect(fixtures.contains("func moment2()") && fixtures.contains("func moment4()"))
     #expect(fixtures.contains(#"@Test("moment 2: {\"loaded\":{\"page\":1,"#))
-    #expect(fixtures.contains("TransitionAssertions(reduceInPlace: PagedSearch.reduce)"))
+    #expect(fixtures.contains("TransitionAssertions(PagedSearch.reduce)"))
     let literals = try fixtureLiterals(fixtures)
     #expect(literals.count == 2)
     for (given, when, then) in literals {

@@ -48,7 +48,7 @@ import Testing
     let harness = Harness()
     let recorder = Recorder<Lookup.State, Lookup.Event>(clock: harness.clock)
     let system = System(
-      initial: Lookup.State(), reduceInPlace: TimeTravel.reducer(Lookup.reduce), feedbacks: Lookup.feedbacks,
+      initial: Lookup.State(), reduce: TimeTravel.reducer(Lookup.reduce), feedbacks: Lookup.feedbacks,
       environment: harness.environment, monitor: recorder.monitor)
     let machine = TimeMachine(system: system, recorder: recorder)
     system.send(.ask("swift"))

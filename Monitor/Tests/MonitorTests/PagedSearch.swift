@@ -74,7 +74,7 @@ struct Harness {
     PagedSearch.State, PagedSearch.Event
   > {
     System(
-      initial: PagedSearch.State(), reduceInPlace: TimeTravel.reducer(PagedSearch.reduce),
+      initial: PagedSearch.State(), reduce: TimeTravel.reducer(PagedSearch.reduce),
       feedbacks: PagedSearch.feedbacks, environment: environment, monitor: recorder.monitor)
   }
 

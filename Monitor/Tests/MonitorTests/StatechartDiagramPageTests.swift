@@ -15,7 +15,7 @@ import Testing
 /// the page (diagram.js) reads the nesting from it and draws it.
 ///
 /// The connected system is the paged search: a statechart's own system
-/// cannot be connected yet (its `StatechartState` is not `Codable` and its
+/// cannot be connected yet (its `ChartSnapshot` is not `Codable` and its
 /// `ChartEvent` carries no jump), and the page reads only the diagram's text.
 @Suite(.serialized) struct StatechartDiagramPageTests {
   enum Key: Sendable, Equatable {

@@ -69,7 +69,7 @@ public struct TrackedDictionary<Key: Hashable & Sendable, Value: Sendable>: Send
   /// Changes the value for `key` in place and logs the key, with one
   /// look-up of the key (a get then a set hash it twice and copy the
   /// value); `nil`, and nothing logged, if there is no value for `key`.
-  /// The lifted reducers by id reach their child through it (W7 in
+  /// The lifted reducers by id reach their child through it (the children-by-id benchmark in
   /// BENCHMARKS.md).
   ///
   /// The key is looked up before the storage is made unique: a missing key

@@ -16,7 +16,7 @@ final class TrackedStorage<Contents: Collection, Key>: @unchecked Sendable {
   /// `lastWriteGeneration`: any later change moves the generation on and so
   /// retires it. A reader that saw every change but this one reads the
   /// written element there without looking its key up again (the lifted
-  /// feedback by id, W7 in BENCHMARKS.md). Set only by writes that keep
+  /// feedback by id, the children-by-id benchmark in BENCHMARKS.md). Set only by writes that keep
   /// the positions of the others (`TrackedDictionary.modifyValue`).
   @exclusivity(unchecked) @usableFromInline var lastWrite: Contents.Index? = nil
   @exclusivity(unchecked) @usableFromInline var lastWriteGeneration: UInt64 = 0
@@ -33,7 +33,7 @@ final class TrackedStorage<Contents: Collection, Key>: @unchecked Sendable {
 extension TrackedStorage {
   /// Reads the contents in place, through their address: reading the
   /// property copies it for any call made with it, a retain and a release
-  /// of the collection's buffer (W7 in BENCHMARKS.md: a tenth of an event).
+  /// of the collection's buffer (the children-by-id benchmark in BENCHMARKS.md: a tenth of an event).
   /// The access is formally a modification, for the address alone: `body`
   /// must only read, and `contents` must stay a stored property (a computed
   /// one would be written back, into a storage other values share).

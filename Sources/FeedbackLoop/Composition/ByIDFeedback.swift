@@ -2,7 +2,7 @@
 // children, a keyed table of effects (one key per child, or per child and
 // request), and handlers asked only for the children that the last event
 // wrote, read from the `TrackedDictionary`'s log: O(k) per state for k
-// written children, whatever their number (W7 in BENCHMARKS.md).
+// written children, whatever their number (the children-by-id benchmark in BENCHMARKS.md).
 
 /// Where a by-id handler's effects go: started and cancelled by key, on the
 /// loop's thread. Lifting the handlers into a grandparent wraps the sink

@@ -4,8 +4,8 @@
 ///
 /// Its memory is its own stored properties, and each state reaches it as a
 /// pointer to the children, not a copy: the handler built where the types
-/// are concrete calls ``receive(_:)`` without retaining the runtime, the
-/// dictionary or a tracker (W7 in BENCHMARKS.md: retains and releases were
+/// are concrete calls ``onChildren(_:)`` without retaining the runtime, the
+/// dictionary or a tracker (the children-by-id benchmark in BENCHMARKS.md: retains and releases were
 /// a quarter of an event). One child written in place since the last state,
 /// the case of one event for one child, costs one look-up: its tracker's;
 /// the child is read where the write left it.
@@ -21,7 +21,7 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
   @exclusivity(unchecked) @usableFromInline var cursor = ChangeCursor()
   /// Child memories by where their child's state is in the dictionary's
   /// buffer (`TrackedStorage.lastWriteAddress`), so that the one child an
-  /// event wrote finds its memory without a second hash of its id (W7 in
+  /// event wrote finds its memory without a second hash of its id (the children-by-id benchmark in
   /// BENCHMARKS.md: the id was hashed by the reducer's look-up and again by
   /// this runtime's). The dictionary keeps its values in one buffer, a slot
   /// per bucket; the slot's address divided by the value's stride, masked
@@ -63,14 +63,14 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
 
   /// A new state's children.
   @inlinable
-  final func receive(_ children: UnsafePointer<TrackedDictionary<ID, Child>>) {
+  final func onChildren(_ children: UnsafePointer<TrackedDictionary<ID, Child>>) {
     // The state that `children` points into keeps the storage alive for
     // the whole call: holding it strongly too cost a retain and a release.
-    Unmanaged.passUnretained(children.pointee.storage)._withUnsafeGuaranteedRef { receive(children, storage: $0) }
+    Unmanaged.passUnretained(children.pointee.storage)._withUnsafeGuaranteedRef { onChildren(children, storage: $0) }
   }
 
   @inlinable
-  final func receive(
+  final func onChildren(
     _ children: UnsafePointer<TrackedDictionary<ID, Child>>, storage: TrackedStorage<[ID: Child], ID>
   ) {
     let seen = cursor
@@ -220,7 +220,7 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
   /// entry for the child only while `memory.hasEntry`: an effect that does
   /// nothing is numbered and reported as the table would (started and
   /// finished at once) without an entry to add and then remove, two hashes
-  /// of the id that W7 paid every eighth event.
+  /// of the id that the children-by-id benchmark paid every eighth event.
   @inlinable
   final func act(on step: LeafStep, for id: ID, memory: LeafMemory) {
     switch step {
@@ -237,8 +237,8 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       table.lastNumber += 1
       guard core.isMonitored else { return }
       let started = table.effectID(table.lastNumber, key: id)
-      core.monitor?.receive(.effectStarted(started))
-      core.monitor?.receive(.effectFinished(started))
+      core.monitor?.report(.effectStarted(started))
+      core.monitor?.report(.effectFinished(started))
     }
   }
 

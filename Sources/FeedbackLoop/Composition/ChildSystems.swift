@@ -7,7 +7,7 @@ import CFeedbackLoopShims
 ///
 /// ```swift
 /// let downloads = ChildSystems<Download.ID, Download.State, Download.Event>()
-/// let app = System(initial: App.State(), reduceInPlace: App.reduce, feedbacks: [
+/// let app = System(initial: App.State(), reduce: App.reduce, feedbacks: [
 ///   .childSystems(downloads, for: \.downloads, make: { id, url in Download.system(url) },
 ///     route: App.downloadEvent, outcome: App.downloadOutcome)
 /// ])
@@ -174,7 +174,7 @@ final class ChildSystemsRuntime<
       } else {
         let reason = "no child system \(id): \(childEvent) has no child to reach"
         logger.warning("event discarded: \(event): \(reason)")
-        monitor?.receive(.eventDiscarded(event, reason: .noSuchChild(reason)))
+        monitor?.report(.eventDiscarded(event, reason: .noSuchChild(reason)))
       }
     }
   }

@@ -74,7 +74,7 @@ extension System {
     initial: consuming State,
     feature: Feature<State, Event>,
     feedbacks: [Feedback<State, Event>] = [],
-    isolation: SystemIsolation = .own,
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
     caller: isolated (any Actor)? = #isolation
@@ -94,13 +94,13 @@ extension System {
   ///
   /// Inlinable, so that the closure that reports discards per event is
   /// specialized in the caller's module: built in the library it looked up
-  /// generic metadata on every event (W7 in BENCHMARKS.md).
+  /// generic metadata on every event (the children-by-id benchmark in BENCHMARKS.md).
   @inlinable
   public convenience init(
     initial: consuming State,
     reducer: Reducer<State, Event>,
     feedbacks: [Feedback<State, Event>] = [],
-    isolation: SystemIsolation = .own,
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
     caller: isolated (any Actor)? = #isolation
@@ -109,7 +109,7 @@ extension System {
     let report = DiscardReport(environment: environment, monitor: monitor)
     self.init(
       initial: initial,
-      reduceInPlace: { state, event in
+      reduce: { state, event in
         guard let reason = body(&state, event) else { return }
         report.discarded(event, because: reason)
       },
@@ -133,6 +133,6 @@ struct DiscardReport<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline
   func discarded(_ event: Event, because reason: String) {
     environment.logger.warning("event discarded: \(event): \(reason)")
-    monitor?.receive(.eventDiscarded(event, reason: .noSuchChild(reason)))
+    monitor?.report(.eventDiscarded(event, reason: .noSuchChild(reason)))
   }
 }

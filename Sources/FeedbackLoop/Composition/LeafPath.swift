@@ -2,7 +2,7 @@
 // logic. A feedback lifted through a recipe (FeedbackRecipes.swift) runs
 // the closures that each lift composed, once per level and per state, in
 // the library, generically: every call looks up the metadata of the
-// child's types (W7 and W7b in BENCHMARKS.md: most of their cost). Here the
+// child's types (the children-by-id benchmark in BENCHMARKS.md and the nested-lifts benchmark: most of their cost). Here the
 // lifts are composed at build time into one path instead:
 //
 // - the feedback's own logic (its tracker) is built where its types are
@@ -26,7 +26,7 @@ enum LeafStep {
   /// Start a new effect (an ``EffectBox`` of the feedback's own events).
   case restart(EffectTrigger)
   /// Cancel its effect: the new one does nothing (`.none`). No box, so no
-  /// allocation, and no lift on the way is asked to embed it (W7, W7b).
+  /// allocation, and no lift on the way is asked to embed it (the children-by-id benchmark, the nested-lifts benchmark).
   case restartDoingNothing
 }
 
@@ -73,7 +73,7 @@ final class QueryEffectBox<Event: Sendable, Query: Sendable>: EffectBox<Event> {
 /// What one child's feedback remembers between its states (a query
 /// feedback: its last query), subclassed by each kind of logic; a by-id
 /// feedback keeps one per child. One object per child, so that 10,000
-/// children are 10,000 objects, not three times as many (W7-10000).
+/// children are 10,000 objects, not three times as many (the children-by-id benchmark at 10,000 children).
 @usableFromInline
 class LeafMemory {
   /// When the child appeared, among its siblings (by-id feedbacks only).
@@ -284,13 +284,13 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
           withUnsafePointer(to: parent) { pointer in
             let children = UnsafeRawPointer(pointer).advanced(by: offset)
               .assumingMemoryBound(to: TrackedDictionary<ID, State>.self)
-            runner._withUnsafeGuaranteedRef { $0.receive(children) }
+            runner._withUnsafeGuaranteedRef { $0.onChildren(children) }
           }
         }
       } else {
         runtime.onEachState { parent in
           withUnsafePointer(to: parent[keyPath: children]) { pointer in
-            runner._withUnsafeGuaranteedRef { $0.receive(pointer) }
+            runner._withUnsafeGuaranteedRef { $0.onChildren(pointer) }
           }
         }
       }

@@ -46,10 +46,10 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
   /// A reducer that returns the new state.
   ///
   /// ```swift
-  /// let counter = Reducer<Int, Int>(returning: { count, step in count + step })
+  /// let counter = Reducer<Int, Int>(reduceReturning: { count, step in count + step })
   /// ```
   @inlinable
-  public init(returning reduce: @escaping @Sendable (State, Event) -> State) {
+  public init(reduceReturning reduce: @escaping @Sendable (State, Event) -> State) {
     self.body = { state, event in
       state = reduce(state, event)
       return nil

@@ -21,7 +21,7 @@ extension EffectfulRuntime {
     if loop._withUnsafeGuaranteedRef({ $0.isMonitored }), let trigger = trigger() { triggers[number] = trigger }
     if strategy == .queue, !running.isEmpty || !waiting.isEmpty {
       waiting.append(WaitingEffect(number: number, effect: effect))
-      core.monitor?.receive(.effectQueued(identify(number)))
+      core.monitor?.report(.effectQueued(identify(number)))
     } else {
       start(effect, number: number)
     }
@@ -42,7 +42,7 @@ extension EffectfulRuntime {
     running.removeAll()
     waiting.removeAll()
     for number in cancelled {
-      core.monitor?.receive(.effectCancelled(identify(number)))
+      core.monitor?.report(.effectCancelled(identify(number)))
       triggers[number] = nil
     }
   }
@@ -52,7 +52,7 @@ extension EffectfulRuntime {
     guard running.removeValue(forKey: number) != nil else { return }
     switch outcome {
     case .finished, .cancelled:
-      core.monitor?.receive(.effectFinished(identify(number)))
+      core.monitor?.report(.effectFinished(identify(number)))
     case .failed(let error):
       core.reportUnmappedError(error, of: identify(number))
     }
@@ -93,7 +93,7 @@ extension EffectfulRuntime {
     body: @escaping @Sendable (Send<Event>) async throws -> Event?,
     catch handler: (@Sendable (any Error) -> Event?)?
   ) {
-    core.monitor?.receive(.effectStarted(identify(token.number)))
+    core.monitor?.report(.effectStarted(identify(token.number)))
     running[token.number] = core.spawnEffect(token, options: options, body: body, catch: handler)
   }
 
@@ -109,8 +109,8 @@ extension EffectfulRuntime {
   @usableFromInline
   final func reportImmediate(_ number: UInt64) {
     let id = identify(number)
-    core.monitor?.receive(.effectStarted(id))
-    core.monitor?.receive(.effectFinished(id))
+    core.monitor?.report(.effectStarted(id))
+    core.monitor?.report(.effectFinished(id))
     triggers[number] = nil
   }
 }

@@ -101,7 +101,7 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
   ///
   /// ```swift
   /// let buttons = Input<Counter.Event>()
-  /// let system = System(initial: 0, reduce: Counter.reduce, feedbacks: [.input(buttons)])
+  /// let system = System(initial: 0, reduceReturning: Counter.reduce, feedbacks: [.input(buttons)])
   /// buttons.send(.increment)
   /// ```
   @inlinable
@@ -115,7 +115,7 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
       // Built here, in the user's module, so that an input's events take the
       // specialized path into the loop.
       let target = InputTarget<Event> { event, callerIsMainActor in
-        core.receive(event, from: .external, callerIsMainActor: callerIsMainActor)
+        core.submit(event, from: .external, callerIsMainActor: callerIsMainActor)
       }
       return InputHandleRuntime(id: id, core: core, input: input, target: target)
     }

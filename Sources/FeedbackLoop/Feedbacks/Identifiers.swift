@@ -29,7 +29,7 @@ struct FeedbackLabel: @unchecked Sendable, Hashable {
   // `#fileID` and the kinds' string literals live in the binary's constant
   // data: a pointer and a length each, in 24 bytes, rather than two
   // `StaticString`s (48 bytes with their padding). Every running feedback
-  // keeps its label (W4 in BENCHMARKS.md).
+  // keeps its label (the idle-systems benchmark in BENCHMARKS.md).
   private let kindStart: UnsafeRawPointer?
   private let fileIDStart: UnsafeRawPointer?
   private let kindLength: UInt16

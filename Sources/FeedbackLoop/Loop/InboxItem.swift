@@ -62,14 +62,14 @@ final class StateObserver<State: Sendable>: @unchecked Sendable, Linked {
   // Sendable: the fields are immutable and Sendable, but `next`, which only
   // the loop's owning thread reads and writes (SystemCore).
   @usableFromInline let id: UInt64
-  @usableFromInline let receive: @Sendable (State) -> Void
+  @usableFromInline let onState: @Sendable (State) -> Void
   @usableFromInline let stopped: @Sendable () -> Void
   @exclusivity(unchecked) @usableFromInline var next: Unmanaged<StateObserver>?
 
   @usableFromInline
-  init(id: UInt64, receive: @escaping @Sendable (State) -> Void, stopped: @escaping @Sendable () -> Void) {
+  init(id: UInt64, onState: @escaping @Sendable (State) -> Void, stopped: @escaping @Sendable () -> Void) {
     self.id = id
-    self.receive = receive
+    self.onState = onState
     self.stopped = stopped
   }
 }

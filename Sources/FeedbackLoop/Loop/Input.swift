@@ -24,7 +24,7 @@ import CFeedbackLoopShims
 /// ```swift
 /// final class CounterViewController {
 ///   let buttons = Input<Counter.Event>()
-///   lazy var system = System(initial: 0, reduce: Counter.reduce, feedbacks: [.input(buttons)])
+///   lazy var system = System(initial: 0, reduceReturning: Counter.reduce, feedbacks: [.input(buttons)])
 ///   func plusTapped() { buttons.send(.increment) }
 /// }
 /// ```

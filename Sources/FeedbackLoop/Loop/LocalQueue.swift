@@ -3,7 +3,7 @@
 /// for the shared inbox (``EventInbox``), whose whole buffer the owner
 /// swaps with its own empty one in one acquisition of the lock: the two
 /// buffers change hands and are reused, so that a queued event allocates
-/// nothing once they have grown (W9).
+/// nothing once they have grown (the many-senders benchmark).
 ///
 /// A `Deque` would do, but each append and each take of one retained and
 /// released its storage and checked it for uniqueness, which cost a third of

@@ -14,7 +14,7 @@
 ///
 /// Owns nothing and touches nothing: any thread may call it. Every function
 /// is inlined into the loop's specialized code, where it compiles to the
-/// same tests of bits as the checks written out in place did (W1, W2, W3).
+/// same tests of bits as the checks written out in place did (the one-input benchmark, the ping-pong benchmark, the hundred-feedbacks benchmark).
 @usableFromInline
 enum OwnershipStateMachine {
   /// The bits of the control word.

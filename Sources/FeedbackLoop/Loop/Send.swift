@@ -27,20 +27,6 @@ public struct Send<Event: Sendable>: Sendable {
   @inlinable
   public func callAsFunction(_ event: Event) { deliver(event) }
 
-  /// Sends `event` to the system: the same as calling the `Send`, which is
-  /// the spelling to use.
-  ///
-  /// Deprecated because two spellings of one operation made readers ask
-  /// whether they differ; they never did. Write `send(event)` instead of
-  /// `send.send(event)`.
-  ///
-  /// ```swift
-  /// .run { send in send(.tick) }
-  /// ```
-  @available(*, deprecated, message: "call the Send instead: write `send(event)`")
-  @inlinable
-  public func send(_ event: Event) { deliver(event) }
-
   /// A `Send` for events of another type, turned into this one's by `transform`.
   func pullback<Input: Sendable>(_ transform: @escaping @Sendable (Input) -> Event) -> Send<Input> {
     Send<Input>(clock: clock) { [deliver] in deliver(transform($0)) }

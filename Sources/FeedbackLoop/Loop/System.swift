@@ -18,8 +18,8 @@
 ///   initial: 0,
 ///   reduce: { count, event in
 ///     switch event {
-///     case .increment: count + 1
-///     case .decrement: count - 1
+///     case .increment: count += 1
+///     case .decrement: count -= 1
 ///     }
 ///   },
 ///   feedbacks: [.input(buttons)]
@@ -27,15 +27,43 @@
 /// buttons.send(.increment)
 /// counter.state  // 1
 /// ```
+///
+/// ## Starting a system
+///
+/// One initializer per way of giving the reducer, each with the same
+/// `feedbacks:`, `isolation:`, `environment:` and `monitor:` after it:
+///
+/// - `System(initial:reduce:)`: the reducer, `(inout State, Event) -> Void`.
+/// - `System(initial:reduceReturning:)`: a reducer that returns the new
+///   state, `(State, Event) -> State`.
+/// - `System(initial:reducer:)`: a ``Reducer`` value, composed of lifted
+///   reducers.
+/// - `System(initial:feature:)`: a ``Feature``, its reducer and its
+///   feedbacks.
+///
+/// A value that describes a whole system starts it with `start(...)`: a
+/// declarative system (`DeclarativeSystem.start`, or `System { ... }` in one
+/// step), a statechart (`Statechart.start(context:)`) and Cycle's
+/// `Router.start`.
 public final class System<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let core: SystemCore<State, Event>
 
-  /// Starts a system whose reducer returns the new state.
+  /// Starts a system whose reducer returns the new state, the form of the
+  /// Feedback libraries this one follows.
+  ///
+  /// The reducer of this library changes the state in place
+  /// (``init(initial:reduce:feedbacks:isolation:environment:monitor:caller:)``);
+  /// this form is for a reducer written `(State, Event) -> State`, and
+  /// always carries the label `reduceReturning:`.
+  ///
+  /// ```swift
+  /// let counter = System(initial: 0, reduceReturning: { count, step in count + step })
+  /// ```
   ///
   /// - Parameters:
   ///   - initial: the state the system starts in.
-  ///   - reduce: the pure function `(State, Event) -> State`, the only place
-  ///     the state changes.
+  ///   - reduceReturning: the pure function `(State, Event) -> State`, the
+  ///     only place the state changes.
   ///   - feedbacks: the feedbacks, in the order they see each state.
   ///   - isolation: where the reducer and the feedbacks run (G10).
   ///   - environment: the clock, executor, logger and event buffer.
@@ -46,36 +74,41 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   @inlinable
   public convenience init(
     initial: consuming State,
-    reduce: @escaping @Sendable (State, Event) -> State,
+    reduceReturning reduce: @escaping @Sendable (State, Event) -> State,
     feedbacks: [Feedback<State, Event>] = [],
-    isolation: SystemIsolation = .own,
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
     caller: isolated (any Actor)? = #isolation
   ) {
     self.init(
       initial: consume initial,
-      reduceInPlace: { state, event in state = reduce(state, event) },
+      reduce: { state, event in state = reduce(state, event) },
       feedbacks: feedbacks, isolation: isolation, environment: environment, monitor: monitor,
       caller: caller)
   }
 
-  /// Starts a system whose reducer changes the state in place, which spares
+  /// Starts a system: its reducer changes the state in place, which spares
   /// a large state a copy per event.
+  ///
+  /// The in-place form `(inout State, Event) -> Void` is the reducer
+  /// everywhere in this library (``Reducer``, `TestSystem`, `Store`,
+  /// `TransitionAssertions`); a reducer that returns the new state goes to
+  /// ``init(initial:reduceReturning:feedbacks:isolation:environment:monitor:caller:)``.
   ///
   /// ```swift
   /// let search = System(
   ///   initial: Search.State(),
-  ///   reduceInPlace: Search.reduce,  // (inout State, Event) -> Void
+  ///   reduce: Search.reduce,  // (inout State, Event) -> Void
   ///   feedbacks: Search.feedbacks(api: api)
   /// )
   /// ```
   @inlinable
   public init(
     initial: consuming State,
-    reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
+    reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>] = [],
-    isolation: SystemIsolation = .own,
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
     caller: isolated (any Actor)? = #isolation
@@ -92,7 +125,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     // store, a view model) on the main actor has stopped it by the time the
     // release returns.
     core.stop(callerIsMainActor: true)
-    // An Input may keep the core: the state goes now (issue 21, Lifetime).
+    // An Input may keep the core: the state goes now (G9: a system nobody holds is deallocated).
     core.systemReleased()
   }
 
@@ -134,14 +167,14 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   ///   - caller: the caller's isolation, filled in by the compiler.
   @inlinable
   public func send(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
-    core.receive(event, from: .external, callerIsMainActor: caller === MainActor.shared)
+    core.submit(event, from: .external, callerIsMainActor: caller === MainActor.shared)
   }
 
   /// Sends several events, in order.
   @inlinable
   public func send(contentsOf events: some Sequence<Event>, isolation caller: isolated (any Actor)? = #isolation) {
     let onMainActor = caller === MainActor.shared
-    for event in events { core.receive(event, from: .external, callerIsMainActor: onMainActor) }
+    for event in events { core.submit(event, from: .external, callerIsMainActor: onMainActor) }
   }
 
   /// Every state, the current one first, as an asynchronous sequence.

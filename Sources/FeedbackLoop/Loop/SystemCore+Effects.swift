@@ -19,7 +19,7 @@ extension SystemCore {
 
   @usableFromInline
   func discard(_ event: Event, _ token: EffectToken, endsEffect: Bool) {
-    monitor?.receive(.eventDiscarded(event, reason: .effectCancelled(effectID(of: token))))
+    monitor?.report(.eventDiscarded(event, reason: .effectCancelled(effectID(of: token))))
     if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
   }
 
@@ -71,7 +71,7 @@ extension SystemCore {
   ) -> Task<Void, Never> {
     spawn(priority: options.priority, executor: options.executor) { [self] in
       let send = Send<Event>(clock: environment.clock) { [self] event in
-        receive(event, from: token)
+        submit(event, from: token)
       }
       do {
         if let final = try await body(send) {
@@ -102,7 +102,7 @@ extension SystemCore {
     let token = EffectToken.feedbackTask(feedback)
     return spawn { [self] in
       let send = Send<Event>(clock: environment.clock) { [self] event in
-        receive(event, from: token)
+        submit(event, from: token)
       }
       do {
         try await body(send)
@@ -118,7 +118,7 @@ extension SystemCore {
     environment.logger.error(
       "effect failed and its error is not mapped to an event",
       metadata: ["effect": "\(effect)", "error": "\(error)"])
-    monitor?.receive(.effectFailed(effect, error))
+    monitor?.report(.effectFailed(effect, error))
   }
 
   /// The number of this system's effect and input tasks that have not ended.

@@ -50,7 +50,7 @@ extension SystemCore {
     // retain: its copy is free, and it keeps this loop written out here,
     // the shape it had before the lending: through `fanOut(_:_:)` the same
     // code allocated registers worse in the send path of an `Int` state
-    // (W1 0.3 to 0.5 ns slower, measured).
+    // (the one-input benchmark 0.3 to 0.5 ns slower, measured).
     guard _isPOD(State.self) else { return fanOutLendingState(event) }
     let current = state
     var stateLink = firstStateLink
@@ -106,13 +106,13 @@ extension SystemCore {
 
   /// ``fanOut(_:_:)`` with the state as it is in its storage, lent without
   /// a copy: no retain and no release of what the state holds (a child
-  /// collection's storage, W7 in BENCHMARKS.md).
+  /// collection's storage, the children-by-id benchmark in BENCHMARKS.md).
   ///
   /// A copy of the state (`let current = state`) retained and released the
   /// storage of every reference the state holds, once per event: a tenth
-  /// of W7. Passing `stateStorage.pointee` to each handler instead made the
+  /// of the children-by-id benchmark. Passing `stateStorage.pointee` to each handler instead made the
   /// compiler copy once per handler, since it cannot see that a handler
-  /// does not write the storage (W3 got slower). So the value the handlers
+  /// does not write the storage (the hundred-feedbacks benchmark got slower). So the value the handlers
   /// borrow is the storage's bits, taken into a temporary as a value of its
   /// own, and given back to the temporary, not destroyed, when the pass
   /// ends: the storage keeps owning what it holds all along.
@@ -153,7 +153,7 @@ extension SystemCore {
     while let link = observer {
       if isStopping, stoppedFromInside { return }
       observer = link._withUnsafeGuaranteedRef {
-        $0.receive(state)
+        $0.onState(state)
         return $0.next
       }
     }
@@ -204,7 +204,7 @@ extension SystemCore {
   /// generic, it built the activity through the enum's metadata per event.
   @inlinable
   func reportReduction(_ event: Event, from before: State, to state: State, token: EffectToken) {
-    monitor?.receiveReduction(event, from: before, to: state, isExternal: token.isExternal) { source(of: token) }
+    monitor?.reportReduction(event, from: before, to: state, isExternal: token.isExternal) { source(of: token) }
   }
 
   /// The items that are not events: rare, so not worth specializing.
@@ -223,7 +223,7 @@ extension SystemCore {
       runtimes[Int(control.feedback)].onControl(control.value)
     case .addObserver(let observer):
       StateObserver.append(observer, to: &firstObserver)
-      observer.receive(state)
+      observer.onState(state)
     case .removeObserver(let id):
       StateObserver.remove(from: &firstObserver, where: { $0.id == id })?.stopped()
     }
@@ -242,7 +242,7 @@ extension SystemCore {
       runtime.start()
     }
     if isStopping { return }
-    monitor?.receive(.started(initial: initial))
+    monitor?.report(.started(initial: initial))
     var stateLink = firstStateLink
     while let link = stateLink {
       if isStopping { return }
@@ -266,7 +266,7 @@ extension SystemCore {
       return nextObserverID
     }
     submitControl(
-      .addObserver(StateObserver(id: id, receive: receive, stopped: stopped)), callerIsMainActor: callerIsMainActor)
+      .addObserver(StateObserver(id: id, onState: receive, stopped: stopped)), callerIsMainActor: callerIsMainActor)
     return id
   }
 

@@ -13,7 +13,7 @@ import Logging
 /// here; the owner takes the work out again in SystemCore.swift's drain.
 extension SystemCore {
   @inlinable
-  func receive(_ event: Event, from token: EffectToken, callerIsMainActor: Bool = false) {
+  func submit(_ event: Event, from token: EffectToken, callerIsMainActor: Bool = false) {
     submit(.event(event, token), callerIsMainActor: callerIsMainActor)
   }
 
@@ -23,7 +23,7 @@ extension SystemCore {
   }
 
   @usableFromInline
-  func receiveControl(feedback: Int32, value: any Sendable) {
+  func submitControl(feedback: Int32, value: any Sendable) {
     submit(.control(ControlValue(feedback: feedback, value: value)), callerIsMainActor: false)
   }
 
@@ -38,7 +38,7 @@ extension SystemCore {
       if let event = enqueueLocked(.event(event, .external)) { dropped.append(event) }
     }
     unlock()
-    for event in dropped { monitor?.receive(.eventDiscarded(event, reason: .bufferFull)) }
+    for event in dropped { monitor?.report(.eventDiscarded(event, reason: .bufferFull)) }
   }
 
   /// Enqueues work the owning thread sends to its own loop (a runtime, or a
@@ -80,7 +80,7 @@ extension SystemCore {
     // seen set, the inbox still holds what other threads sent first.
     let dropped = enqueueLocked(item)
     unlock()
-    if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+    if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
   }
 
   /// Accounts for an item that reached a stopped system: an event is
@@ -94,7 +94,7 @@ extension SystemCore {
   /// with the monitor it read under `lock`.
   @usableFromInline
   func reportRefusedAtStop(_ item: InboxItem<State, Event>, to monitor: SystemMonitor<State, Event>?) {
-    if let event = item.event { monitor?.receive(.eventDiscarded(event, reason: .systemStopped)) }
+    if let event = item.event { monitor?.report(.eventDiscarded(event, reason: .systemStopped)) }
     if case .addObserver(let observer) = item { observer.stopped() }
   }
 
@@ -111,7 +111,7 @@ extension SystemCore {
   /// sender that finds `queued` set (it is set and cleared only under the
   /// lock, which the caller holds) does not write the word at all: one load
   /// instead of a read-modify-write per event, on the line every sender
-  /// reads (W9). Caller holds `lock`.
+  /// reads (the many-senders benchmark). Caller holds `lock`.
   @inlinable @inline(__always)
   func enqueueLockedReading(_ item: InboxItem<State, Event>) -> (dropped: Event?, observed: UInt64) {
     let dropped = inbox.append(item)
@@ -123,7 +123,7 @@ extension SystemCore {
   /// Moves every queued item into the owner's `pendingLocal`, which is
   /// empty, by swapping the two buffers, and clears `queued`: the owner
   /// takes the lock once per batch of other threads' sends rather than
-  /// once per event (W9). The order stays that of the sends (G2): the batch
+  /// once per event (the many-senders benchmark). The order stays that of the sends (G2): the batch
   /// was sent before anything that reaches the inbox after it, and the
   /// owner's own sends go behind the batch in `pendingLocal` while `queued`
   /// stays clear. Only for an unbounded buffer: a limit counts the events

@@ -14,7 +14,7 @@ extension SystemCore {
   /// the control and the inbox each on cache lines of their own (see
   /// fl_loop_control); a state small enough goes in the guard's line, and
   /// so do the watermarks if they fit after it; the runtimes go in the
-  /// word's line if they fit after the lock (W4: each part that needs no
+  /// word's line if they fit after the lock (the idle-systems benchmark: each part that needs no
   /// line of its own is an allocation, or a line, fewer).
   @usableFromInline enum Layout {
     @inlinable static var line: Int { Int(FL_CACHE_LINE) }
@@ -30,7 +30,7 @@ extension SystemCore {
 
     /// Whether the state fits in the guard's line. Then a reader on another
     /// thread finds the guard's sequence and the state on one line, and the
-    /// owner writes one line per reduction, not two (W10: each line a
+    /// owner writes one line per reduction, not two (the sender-with-a-reader benchmark: each line a
     /// reader loads costs the owner a miss at its next write).
     @inlinable static var stateInGuardLine: Bool {
       MemoryLayout<State>.size <= MemoryLayout<fl_loop_control>.stride - guardSpare
@@ -54,7 +54,7 @@ extension SystemCore {
     /// Whether the watermarks of `feedbacks` feedbacks fit in the guard's
     /// line, after the state: the owner writes them (rarely: at a
     /// cancellation) and reads them (per effect event), as it does the
-    /// guard; a line of their own cost every idle system 16 bytes (W4).
+    /// guard; a line of their own cost every idle system 16 bytes (the idle-systems benchmark).
     @inlinable static func watermarksInGuardLine(feedbacks: Int) -> Bool {
       afterStateInGuardLine + MemoryLayout<UInt64>.stride * max(feedbacks, 1)
         <= MemoryLayout<fl_loop_control>.stride
@@ -92,7 +92,7 @@ extension SystemCore {
 
     /// The feedbacks' runtimes, one reference each, in the word's line or
     /// after the watermarks: an array of them was an allocation of its own
-    /// (W4).
+    /// (the idle-systems benchmark).
     @inlinable static func runtimes(feedbacks: Int) -> Int {
       runtimesInWordLine(feedbacks: feedbacks) ? wordSpare : afterWatermarks(feedbacks: feedbacks)
     }
@@ -143,7 +143,7 @@ extension SystemCore {
   /// `lock`: in the control's allocation, on cache lines of its own after
   /// the control's, so that the senders, which write it per event, do not
   /// take from the owner the lines it reads per event (this object's
-  /// fields; W9).
+  /// fields; the many-senders benchmark).
   @inlinable
   var inboxStorage: UnsafeMutablePointer<EventInbox<State, Event>> {
     (UnsafeMutableRawPointer(control) + Layout.inbox).assumingMemoryBound(to: EventInbox<State, Event>.self)

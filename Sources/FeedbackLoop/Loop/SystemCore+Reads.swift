@@ -84,7 +84,7 @@ extension SystemCore {
   /// How long a read pauses when its thread polls a busy system (see
   /// ``paceIfPolling(_:nanoseconds:)``): an optimistic read, which costs
   /// the owner a cache line, and a read through the owner, which costs it a
-  /// copy, the lock and a few lines (W10, W10ref in BENCHMARKS.md).
+  /// copy, the lock and a few lines (the sender-with-a-reader benchmark, the reference-state reader benchmark in BENCHMARKS.md).
   @inlinable static var pollingPause: UInt64 { 400 }
   @inlinable static var pollingPauseThroughOwner: UInt64 { 500 }
 
@@ -110,7 +110,7 @@ extension SystemCore {
   /// Each read loads the guard's line (and the state's); the owner's next
   /// reduction then waits for that line to come back (a cache miss, about
   /// 50 ns here), and a reader in a tight loop made the owner pay it at
-  /// every event (W10: the sender kept a fifth of its throughput, or less).
+  /// every event (the sender-with-a-reader benchmark: the sender kept a fifth of its throughput, or less).
   /// A pause of a few hundred nanoseconds between such reads bounds what a
   /// poller costs the owner, and still lets it read millions of times a
   /// second. The reader waits for nothing during it: the pause comes after

@@ -76,9 +76,9 @@ extension SystemCore {
     StateObserver.releaseChain(&observers)
     if let monitor {
       for event in leftovers.compactMap(\.event) {
-        monitor.receive(.eventDiscarded(event, reason: .systemStopped))
+        monitor.report(.eventDiscarded(event, reason: .systemStopped))
       }
-      monitor.receive(.stopped)
+      monitor.report(.stopped)
     }
     for case .addObserver(let observer) in leftovers { observer.stopped() }
     // Effects' tasks hold this core until they end; release the feedbacks'
@@ -130,7 +130,7 @@ extension SystemCore {
   /// Called by ``System``'s deinitializer, after `stop`: nothing a released
   /// system owned may outlive it, though an ``Input`` bound to it keeps this
   /// core (its target holds the core strongly, so that a send through it
-  /// costs no reference counting; W1). The state, the copies published to
+  /// costs no reference counting; the one-input benchmark). The state, the copies published to
   /// readers and the monitor are destroyed by whoever owns the stopped
   /// loop: this thread now if the loop is free, else the owner when it lets
   /// the loop go. After this, nothing reads the state: nobody holds the

@@ -145,7 +145,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @usableFromInline let isolation: SystemIsolation
 
   // Owned by the thread that owns the loop; next to the other one-byte
-  // fields, so that they share a word (W4).
+  // fields, so that they share a word (the idle-systems benchmark).
   @exclusivity(unchecked) @usableFromInline var isReducing = false
 
   @exclusivity(unchecked) @usableFromInline var tornDown = false
@@ -173,7 +173,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// own: they need stable addresses. The parts after the control are
   /// found at offsets that depend only on the types (``Layout``), not
   /// kept in pointers of this object: each pointer cost every idle system
-  /// its 8 bytes, and the state's own allocation 32 (W4).
+  /// its 8 bytes, and the state's own allocation 32 (the idle-systems benchmark).
   @usableFromInline let control: UnsafeMutablePointer<fl_loop_control>
 
   /// The control word: the first field of `control`.
@@ -309,7 +309,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// actor need not run on the main thread, so the thread cannot tell).
   @inlinable @inline(__always)
   func mayDrain(callerIsMainActor: Bool) -> Bool {
-    isolation == .own || callerIsMainActor
+    isolation == .sendingThread || callerIsMainActor
   }
 
   @inlinable @inline(__always)
@@ -365,23 +365,23 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     case .ownerTakesIt:
       let backlog = inbox.items.count
       unlock()
-      if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+      if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
       // The owner is far behind: most likely it lost its processor to the
-      // senders. Give one back rather than grow the inbox further (W9).
+      // senders. Give one back rather than grow the inbox further (the many-senders benchmark).
       if backlog >= Self.backlogBeforeYielding { fl_yield() }
     case .takeLoop:
       guard acquire() else {
         // Another thread took the loop meanwhile (`stop()`,
         // `processQueuedEvents()`): it sees `queued`, and takes the item.
         unlock()
-        if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+        if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
         return
       }
       // What was queued before (a main-actor system's items sent from other
       // threads) goes first.
       let first = popLocked()
       unlock()
-      if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+      if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
       let previousDrainer = fl_current_drainer()
       fl_set_current_drainer(identity)
       if let first { process(first) }
@@ -390,7 +390,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
       let schedule = !mainDrainScheduled && !inbox.isEmpty
       if schedule { mainDrainScheduled = true }
       unlock()
-      if let dropped { monitor?.receive(.eventDiscarded(dropped, reason: .bufferFull)) }
+      if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
       if schedule { scheduleMainDrain() }
     }
   }

@@ -9,14 +9,14 @@ import Logging
 /// ```swift
 /// let clock = TestClock()
 /// let system = System(
-///   initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks,
+///   initial: HUD.State(), reduceReturning: HUD.reduce, feedbacks: HUD.feedbacks,
 ///   environment: SystemEnvironment(clock: clock)
 /// )
 /// ```
 public struct SystemEnvironment: Sendable {
   /// The values, in one immutable object that every system started with the
   /// same environment shares: an environment in every running system would
-  /// otherwise cost each of them some 170 bytes (W4 in BENCHMARKS.md).
+  /// otherwise cost each of them some 170 bytes (the idle-systems benchmark in BENCHMARKS.md).
   @usableFromInline let storage: Storage
 
   @usableFromInline
@@ -79,7 +79,7 @@ public struct SystemEnvironment: Sendable {
   /// Every system started with it shares one copy.
   ///
   /// ```swift
-  /// let counter = System(initial: 0, reduce: reduce, environment: SystemEnvironment())
+  /// let counter = System(initial: 0, reduceReturning: reduce, environment: SystemEnvironment())
   /// ```
   public init() {
     storage = .standard
@@ -132,6 +132,10 @@ public struct SystemEnvironment: Sendable {
 /// ```swift
 /// SystemEnvironment(eventBuffer: .dropNewest(limit: 10_000))
 /// ```
+///
+/// It grows: a later version may add a case. End a `switch` over it with
+/// `default:` or `@unknown default:`, so that a new case does not break your
+/// build.
 public enum EventBufferPolicy: Sendable, Hashable {
   /// Hold every event: nothing is lost, memory grows with the backlog.
   case unbounded
@@ -150,14 +154,19 @@ public enum EventBufferPolicy: Sendable, Hashable {
 ///
 /// ```swift
 /// // UI code: a send made on the main actor has reduced before it returns.
-/// let store = System(initial: State(), reduce: reduce, isolation: .mainActor)
+/// let store = System(initial: State(), reduceReturning: reduce, isolation: .mainActor)
 /// ```
+///
+/// It grows: a later version may add a case. End a `switch` over it with
+/// `default:` or `@unknown default:`, so that a new case does not break your
+/// build.
 public enum SystemIsolation: Sendable, Hashable {
-  /// The system is its own serial domain: the thread that sends to an idle
-  /// system runs the reducer and the feedbacks at once; a send that arrives
-  /// while it is busy is queued and drained by that same thread. No task and
-  /// no hop. For background and server code.
-  case own
+  /// The reducer and the feedbacks run on the sending thread: the thread
+  /// that sends to an idle system runs them at once; a send that arrives
+  /// while it is busy is queued and drained by the thread already running
+  /// the loop. One at a time, under the system's lock; no task and no hop.
+  /// For background and server code.
+  case sendingThread
   /// The reducer, the feedbacks and the observers run on the main actor. A
   /// send made on the main actor reduces before it returns; a send from
   /// elsewhere is queued and drained on the main actor with one hop.

@@ -10,7 +10,7 @@ extension SystemMonitor {
   /// ```swift
   /// let system = System(
   ///   initial: SkipIntro.State.hidden,
-  ///   reduce: SkipIntro.reduce,
+  ///   reduceReturning: SkipIntro.reduce,
   ///   feedbacks: SkipIntro.feedbacks(player: player),
   ///   monitor: .logging(to: Logger(label: "skip-intro"))
   /// )
@@ -55,7 +55,25 @@ extension SystemMonitor {
 /// let reduce = logging(HUD.reduce, to: Logger(label: "hud"))
 /// ```
 public func logging<State, Event>(
-  _ reduce: @escaping @Sendable (State, Event) -> State,
+  _ reduce: @escaping @Sendable (inout State, Event) -> Void,
+  to logger: Logger,
+  level: Logger.Level = .debug
+) -> @Sendable (inout State, Event) -> Void {
+  return { state, event in
+    let before = state
+    reduce(&state, event)
+    logger.log(level: level, "event \(event): \(before) -> \(state)")
+  }
+}
+
+/// The logging higher-order reducer for a reducer that returns the new
+/// state.
+///
+/// ```swift
+/// let reduce = logging(reduceReturning: Volume.reduce, to: Logger(label: "volume"))
+/// ```
+public func logging<State, Event>(
+  reduceReturning reduce: @escaping @Sendable (State, Event) -> State,
   to logger: Logger,
   level: Logger.Level = .debug
 ) -> @Sendable (State, Event) -> State {

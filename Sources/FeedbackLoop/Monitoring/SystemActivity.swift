@@ -8,8 +8,20 @@
 /// thread that sent it, possibly while the loop reports something else. A
 /// monitor is `@Sendable` and must be safe to call from two threads at once.
 ///
-/// New kinds of activity may be added: a monitor that switches over them
-/// should end with `@unknown default`, so that it keeps compiling.
+/// It grows: a later version may add a kind of activity. End a `switch`
+/// over it with `default:`, or, to hear of new kinds, list every case and
+/// end with `@unknown default:`, which makes a new case a warning in your
+/// build, not an error.
+///
+/// ```swift
+/// SystemMonitor<State, Event> { activity in
+///   switch activity {
+///   case .reduced(let event, _, let state, _): print(event, state)
+///   case .effectFailed(let effect, let error): print(effect, error)
+///   default: break
+///   }
+/// }
+/// ```
 public enum SystemActivity<State: Sendable, Event: Sendable>: Sendable {
   /// The system started from `initial`; every feedback has seen it.
   case started(initial: State)
@@ -35,6 +47,10 @@ public enum SystemActivity<State: Sendable, Event: Sendable>: Sendable {
 }
 
 /// Who sent an event that was reduced.
+///
+/// It grows: a later version may add a case. End a `switch` over it with
+/// `default:` or `@unknown default:`, so that a new case does not break your
+/// build.
 public enum EventSource: Sendable, Hashable, CustomStringConvertible {
   /// ``System/send(_:isolation:)`` or an ``Input``.
   case external
@@ -54,17 +70,68 @@ public enum EventSource: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why an event never reached the reducer.
-public enum DiscardReason: Sendable, Hashable {
+///
+/// It grows: a later version may add a reason, so it is a set of values, not
+/// an enum, and a new reason breaks no one's build. Compare it, match it
+/// with `case .bufferFull:`, and end a `switch` over it with `default:`.
+///
+/// ```swift
+/// SystemMonitor<State, Event> { activity in
+///   guard case .eventDiscarded(let event, let reason) = activity else { return }
+///   switch reason {
+///   case .bufferFull: metrics.dropped(event)
+///   case .systemStopped: break
+///   default: logger.debug("discarded \(event): \(reason)")
+///   }
+/// }
+/// ```
+public struct DiscardReason: Sendable, Hashable, CustomStringConvertible {
+  @usableFromInline enum Value: Sendable, Hashable {
+    case effectCancelled(EffectID)
+    case systemStopped
+    case bufferFull
+    case noSuchChild(String)
+  }
+
+  @usableFromInline let value: Value
+
+  @inlinable init(_ value: Value) { self.value = value }
+
   /// Its effect was cancelled before the event was reduced (G4).
-  case effectCancelled(EffectID)
+  @inlinable
+  public static func effectCancelled(_ effect: EffectID) -> DiscardReason { DiscardReason(.effectCancelled(effect)) }
   /// The system had stopped.
-  case systemStopped
+  public static let systemStopped = DiscardReason(.systemStopped)
   /// The bounded event buffer was full (G14).
-  case bufferFull
+  public static let bufferFull = DiscardReason(.bufferFull)
   /// The event, or the part of it meant for a child feature or child
   /// system, named a child that does not exist (an optional child that is
   /// `nil`, an id not in the parent's state); the text says which.
-  case noSuchChild(String)
+  @inlinable
+  public static func noSuchChild(_ why: String) -> DiscardReason { DiscardReason(.noSuchChild(why)) }
+
+  /// The cancelled effect, if the event was discarded because its effect
+  /// was cancelled.
+  public var cancelledEffect: EffectID? {
+    if case .effectCancelled(let effect) = value { effect } else { nil }
+  }
+
+  /// Which child was missing, and why, if the event named a child that
+  /// does not exist.
+  public var missingChild: String? {
+    if case .noSuchChild(let why) = value { why } else { nil }
+  }
+
+  /// The reason's name, and its detail if it has one:
+  /// `effectCancelled(...)`, `systemStopped`, `bufferFull`, `noSuchChild: ...`.
+  public var description: String {
+    switch value {
+    case .effectCancelled(let effect): "effectCancelled(\(effect))"
+    case .systemStopped: "systemStopped"
+    case .bufferFull: "bufferFull"
+    case .noSuchChild(let why): "noSuchChild: \(why)"
+    }
+  }
 }
 
 /// Receives every ``SystemActivity`` of a system: reductions and the life of
@@ -75,22 +142,22 @@ public enum DiscardReason: Sendable, Hashable {
 ///
 /// ```swift
 /// let system = System(
-///   initial: 0, reduce: { $0 + $1 }, feedbacks: [],
+///   initial: 0, reduceReturning: { $0 + $1 }, feedbacks: [],
 ///   monitor: .logging(to: Logger(label: "counter"))
 /// )
 /// ```
 public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
-  @usableFromInline let receive: @Sendable (SystemActivity<State, Event>) -> Void
+  @usableFromInline let report: @Sendable (SystemActivity<State, Event>) -> Void
   /// A shortcut for `.reduced`, the one report per event: the same as
-  /// `receive(.reduced(...))`, without building the enum. Built, handed
+  /// `report(.reduced(...))`, without building the enum. Built, handed
   /// over and destroyed per event, the generic enum went through its value
   /// witnesses (a copy to match it, a destroy after the call: 13% of
-  /// W1mem). The source comes as a flag and a closure: whether it is
+  /// the in-memory recording benchmark). The source comes as a flag and a closure: whether it is
   /// outside, the common case, is read without the `EventSource` (read back
   /// just after the core wrote it, it stalled the store forwarding: 8% of
-  /// W1mem), and any other source is built only when asked for. `nil` for a
+  /// the in-memory recording benchmark), and any other source is built only when asked for. `nil` for a
   /// monitor made from one closure; ``combining(_:)`` leaves it out, and
-  /// each combined monitor's `receive` still gets `.reduced`.
+  /// each combined monitor's `report` still gets `.reduced`.
   @usableFromInline let reduced: ReductionShortcut?
 
   /// The `.reduced` shortcut's type: the event, the states before and after,
@@ -113,35 +180,35 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
   /// ``SystemActivity/stopped`` comes from the thread that stopped the
   /// system (or, stopped from inside the loop, the loop's thread).
   public init(_ receive: @escaping @Sendable (SystemActivity<State, Event>) -> Void) {
-    self.receive = receive
+    self.report = receive
     self.reduced = nil
   }
 
   /// A monitor with a shortcut for `.reduced` (the recorder's): `reduced`
-  /// must do what `receive(.reduced(event:from:to:source:))` does, which
+  /// must do what `report(.reduced(event:from:to:source:))` does, which
   /// is still called by monitors that combine this one.
   @inlinable package init(
     _ receive: @escaping @Sendable (SystemActivity<State, Event>) -> Void, reduced: @escaping ReductionShortcut
   ) {
-    self.receive = receive
+    self.report = receive
     self.reduced = reduced
   }
 
   /// Reports a reduction: through the shortcut if there is one.
-  @inlinable @inline(__always) package func receiveReduction(
+  @inlinable @inline(__always) package func reportReduction(
     _ event: Event, from before: State, to after: State, isExternal: Bool, source: () -> EventSource
   ) {
     // Called through the optional chain, the shortcut is borrowed: bound
     // with `if let`, its context was retained and released per event.
     if case .none = reduced?(event, before, after, isExternal, source) {
-      receive(.reduced(event: event, from: before, to: after, source: source()))
+      report(.reduced(event: event, from: before, to: after, source: source()))
     }
   }
 
   /// A monitor that forwards every activity to each of `monitors`, in order.
   public static func combining(_ monitors: [SystemMonitor]) -> SystemMonitor {
     SystemMonitor { activity in
-      for monitor in monitors { monitor.receive(activity) }
+      for monitor in monitors { monitor.report(activity) }
     }
   }
 }

@@ -18,6 +18,8 @@ public struct StateSequence<State: Sendable>: AsyncSequence, Sendable {
 }
 
 /// How the states wait for a slow reader of ``System/states(buffering:isolation:)`` (G14).
+///
+/// Closed for good: no version adds a case.
 public enum StateBuffering: Sendable, Hashable {
   /// Keep every state: a reader sees all of them; memory grows with its lag.
   case all

@@ -6,7 +6,7 @@
 /// turns the application's frame into the driver's model with a frame filter,
 /// and the driver's events into the next frame with an event filter.
 ///
-/// The seed gives a driver one function, `eventsCapturedAfterRendering`:
+/// Cycle.swift gives a driver one function, `eventsCapturedAfterRendering`:
 /// models in, events out. Here it is split along the two directions so that
 /// both stay deterministic under test:
 ///

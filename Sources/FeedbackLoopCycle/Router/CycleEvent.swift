@@ -4,6 +4,10 @@
 /// ```swift
 /// counter.send(.driver("screen", Screen.Event.key("+")))
 /// ```
+///
+/// It grows: a later version may add a case. End a `switch` over it with
+/// `default:` or `@unknown default:`, so that a new case does not break your
+/// build.
 public enum CycleEvent: Sendable, Equatable, CustomStringConvertible {
   /// An event of a driver, for its event filter.
   case driver(DriverEvent)

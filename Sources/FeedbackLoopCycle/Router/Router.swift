@@ -34,7 +34,7 @@ import FeedbackLoop
 /// In a test, give the testing kit the router's parts:
 ///
 /// ```swift
-/// let counter = TestSystem(initial: router.initial, reduceInPlace: router.reduce, feedbacks: router.feedbacks)
+/// let counter = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
 /// ```
 public struct Router<Frame: Sendable>: Sendable {
   /// The first frame.
@@ -158,13 +158,13 @@ public struct Router<Frame: Sendable>: Sendable {
   /// ```
   @inlinable
   public func start(
-    isolation: SystemIsolation = .own,
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<Reel<Frame>, CycleEvent>? = nil,
     caller: isolated (any Actor)? = #isolation
   ) -> System<Reel<Frame>, CycleEvent> {
     System(
-      initial: initial, reduceInPlace: reduce, feedbacks: feedbacks, isolation: isolation,
+      initial: initial, reduce: reduce, feedbacks: feedbacks, isolation: isolation,
       environment: environment, monitor: monitor, caller: caller)
   }
 }

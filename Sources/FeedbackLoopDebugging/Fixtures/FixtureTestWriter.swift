@@ -23,6 +23,8 @@ import Foundation
 /// ```
 public struct FixtureTestWriter: Sendable {
   /// How the reducer is called.
+  ///
+  /// Closed for good: no version adds a case.
   public enum ReducerStyle: Sendable {
     /// `(State, Event) -> State`.
     case returning
@@ -71,8 +73,8 @@ public struct FixtureTestWriter: Sendable {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let assertions =
       switch reducerStyle {
-      case .returning: "TransitionAssertions(\(reducer))"
-      case .inPlace: "TransitionAssertions(reduceInPlace: \(reducer))"
+      case .returning: "TransitionAssertions(reduceReturning: \(reducer))"
+      case .inPlace: "TransitionAssertions(\(reducer))"
       }
     var tests: [String] = []
     for fixture in fixtures {

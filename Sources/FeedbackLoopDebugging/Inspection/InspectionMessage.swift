@@ -28,6 +28,10 @@ import Foundation
 /// ```
 public struct InspectionMessage: Sendable, Hashable, Codable {
   /// The kinds of message, one per `SystemActivity`.
+  ///
+  /// It grows: a later version may add a case. End a `switch` over it with
+  /// `default:` or `@unknown default:`, so that a new case does not break your
+  /// build.
   public enum Kind: String, Sendable, Hashable, Codable {
     case started, reduced, effectQueued, effectStarted, effectCancelled, effectFinished, effectFailed
     case eventDiscarded, stopped, unknown

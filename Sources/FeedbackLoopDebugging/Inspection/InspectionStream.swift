@@ -19,7 +19,7 @@ import Foundation
 /// stream.add { inspection in
 ///   if let line = InspectionMessage(inspection, serializer: .codable)?.jsonLine() { print(line) }
 /// }
-/// let system = System(initial: .init(), reduceInPlace: Search.reduce, monitor: stream.monitor)
+/// let system = System(initial: .init(), reduce: Search.reduce, monitor: stream.monitor)
 /// ```
 public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable {
   /// The id given to systems that are not named: unique in the process.
@@ -32,7 +32,7 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
   @usableFromInline let elapsed: ElapsedTime?
   @usableFromInline let filter: @Sendable (Inspection<State, Event>) -> Bool
   /// The recorder whose stream this is, called directly rather than as a
-  /// consumer (it numbers the activities too; see ``receive(_:)``).
+  /// consumer (it numbers the activities too; see ``report(_:)``).
   @usableFromInline let recorder: RecorderStorage<State, Event>?
   @usableFromInline let shared = Locked(Shared())
 
@@ -120,12 +120,12 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
       // The recorder captured by the closures: no reference counting per
       // activity. A reduction comes through the shortcut, as its parts.
       return SystemMonitor(
-        { [self, recorder] activity in receive(activity, recording: recorder) },
+        { [self, recorder] activity in report(activity, recording: recorder) },
         reduced: { [self, recorder] event, before, after, isExternal, source in
-          receiveReduction(event, from: before, to: after, isExternal: isExternal, source: source, recording: recorder)
+          reportReduction(event, from: before, to: after, isExternal: isExternal, source: source, recording: recorder)
         })
     }
-    return SystemMonitor { [self] activity in receiveUnrecorded(activity) }
+    return SystemMonitor { [self] activity in reportUnrecorded(activity) }
   }
 
   /// Numbers, stamps, filters and delivers one activity.
@@ -133,28 +133,28 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
   /// Safe from any thread: unlike the ``monitor``'s reports, which come
   /// from the system's loop one at a time and reach the recorder without a
   /// lock, an activity handed here takes the recorder's lock.
-  @inlinable public func receive(_ activity: SystemActivity<State, Event>) {
+  @inlinable public func report(_ activity: SystemActivity<State, Event>) {
     if let recorder {
       let time = elapsed?.read()
       if recorder.recordAloneFromOutside(activity, time: time) { return }
-      receiveShared(activity, time: time, recording: recorder)
+      reportShared(activity, time: time, recording: recorder)
     } else {
-      receiveUnrecorded(activity)
+      reportUnrecorded(activity)
     }
   }
 
   /// A recorder's stream with no other consumer hands the activity to the
   /// recorder alone, which the loop writes without a lock (see
   /// ``RecorderStorage``), and builds no ``Inspection``: the loop's cost of
-  /// recording (W1mem).
-  @inlinable func receive(_ activity: SystemActivity<State, Event>, recording recorder: RecorderStorage<State, Event>) {
+  /// recording (the in-memory recording benchmark).
+  @inlinable func report(_ activity: SystemActivity<State, Event>, recording recorder: RecorderStorage<State, Event>) {
     let time = elapsed?.read()
     if recorder.recordAlone(activity, time: time) { return }
-    receiveShared(activity, time: time, recording: recorder)
+    reportShared(activity, time: time, recording: recorder)
   }
 
-  /// ``receive(_:recording:)`` for a reduction, given as its parts.
-  @inlinable func receiveReduction(
+  /// ``report(_:recording:)`` for a reduction, given as its parts.
+  @inlinable func reportReduction(
     _ event: Event, from before: State, to after: State, isExternal: Bool, source: () -> EventSource,
     recording recorder: RecorderStorage<State, Event>
   ) {
@@ -164,20 +164,20 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
     } else if recorder.recordAlone(reducing: event, to: after, source: source(), time: time) {
       return
     }
-    receiveShared(reducing: event, from: before, to: after, source: source(), time: time, recording: recorder)
+    reportShared(reducing: event, from: before, to: after, source: source(), time: time, recording: recorder)
   }
 
-  /// ``receiveShared(_:time:recording:)`` for a reduction, given as its parts.
-  @inlinable @inline(never) func receiveShared(
+  /// ``reportShared(_:time:recording:)`` for a reduction, given as its parts.
+  @inlinable @inline(never) func reportShared(
     reducing event: Event, from before: State, to after: State, source: EventSource, time: Duration?,
     recording recorder: RecorderStorage<State, Event>
   ) {
-    receiveShared(.reduced(event: event, from: before, to: after, source: source), time: time, recording: recorder)
+    reportShared(.reduced(event: event, from: before, to: after, source: source), time: time, recording: recorder)
   }
 
   /// An activity for the recorder and the stream's other consumers:
   /// recorded and numbered under the stream's lock, delivered out of it.
-  @inlinable @inline(never) func receiveShared(
+  @inlinable @inline(never) func reportShared(
     _ activity: SystemActivity<State, Event>, time: Duration?, recording recorder: RecorderStorage<State, Event>
   ) {
     let failure = RecorderStorage.failure(of: activity)
@@ -191,7 +191,7 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
     if let undelivered { deliver(undelivered) }
   }
 
-  @inlinable func receiveUnrecorded(_ activity: SystemActivity<State, Event>) {
+  @inlinable func reportUnrecorded(_ activity: SystemActivity<State, Event>) {
     let time = elapsed?.read()
     let failure = RecorderStorage.failure(of: activity)
     let undelivered = shared.withLock { shared in

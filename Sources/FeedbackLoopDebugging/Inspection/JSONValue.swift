@@ -2,6 +2,8 @@ import Foundation
 
 /// Any JSON value: how a message carries a state or an event whose type the
 /// reader does not know (a web page, another language, a later version).
+///
+/// Closed for good: no version adds a case.
 public enum JSONValue: Sendable, Hashable, Codable {
   case null
   case bool(Bool)

@@ -5,11 +5,11 @@ import FeedbackLoop
 /// place, oldest slot first; a ``Moment`` is built only when one is read.
 ///
 /// Each slot is a small ``Entry`` (the state, the event and a few flags:
-/// 16 bytes for W1's `Int` and two-case event); what most moments lack
+/// 16 bytes for the one-input benchmark's `Int` and two-case event); what most moments lack
 /// (a source other than outside, effects, discards, a time) sits in arrays
 /// beside it, written only when a moment has it. A full ring then allocates
 /// nothing, copies no `Moment`, and touches one small entry per event:
-/// W1mem paid for a `Deque` append and `removeFirst` of a 120-byte `Moment`
+/// the in-memory recording benchmark paid for a `Deque` append and `removeFirst` of a 120-byte `Moment`
 /// per event, and then, written in place, for 120 KB of ring cycled through
 /// the cache, which the other builds on a loaded machine kept evicting.
 @usableFromInline

@@ -16,7 +16,7 @@ extension Recorder {
   ///   children, for: \.urls,
   ///   make: { id, _ in
   ///     let childRecorder: Recorder<Download.State, Download.Event> = recorder.childRecorder(id: "\(id)")
-  ///     return System(initial: Download.State(), reduceInPlace: Download.reduce, monitor: childRecorder.monitor)
+  ///     return System(initial: Download.State(), reduce: Download.reduce, monitor: childRecorder.monitor)
   ///   },
   ///   outcome: { id, state in state.done ? .finished(id) : nil })
   /// // The child's messages: "system": "downloads/1", "parent": "downloads".

@@ -13,7 +13,7 @@ import FeedbackLoop
 /// ```swift
 /// let recorder = Recorder<Search.State, Search.Event>(capacity: 1_000, clock: clock)
 /// let system = System(
-///   initial: Search.State(), reduceInPlace: Search.reduce, feedbacks: Search.feedbacks(api: api),
+///   initial: Search.State(), reduce: Search.reduce, feedbacks: Search.feedbacks(api: api),
 ///   environment: SystemEnvironment(clock: clock), monitor: recorder.monitor
 /// )
 /// system.send(.queryChanged("swift"))
@@ -59,7 +59,7 @@ public final class Recorder<State: Sendable, Event: Sendable>: Sendable {
   /// Inlinable so that the monitor's closure, and the stream's `receive`
   /// under it, are specialized for `State` and `Event` in the caller: built
   /// here, generic, every activity paid for the generic enum's metadata and
-  /// value witnesses (most of W1mem's cost; see BENCHMARKS.md). The
+  /// value witnesses (most of the in-memory recording benchmark's cost; see BENCHMARKS.md). The
   /// recorder is its stream's own consumer, called directly: while the
   /// stream has no other consumer, an activity builds no ``Inspection`` and
   /// the loop's reports take no lock (see `RecorderStorage`); a reduction

@@ -29,7 +29,7 @@ import Synchronization
 /// lock, and the other side (``othersWaiting``) waits for the loop's flag to
 /// drop. The loop's side costs one locked instruction (the store) where
 /// `Locked`'s mutex cost two (its take and its release: 73% of
-/// `recordAlone`, 18% of W1mem); the other side spins only while the loop
+/// `recordAlone`, 18% of the in-memory recording benchmark); the other side spins only while the loop
 /// is writing one moment. A seqlock (readers copying while the loop writes,
 /// and retrying) would not do: a `State` holding references cannot be read
 /// while it is being overwritten.
@@ -72,7 +72,7 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
     @usableFromInline var activities: UInt64 = 0
     /// Whether the recorder's stream has consumers besides the recorder:
     /// then each activity goes through the stream's lock (see
-    /// ``InspectionStream/receive(_:)``). Set by `exclusively`, before the
+    /// ``InspectionStream/report(_:)``). Set by `exclusively`, before the
     /// stream runs a consumer's catch-up.
     @usableFromInline var streamHasConsumers = false
     /// How many systems reported `.started` to this recorder. A recorder
@@ -332,7 +332,7 @@ final class RecorderStorage<State: Sendable, Event: Sendable>: @unchecked Sendab
     in shared: inout Shared
   ) {
     // Called through the optional chain, the writer's closure is borrowed:
-    // bound with `if let`, it was retained and released per moment (W1file).
+    // bound with `if let`, it was retained and released per moment (the file recording benchmark).
     if shared.hasOpenMoment { write?({ shared.ring.newest }) }
     let overwrote = shared.ring.open(
       sequence: sequence, time: time, event: event, detailedSource: detailedSource, state: state)

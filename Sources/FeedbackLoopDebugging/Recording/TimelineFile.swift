@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// let file = try TimelineFile<Search.State, Search.Event>(contentsOf: url)
 /// for problem in file.problems { print(problem) }  // "line 7: moment 6: state.page.items[2].title: …"
-/// let report = Replay.check(file.moments, reduce: Search.reduce)
+/// let report = Replay.check(file.moments, reduceReturning: Search.reduce)
 /// ```
 public struct TimelineFile<State: Sendable & Codable, Event: Sendable & Codable>: Sendable {
   /// The moments that were read, in file order.
@@ -62,6 +62,10 @@ public struct TimelineFile<State: Sendable & Codable, Event: Sendable & Codable>
 /// A line of a timeline file that could not be read, or a gap in it.
 public struct TimelineProblem: Sendable, Hashable, CustomStringConvertible {
   /// What went wrong.
+  ///
+  /// It grows: a later version may add a case. End a `switch` over it with
+  /// `default:` or `@unknown default:`, so that a new case does not break your
+  /// build.
   public enum Kind: Sendable, Hashable {
     /// The line is not JSON (truncated, cut, garbled).
     case malformed(String)

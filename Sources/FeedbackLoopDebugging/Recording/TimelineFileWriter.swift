@@ -35,9 +35,9 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
   @usableFromInline let shared: Locked<Shared>
   /// The drops counted without the lock: ``fullBit`` while the buffer is
   /// full, and below it the moments dropped since then. While the writer
-  /// thread falls behind (W1file's case: 99% of moments), the loop counts a
+  /// thread falls behind (the file recording benchmark's case: 99% of moments), the loop counts a
   /// drop with one compare-and-swap here instead of taking and releasing
-  /// the lock (two, 13% of W1file). The writer thread takes the word with
+  /// the lock (two, 13% of the file recording benchmark). The writer thread takes the word with
   /// an exchange to 0 when it takes the buffer, under the lock, so that a
   /// drop counted here comes after the moments buffered before it (where
   /// its gap line goes), and a loop whose swap fails finds room.
@@ -245,7 +245,7 @@ public final class TimelineFileWriter<State: Sendable & Codable, Event: Sendable
   /// does it from `qualityOfService`, which Linux ignores): when the cores
   /// are busy, the writer waits and drops moments, counted, rather than
   /// take the CPU from the loop it records. A writer that kept pace at the
-  /// loop's priority made W1file's loop 3 to 4 times slower than W1mem's on
+  /// loop's priority made the file recording benchmark's loop 3 to 4 times slower than the in-memory recording benchmark's on
   /// two loaded cores, for a file that then still dropped most moments.
   private static func yieldToTheApplication() {
     #if canImport(Glibc)

@@ -4,7 +4,7 @@ import CustomDump
 /// moment's state, and reports the first moment whose state differs (G13).
 ///
 /// ```swift
-/// let report = Replay.check(recorder.moments, reduce: Search.reduce)
+/// let report = Replay.check(recorder.moments, reduceReturning: Search.reduce)
 /// if let divergence = report.divergence { print(divergence) }  // moment 4 … the diff
 /// ```
 public enum Replay {
@@ -47,7 +47,7 @@ public enum Replay {
 
   /// Replays `moments` through a reducer that returns the new state.
   public static func check<State: Equatable & Sendable, Event: Sendable>(
-    _ moments: [Moment<State, Event>], reduce: (State, Event) -> State
+    _ moments: [Moment<State, Event>], reduceReturning reduce: (State, Event) -> State
   ) -> ReplayReport<State, Event> {
     check(moments) { (state: inout State, event: Event) in state = reduce(state, event) }
   }

@@ -109,6 +109,8 @@ public struct TimeMachine<State: Sendable, Event: TimeTravelEvent>: Sendable whe
 /// machine.playEvents(from: 3)                  // .external: the effects answer again themselves
 /// machine.playEvents(from: 3, sending: .all)   // a system without feedbacks: answers too
 /// ```
+///
+/// Closed for good: no version adds a case.
 public enum PlaybackEvents: Sendable, Hashable {
   /// The events sent from outside (``MomentSource/external``, or no source
   /// recorded): the system's feedbacks, seeing the replayed states, derive

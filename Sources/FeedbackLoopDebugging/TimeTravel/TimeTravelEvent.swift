@@ -4,7 +4,7 @@
 ///
 /// Add a case to your event and conform (a case `travel(to:)` is the
 /// protocol's `travel(to:)`); wrap your reducer with
-/// ``TimeTravel/reducer(_:)-((State,Event)->State)``. Feedbacks need no change:
+/// ``TimeTravel/reducer(_:)``. Feedbacks need no change:
 /// they see the restored state like any other, so the effects the old state
 /// needed are cancelled and those the restored state needs start.
 ///
@@ -19,7 +19,7 @@
 /// }
 ///
 /// let system = System(
-///   initial: State(), reduceInPlace: TimeTravel.reducer(reduce), feedbacks: feedbacks, monitor: recorder.monitor
+///   initial: State(), reduce: TimeTravel.reducer(reduce), feedbacks: feedbacks, monitor: recorder.monitor
 /// )
 /// ```
 public protocol TimeTravelEvent: Sendable {
@@ -48,8 +48,12 @@ public enum TimeTravel {
   }
 
   /// Wraps a reducer that returns the new state.
+  ///
+  /// ```swift
+  /// let reduce = TimeTravel.reducer(reduceReturning: Editor.reduce)
+  /// ```
   public static func reducer<State: Sendable, Event: TimeTravelEvent>(
-    _ reduce: @escaping @Sendable (State, Event) -> State
+    reduceReturning reduce: @escaping @Sendable (State, Event) -> State
   ) -> @Sendable (inout State, Event) -> Void where Event.TravelState == State {
     reducer { (state: inout State, event: Event) in state = reduce(state, event) }
   }

@@ -7,6 +7,10 @@ import FeedbackLoop
 /// ```
 public struct EffectChange: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The kinds of change, in the order an effect lives them.
+  ///
+  /// It grows: a later version may add a case. End a `switch` over it with
+  /// `default:` or `@unknown default:`, so that a new case does not break your
+  /// build.
   public enum Kind: String, Sendable, Hashable, Codable {
     case queued, started, cancelled, finished, failed
   }
@@ -42,11 +46,11 @@ public struct DiscardedEvent<Event: Sendable>: Sendable {
   }
 
   @inlinable init(event: Event, reason: DiscardReason) {
-    switch reason {
-    case .effectCancelled(let id): self.init(event: event, reason: "effectCancelled: \(EffectReference(id))")
-    case .systemStopped: self.init(event: event, reason: "systemStopped")
-    case .bufferFull: self.init(event: event, reason: "bufferFull")
-    case .noSuchChild(let why): self.init(event: event, reason: "noSuchChild: \(why)")
+    if let id = reason.cancelledEffect {
+      self.init(event: event, reason: "effectCancelled: \(EffectReference(id))")
+    } else {
+      // systemStopped, bufferFull, noSuchChild: why, and any later reason.
+      self.init(event: event, reason: reason.description)
     }
   }
 }

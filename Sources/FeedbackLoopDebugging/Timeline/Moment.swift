@@ -15,7 +15,7 @@ import FeedbackLoop
 ///
 /// ```swift
 /// let recorder = Recorder<Search.State, Search.Event>(capacity: 500)
-/// let system = System(initial: .init(), reduceInPlace: Search.reduce, monitor: recorder.monitor)
+/// let system = System(initial: .init(), reduce: Search.reduce, monitor: recorder.monitor)
 /// system.send(.queryChanged("swift"))
 /// recorder.moments.last?.event  // .queryChanged("swift")
 /// ```

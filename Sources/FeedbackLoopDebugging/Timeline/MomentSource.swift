@@ -6,6 +6,10 @@ import FeedbackLoop
 /// ```swift
 /// MomentSource(EventSource.external)  // .external
 /// ```
+///
+/// It grows: a later version may add a case. End a `switch` over it with
+/// `default:` or `@unknown default:`, so that a new case does not break your
+/// build.
 public enum MomentSource: Sendable, Hashable, Codable, CustomStringConvertible {
   /// `System.send(_:isolation:)` or an `Input`.
   case external

@@ -34,7 +34,7 @@ extension DeclarativeSystem {
   ///   in release builds) logs through the library's default logger
   ///   (`SystemEnvironment.defaultLogger`): a reducer cannot reach the
   ///   parent's logger, nor its monitor.
-  /// - ``execute(on:)`` and ``Transitions/execute(on:)`` cannot be kept: the
+  /// - ``effectExecutor(_:)`` and ``Transitions/isolation(_:)`` cannot be kept: the
   ///   parent's isolation and executor rule its features. Lifting a
   ///   declaration that chose either logs one warning, naming the feature,
   ///   in `SystemEnvironment.defaultLogger`; choose them on the parent instead.
@@ -68,8 +68,8 @@ extension DeclarativeSystem {
       )
     }
     var dropped: [String] = []
-    if executor != nil { dropped.append("execute(on:) on the system") }
-    if transitions.isolation != nil { dropped.append("Transitions.execute(on:)") }
+    if executor != nil { dropped.append("effectExecutor(_:) on the system") }
+    if transitions.isolation != nil { dropped.append("Transitions.isolation(_:)") }
     if !dropped.isEmpty {
       environment.logger.warning(
         """

@@ -15,7 +15,7 @@ import FeedbackLoop
 ///   Transitions { ... }
 /// }
 /// print(volume.diagram.mermaid)
-/// let system = System(volume)  // running
+/// let system = volume.start()  // running
 /// ```
 ///
 /// ## Why two names
@@ -79,10 +79,10 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
   /// starts with names. Applied twice, the first call (the inner one) wins.
   ///
   /// ```swift
-  /// DeclarativeSystem { ... }.execute(on: backgroundExecutor)
+  /// DeclarativeSystem { ... }.effectExecutor(backgroundExecutor)
   /// ```
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-  public func execute(on executor: any TaskExecutor) -> DeclarativeSystem {
+  public func effectExecutor(_ executor: any TaskExecutor) -> DeclarativeSystem {
     var copy = self
     if copy.executor == nil { copy.executor = executor }
     return copy
@@ -92,7 +92,7 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - isolation: where the reducer and feedbacks run; by default what the
-  ///     transitions say (``Transitions/execute(on:)``), else `.own`.
+  ///     transitions say (``Transitions/isolation(_:)``), else `.sendingThread`.
   ///   - environment: the clock, executor, logger and event buffer.
   ///   - monitor: receives every reduction and effect.
   ///   - caller: the caller's isolation, filled in by the compiler: a
@@ -135,7 +135,7 @@ public struct DeclarativeSystem<State: Sendable, Event: Sendable>: Sendable {
     return (
       reduce: { state, event in table.reduce(&state, event) },
       feedbacks: feedbacks.makeCoreFeedbacks(),
-      isolation: isolation ?? transitions.isolation ?? .own,
+      isolation: isolation ?? transitions.isolation ?? .sendingThread,
       environment: environment
     )
   }

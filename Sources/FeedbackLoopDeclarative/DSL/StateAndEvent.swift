@@ -1,12 +1,12 @@
 /// A state of a system declared in the Feedbacks library's protocol style: each state is
 /// a type of its own, and transitions match states by type.
 ///
-/// A system of such states has the state type `any State`; `System { ... }`
+/// A system of such states has the state type `any StateProtocol`; `System { ... }`
 /// without type arguments declares one.
 ///
 /// ```swift
-/// struct VolumeState: State { let value: Int }
-/// struct MutedState: State {}
+/// struct VolumeState: StateProtocol { let value: Int }
+/// struct MutedState: StateProtocol {}
 ///
 /// From(VolumeState.self) { state in
 ///   On(MuteEvent.self, transitionTo: MutedState())
@@ -15,20 +15,24 @@
 ///
 /// Systems whose state is one enum or struct need not conform to anything:
 /// they match by case or by value with ``Pattern``.
-public protocol State: Sendable {}
+///
+/// The Feedbacks library calls it `State`; here it is `StateProtocol`, as
+/// ``EventProtocol`` is, so that it shadows no generic parameter named
+/// `State` in code that imports this module.
+public protocol StateProtocol: Sendable {}
 
 /// An event of a system declared in the Feedbacks library's protocol style: each event is
 /// a type of its own, and transitions match events by type.
 ///
 /// ```swift
-/// struct IncreaseEvent: Event {}
-/// struct DataIsLoaded: Event { let data: [String] }
+/// struct IncreaseEvent: EventProtocol {}
+/// struct DataIsLoaded: EventProtocol { let data: [String] }
 ///
 /// On(DataIsLoaded.self, transitionTo: LoadedState.self) { event in
 ///   LoadedState(data: event.data)
 /// }
 /// ```
-public protocol Event: Sendable {}
+public protocol EventProtocol: Sendable {}
 
 /// The state wildcard: `From(AnyState.self)` matches every state.
 ///
@@ -40,7 +44,7 @@ public protocol Event: Sendable {}
 ///   On(RefreshEvent.self, transitionTo: LoadingState(page: 1))
 /// }
 /// ```
-public enum AnyState: State {}
+public enum AnyState: StateProtocol {}
 
 /// The event wildcard: `On(AnyEvent.self, ...)` matches every event.
 ///
@@ -52,4 +56,4 @@ public enum AnyState: State {}
 ///   On(AnyEvent.self, transitionTo: LoadingState(page: 1))
 /// }
 /// ```
-public enum AnyEvent: Event {}
+public enum AnyEvent: EventProtocol {}

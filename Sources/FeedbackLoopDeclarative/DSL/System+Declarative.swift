@@ -5,7 +5,7 @@ extension FeedbackLoop.System {
   /// `System { InitialState { ... } Feedbacks { ... } Transitions { ... } }`.
   ///
   /// Name the state and event types when they are not the Feedbacks library's
-  /// `any State` and `any Event`:
+  /// `any StateProtocol` and `any EventProtocol`:
   ///
   /// ```swift
   /// let loader = System<Phase, Action> {
@@ -18,7 +18,7 @@ extension FeedbackLoop.System {
   ///
   /// - Parameters:
   ///   - isolation: where the reducer and feedbacks run; by default what the
-  ///     transitions say (``Transitions/execute(on:)``), else `.own`.
+  ///     transitions say (``Transitions/isolation(_:)``), else `.sendingThread`.
   ///   - environment: the clock, executor, logger and event buffer.
   ///   - monitor: receives every reduction and effect.
   ///   - unmatchedEvents: what an event no transition matches does; by
@@ -41,13 +41,11 @@ extension FeedbackLoop.System {
     self.init(declaration, isolation: isolation, environment: environment, monitor: monitor, caller: caller)
   }
 
-  /// Starts a declared system on the core runtime.
-  ///
-  /// ```swift
-  /// let system = System(volume, environment: SystemEnvironment(clock: clock))
-  /// ```
+  /// Starts a declared system on the core runtime: what
+  /// ``DeclarativeSystem/start(isolation:environment:monitor:caller:)``
+  /// and `System { ... }` do, the one place that does it.
   @inlinable
-  public convenience init(
+  convenience init(
     _ declaration: DeclarativeSystem<State, Event>,
     isolation: SystemIsolation? = nil,
     environment: SystemEnvironment = SystemEnvironment(),
@@ -57,7 +55,7 @@ extension FeedbackLoop.System {
     let parts = declaration.coreParts(isolation: isolation, environment: environment)
     self.init(
       initial: declaration.initialState,
-      reduceInPlace: parts.reduce,
+      reduce: parts.reduce,
       feedbacks: parts.feedbacks,
       isolation: parts.isolation,
       environment: parts.environment,

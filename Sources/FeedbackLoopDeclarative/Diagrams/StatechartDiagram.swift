@@ -10,6 +10,8 @@
 /// ```
 public struct StatechartDiagram: Sendable, Hashable {
   /// What a drawn state is.
+  ///
+  /// Closed for good: no version adds a case.
   public enum Kind: String, Sendable, Hashable {
     case atomic, compound, parallel, final, shallowHistory, deepHistory
   }

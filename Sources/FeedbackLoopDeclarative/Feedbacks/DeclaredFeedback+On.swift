@@ -101,13 +101,13 @@ extension FeedbackLoop.Feedback {
   /// A feedback for the states of type `type` whose side effect is an
   /// asynchronous operation that sends events while it runs. Unlike an
   /// `Effect`, an operation can be moved to an executor with
-  /// ``DeclaredFeedback/execute(on:)``.
+  /// ``DeclaredFeedback/effectExecutor(_:)``.
   ///
   /// ```swift
   /// Feedback.on(LoadingState.self, strategy: .cancelPrevious) { state, send in
   ///   send(DataIsLoaded(data: try await api.page(state.page)))
   /// }
-  /// .execute(on: imageDecodingExecutor)
+  /// .effectExecutor(imageDecodingExecutor)
   /// ```
   @_disfavoredOverload  // `AnyState.self` takes the wildcard's form, whose side effect gets the state
   @inlinable

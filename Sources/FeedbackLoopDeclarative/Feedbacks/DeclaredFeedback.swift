@@ -181,7 +181,7 @@ extension DeclaredFeedback {
   }
 
   /// A declared feedback whose side effect is an asynchronous operation,
-  /// which ``execute(on:)`` can move to an executor.
+  /// which ``effectExecutor(_:)`` can move to an executor.
   @inlinable
   init<Value>(
     pattern: Pattern<State, Value>, strategy: ExecutionStrategy, whenUnmatched: WhenPredicateIsFalse, name: String?,

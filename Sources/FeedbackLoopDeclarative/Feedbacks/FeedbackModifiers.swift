@@ -3,7 +3,7 @@ import FeedbackLoop
 // The Feedbacks library's modifiers on one feedback and on a group of feedbacks. A
 // modifier returns a modified copy, so they chain; on a group, it applies to
 // every declared feedback in it (core feedbacks run as they are). Applied
-// twice, a modifier that chooses (`execute(on:)`) keeps the first choice, the
+// twice, a modifier that chooses (`effectExecutor(_:)`) keeps the first choice, the
 // inner one; one that adds (`disable`, `onStateReceived`, `onEventEmitted`)
 // keeps both, the inner one first (the article "Declaring a system", Step 5).
 
@@ -53,7 +53,7 @@ extension DeclaredFeedback {
   }
 
   /// The same feedback, its asynchronous operations run on `executor` (the
-  /// Feedbacks library's `.execute(on: scheduler)`): their nonisolated code runs there,
+  /// Feedbacks library's `.effectExecutor(scheduler)`): their nonisolated code runs there,
   /// through a task executor preference. Applied twice, the first call
   /// (the inner one) wins: a feedback's own executor is kept when its group
   /// names another.
@@ -68,10 +68,10 @@ extension DeclaredFeedback {
   /// Feedback.on(DecodingState.self) { state, send in
   ///   send(DecodedEvent(image: decode(state.data)))
   /// }
-  /// .execute(on: decodingExecutor)
+  /// .effectExecutor(decodingExecutor)
   /// ```
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-  public func execute(on executor: any TaskExecutor) -> DeclaredFeedback {
+  public func effectExecutor(_ executor: any TaskExecutor) -> DeclaredFeedback {
     var copy = self
     if copy.executor == nil { copy.executor = executor }
     return copy
@@ -110,14 +110,14 @@ extension Feedbacks {
   }
 
   /// The same feedbacks, their operations run on `executor`, unless a
-  /// feedback chose its own (see ``DeclaredFeedback/execute(on:)``).
+  /// feedback chose its own (see ``DeclaredFeedback/effectExecutor(_:)``).
   ///
   /// ```swift
-  /// Feedbacks { ... }.execute(on: backgroundExecutor)
+  /// Feedbacks { ... }.effectExecutor(backgroundExecutor)
   /// ```
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-  public func execute(on executor: any TaskExecutor) -> Feedbacks {
-    map { $0.execute(on: executor) }
+  public func effectExecutor(_ executor: any TaskExecutor) -> Feedbacks {
+    map { $0.effectExecutor(executor) }
   }
 
   private func map(_ transform: (DeclaredFeedback<State, Event>) -> DeclaredFeedback<State, Event>) -> Feedbacks {

@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// enum LoadingSideEffects {
-///   static func load(network: NetworkService, database: Database, state: LoadingState) -> Effect<any Event> {
+///   static func load(network: NetworkService, database: Database, state: LoadingState) -> Effect<any EventProtocol> {
 ///     .task {
 ///       let data = try await network.fetch(page: state.page)
 ///       await database.save(data)

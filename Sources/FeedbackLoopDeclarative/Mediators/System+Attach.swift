@@ -9,7 +9,7 @@ import FeedbackLoop
 // attached to another holds it weakly. Each attachment lasts as long as the
 // system it observes runs.
 //
-// Attachments are level-triggered, as in the seed: every state that matches
+// Attachments are level-triggered, as in the Feedbacks library: every state that matches
 // sends, including a state left unchanged by an event no transition
 // matched (G3). Two systems attached both ways on states that persist
 // therefore answer each other forever; attach one way, or match states that

@@ -21,7 +21,7 @@ public struct ChartDelay<Event: Sendable>: Sendable {
   public let expiry: ChartEvent<Event>
 }
 
-extension StatechartState {
+extension ChartSnapshot {
   /// The active states and history, without the context.
   public var configurationID: ChartConfigurationID {
     ChartConfigurationID(configuration: configuration, history: history, isFinished: isFinished)
@@ -58,7 +58,7 @@ extension Statechart {
 
   /// The delayed transitions whose state is active in `state`, in document
   /// order, with the event their expiry sends.
-  public func pendingDelays(in state: StatechartState<Context>) -> [ChartDelay<Event>] {
+  public func pendingDelays(in state: ChartSnapshot<Context>) -> [ChartDelay<Event>] {
     delayed.compactMap { index in
       let transition = transitions[index]
       guard case .after(let delay) = transition.trigger, state.isActive(index: transition.source) else {

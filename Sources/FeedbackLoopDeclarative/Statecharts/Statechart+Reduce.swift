@@ -15,7 +15,7 @@ extension Statechart {
   /// chart.reduce(&state, .event(.loaded))
   /// ```
   @inlinable
-  public func reduce(_ state: inout StatechartState<Context>, _ event: ChartEvent<Event>) {
+  public func reduce(_ state: inout ChartSnapshot<Context>, _ event: ChartEvent<Event>) {
     switch event.kind {
     case .event(let event):
       reduce(&state, event: event, keys: hot.usesKeyMask ? matchedKeys(event) : 0)
@@ -38,7 +38,7 @@ extension Statechart {
   /// A user's event's macrostep, given the keys it matches (when the
   /// chart has at most 64).
   @inlinable
-  func reduce(_ state: inout StatechartState<Context>, event: Event, keys: UInt64) {
+  func reduce(_ state: inout ChartSnapshot<Context>, event: Event, keys: UInt64) {
     if hot.usesKeyMask {
       if keys == 0 { return }
       if keys & (keys &- 1) == 0 && takeAlone(&state, event: event, key: keys.trailingZeroBitCount) { return }
@@ -51,7 +51,7 @@ extension Statechart {
   /// transition. Returns `false`, having changed nothing, when the event
   /// needs the full selection (a guard, or two transitions).
   @inlinable @inline(__always)
-  func takeAlone(_ state: inout StatechartState<Context>, event: Event, key: Int) -> Bool {
+  func takeAlone(_ state: inout ChartSnapshot<Context>, event: Event, key: Int) -> Bool {
     let hot = self.hot
     var atoms = state.configuration & hot.statesHandling[key]
     if atoms == 0 { return true }
@@ -82,7 +82,7 @@ extension Statechart {
   /// masks (history, actions, final states, counted entries): kept out of
   /// ``takeAlone(_:event:key:)`` so that the common case stays small.
   @inlinable @inline(never)
-  func takeAloneSlowly(_ state: inout StatechartState<Context>, event: Event, transition index: Int) {
+  func takeAloneSlowly(_ state: inout ChartSnapshot<Context>, event: Event, transition index: Int) {
     var pendingDone: UInt64 = 0
     withUnsafeTemporaryAllocation(of: Int.self, capacity: 1) { buffer in
       buffer[0] = index
@@ -93,7 +93,7 @@ extension Statechart {
 
   /// A user's event's macrostep by SCXML's full selection.
   @inlinable @inline(never)
-  func reduceBySelecting(_ state: inout StatechartState<Context>, event: Event, keys: UInt64) {
+  func reduceBySelecting(_ state: inout ChartSnapshot<Context>, event: Event, keys: UInt64) {
     var pendingDone: UInt64 = 0
     withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * 64) { buffer in
       let count = selectEventTransitions(event, keys: keys, in: &state, into: buffer)
@@ -104,7 +104,7 @@ extension Statechart {
 
   /// A delay's expiry.
   @inlinable
-  func reduceTimeout(_ state: inout StatechartState<Context>, transition index: Int, entry: UInt32) {
+  func reduceTimeout(_ state: inout ChartSnapshot<Context>, transition index: Int, entry: UInt32) {
     // A delay whose state was left (and maybe entered again) since it
     // started: its feedback cancelled it, so G4 drops this event; checked
     // here too, so that a reducer run outside a system agrees.
@@ -132,7 +132,7 @@ extension Statechart where Event: Equatable {
   /// chart.reduce(&state, .event(.loaded))
   /// ```
   @inlinable @inline(__always)
-  public func reduce(_ state: inout StatechartState<Context>, _ event: ChartEvent<Event>) {
+  public func reduce(_ state: inout ChartSnapshot<Context>, _ event: ChartEvent<Event>) {
     if case .event(let event) = event.kind, hot.keysAreValues && hot.usesKeyMask {
       // One comparison per declared event at most, and the tables.
       let hot = self.hot
@@ -150,7 +150,7 @@ extension Statechart where Event: Equatable {
   /// What the `Equatable` `reduce` does when the chart has a closure key
   /// or more than 64 keys, or for a delay's expiry.
   @inlinable @inline(never)
-  func reduceByMatchingKeys(_ state: inout StatechartState<Context>, _ event: ChartEvent<Event>) {
+  func reduceByMatchingKeys(_ state: inout ChartSnapshot<Context>, _ event: ChartEvent<Event>) {
     guard case .event(let event) = event.kind, hot.usesKeyMask else {
       if case .timeout(let index, let entry) = event.kind {
         reduceTimeout(&state, transition: index, entry: entry)

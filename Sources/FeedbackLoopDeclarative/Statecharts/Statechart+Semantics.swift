@@ -13,8 +13,8 @@ extension Statechart {
   /// let first = chart.initialState(context: Player())
   /// first.activeLeaves  // ["loading"]
   /// ```
-  public func initialState(context: Context) -> StatechartState<Context> {
-    var state = StatechartState(context: context, layout: layout)
+  public func initialState(context: Context) -> ChartSnapshot<Context> {
+    var state = ChartSnapshot(context: context, layout: layout)
     var enter: UInt64 = 0
     addDescendants(0, to: &enter, history: state.history)
     var pendingDone: UInt64 = 0
@@ -30,7 +30,7 @@ extension Statechart {
   /// Takes the raised "done" events, lowest state index (document order)
   /// first, each in a microstep of its own.
   @inlinable
-  func takeDoneEvents(_ pendingDone: inout UInt64, in state: inout StatechartState<Context>) {
+  func takeDoneEvents(_ pendingDone: inout UInt64, in state: inout ChartSnapshot<Context>) {
     var steps = 0
     while pendingDone != 0 && steps < Self.microstepLimit {
       steps += 1
@@ -56,7 +56,7 @@ extension Statechart {
   func selectEventTransitions(
     _ event: Event,
     keys: UInt64,
-    in state: inout StatechartState<Context>,
+    in state: inout ChartSnapshot<Context>,
     into buffer: UnsafeMutableBufferPointer<Int>
   ) -> Int {
     let hot = self.hot
@@ -189,7 +189,7 @@ extension Statechart {
   func microstep(
     _ selected: Slice<UnsafeMutableBufferPointer<Int>>,
     event: Event?,
-    in state: inout StatechartState<Context>,
+    in state: inout ChartSnapshot<Context>,
     pendingDone: inout UInt64
   ) {
     var exit: UInt64 = 0
@@ -239,7 +239,7 @@ extension Statechart {
   /// state all of whose regions are then final.
   @inlinable
   func enterStates(
-    _ enter: UInt64, event: Event?, in state: inout StatechartState<Context>, pendingDone: inout UInt64
+    _ enter: UInt64, event: Event?, in state: inout ChartSnapshot<Context>, pendingDone: inout UInt64
   ) {
     let hot = self.hot
     if enter & (hot.hasEntryActions | hot.isFinal | hot.countsEntries) == 0 {

@@ -22,11 +22,11 @@ extension Statechart {
   /// clock or on two.
   ///
   /// ```swift
-  /// let test = TestSystem(initial: chart.initialState(context: Player()), reduceInPlace: chart.reduce,
+  /// let test = TestSystem(initial: chart.initialState(context: Player()), reduce: chart.reduce,
   ///                       feedbacks: chart.feedbacks)
   /// ```
-  public var feedbacks: [Feedback<StatechartState<Context>, ChartEvent<Event>>] {
-    var feedbacks: [Feedback<StatechartState<Context>, ChartEvent<Event>>] = []
+  public var feedbacks: [Feedback<ChartSnapshot<Context>, ChartEvent<Event>>] {
+    var feedbacks: [Feedback<ChartSnapshot<Context>, ChartEvent<Event>>] = []
     for (index, node) in nodes.enumerated() {
       for (number, activity) in node.activities.enumerated() {
         feedbacks.append(
@@ -74,19 +74,19 @@ extension Statechart {
   /// and the monitor hook apply. `feedbacks` come after the chart's own.
   ///
   /// ```swift
-  /// let player = chart.system(context: Player())
+  /// let player = chart.start(context: Player())
   /// player.send(.pause)
   /// ```
-  public func system(
+  public func start(
     context: Context,
-    feedbacks extra: [Feedback<StatechartState<Context>, ChartEvent<Event>>] = [],
-    isolation: SystemIsolation = .own,
+    feedbacks extra: [Feedback<ChartSnapshot<Context>, ChartEvent<Event>>] = [],
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
-    monitor: SystemMonitor<StatechartState<Context>, ChartEvent<Event>>? = nil,
+    monitor: SystemMonitor<ChartSnapshot<Context>, ChartEvent<Event>>? = nil,
     caller: isolated (any Actor)? = #isolation
-  ) -> System<StatechartState<Context>, ChartEvent<Event>> {
+  ) -> System<ChartSnapshot<Context>, ChartEvent<Event>> {
     System(
-      initial: initialState(context: context), reduceInPlace: reduce, feedbacks: feedbacks + extra,
+      initial: initialState(context: context), reduce: reduce, feedbacks: feedbacks + extra,
       isolation: isolation, environment: environment, monitor: monitor, caller: caller)
   }
 }

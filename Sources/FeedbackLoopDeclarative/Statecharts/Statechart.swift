@@ -6,7 +6,7 @@ import FeedbackLoop
 /// on the system's clock, and final states with a "done" event.
 ///
 /// A chart is checked when it is built, and runs as an ordinary `System`
-/// (``system(context:feedbacks:isolation:environment:monitor:caller:)``): its
+/// (``start(context:feedbacks:isolation:environment:monitor:caller:)``): its
 /// reducer takes a whole macrostep per event (run to completion), its
 /// activities and delays are keyed feedbacks.
 ///
@@ -18,7 +18,7 @@ import FeedbackLoop
 ///     ChartState("paused") { Transition(on: .play, to: "playing") }
 ///   }
 /// }
-/// let player = chart.system(context: Player())
+/// let player = chart.start(context: Player())
 /// player.send(.loaded)
 /// player.state.isActive("playing")  // true
 /// ```

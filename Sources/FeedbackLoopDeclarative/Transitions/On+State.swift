@@ -1,7 +1,7 @@
-// The Feedbacks library's forms of `On`, for systems whose state is `any State`: targets
+// The Feedbacks library's forms of `On`, for systems whose state is `any StateProtocol`: targets
 // are state types, named after their type in the diagrams.
 
-extension On where State == any FeedbackLoopDeclarative.State {
+extension On where State == any FeedbackLoopDeclarative.StateProtocol {
   /// On an event of type `event`, go to `target`, evaluated when the
   /// transition runs (so it may read the state being left).
   ///
@@ -11,7 +11,7 @@ extension On where State == any FeedbackLoopDeclarative.State {
   /// }
   /// ```
   @inlinable
-  public init<EventType, Target: FeedbackLoopDeclarative.State>(
+  public init<EventType, Target: FeedbackLoopDeclarative.StateProtocol>(
     _ event: EventType.Type,
     transitionTo target: @autoclosure @escaping @Sendable () -> Target
   ) {
@@ -29,7 +29,7 @@ extension On where State == any FeedbackLoopDeclarative.State {
   /// }
   /// ```
   @inlinable
-  public init<EventType: Sendable, Target: FeedbackLoopDeclarative.State>(
+  public init<EventType: Sendable, Target: FeedbackLoopDeclarative.StateProtocol>(
     _ event: EventType.Type,
     transitionTo target: Target.Type,
     _ make: @escaping @Sendable (EventType) -> Target
@@ -48,7 +48,7 @@ extension On where State == any FeedbackLoopDeclarative.State {
   /// }
   /// ```
   @inlinable
-  public init<EventType, Target: FeedbackLoopDeclarative.State>(
+  public init<EventType, Target: FeedbackLoopDeclarative.StateProtocol>(
     _ event: EventType.Type,
     transitionTo target: Target.Type,
     _ make: @escaping @Sendable () -> Target
@@ -65,7 +65,7 @@ extension On where State == any FeedbackLoopDeclarative.State {
   /// On(AnyEvent.self, transitionTo: ErrorState.self) { event in ErrorState(cause: event) }
   /// ```
   @inlinable
-  public init<Target: FeedbackLoopDeclarative.State>(
+  public init<Target: FeedbackLoopDeclarative.StateProtocol>(
     _ event: AnyEvent.Type,
     transitionTo target: Target.Type,
     _ make: @escaping @Sendable (Event) -> Target

@@ -66,7 +66,7 @@ public struct Pattern<Root: Sendable, Value: Sendable>: Sendable {
   /// Whether the pattern matches `root`.
   ///
   /// ```swift
-  /// Pattern<any State, LoadingState>.type(LoadingState.self).matches(LoadingState())  // true
+  /// Pattern<any StateProtocol, LoadingState>.type(LoadingState.self).matches(LoadingState())  // true
   /// ```
   @inlinable
   public func matches(_ root: Root) -> Bool { extractor(root) != nil }
@@ -75,7 +75,7 @@ public struct Pattern<Root: Sendable, Value: Sendable>: Sendable {
   /// and extracts them as that type. Named after the type.
   ///
   /// ```swift
-  /// Pattern<any State, VolumeState>.type(VolumeState.self)
+  /// Pattern<any StateProtocol, VolumeState>.type(VolumeState.self)
   /// ```
   @inlinable
   public static func type(_ type: Value.Type) -> Pattern {

@@ -50,7 +50,7 @@ extension Transitions {
   }
 
   /// The same transitions, reduced in `isolation`: the Feedbacks library's
-  /// `Transitions { ... }.execute(on: queue)` in Swift concurrency terms.
+  /// `Transitions { ... }.effectExecutor(queue)` in Swift concurrency terms.
   ///
   /// The reducer runs where its system runs (G10), so this chooses the
   /// system's isolation, unless the system is given one explicitly.
@@ -58,9 +58,9 @@ extension Transitions {
   /// of this module does.
   ///
   /// ```swift
-  /// Transitions { ... }.execute(on: .mainActor)
+  /// Transitions { ... }.isolation(.mainActor)
   /// ```
-  public func execute(on isolation: SystemIsolation) -> Transitions {
+  public func isolation(_ isolation: SystemIsolation) -> Transitions {
     var copy = self
     if copy.isolation == nil { copy.isolation = isolation }
     return copy

@@ -12,7 +12,7 @@ import FeedbackLoop
 /// stubs.stub(System<Download.State, Download.Event>.self, id: 1, initial: Download.State()) { state, event in
 ///   if event == .tick { state.progress = 3 }  // done at the first tick
 /// }
-/// let app = TestSystem(initial: App.State(), reduceInPlace: App.reduce, feedbacks: [
+/// let app = TestSystem(initial: App.State(), reduce: App.reduce, feedbacks: [
 ///   .childSystems(children, for: \.downloads, make: stubs.make(System<Download.State, Download.Event>.self,
 ///     placeholder: Download.State()), route: App.route, outcome: App.outcome)
 /// ])
@@ -79,7 +79,7 @@ public final class ChildSystemStubs: @unchecked Sendable {
           TestFailure(
             kind: .childSystem, message: "the parent started \(type) \(id), which the test did not stub",
             location: site))
-        return System(initial: placeholder, reduceInPlace: { _, _ in })
+        return System(initial: placeholder, reduce: { _, _ in })
       }
       return entry.start()
     }
@@ -168,7 +168,7 @@ final class Entry<ChildState: Sendable, ChildEvent: Sendable>: StubEntry, @unche
     let respond = self.respond
     return System(
       initial: initial,
-      reduceInPlace: { [self] state, event in
+      reduce: { [self] state, event in
         lock.withLock { received.append(event) }
         respond(&state, event)
       })

@@ -9,7 +9,7 @@
 /// ```swift
 /// let failures = FailureLog()  // a locked array of your own
 /// let hud = TestSystem(
-///   initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks,
+///   initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks,
 ///   reporter: TestFailureReporter { failure in failures.append(failure) }
 /// )
 /// hud.send(.tap)
@@ -17,6 +17,10 @@
 /// ```
 public struct TestFailure: Sendable, CustomStringConvertible {
   /// What kind of assertion failed.
+  ///
+  /// It grows: a later version may add a case. End a `switch` over it with
+  /// `default:` or `@unknown default:`, so that a new case does not break your
+  /// build.
   public enum Kind: Sendable, Hashable, CustomStringConvertible {
     /// An event changed the state otherwise than the test said.
     case stateMismatch

@@ -18,7 +18,7 @@
 ///
 /// ```swift
 /// let hud = TestSystem(
-///   initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks,
+///   initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks,
 ///   reporter: TestFailureReporter { failure in print(failure.kind, failure.message) }
 /// )
 /// ```

@@ -12,7 +12,7 @@ import Logging
 /// ```swift
 /// let logs = LogRecorder()
 /// let system = System(
-///   initial: State(), reduce: reduce, feedbacks: feedbacks,
+///   initial: State(), reduceReturning: reduce, feedbacks: feedbacks,
 ///   environment: SystemEnvironment(logger: logs.logger))
 /// system.send(.load)
 /// #expect(logs.messages == ["effect failed and its error is not mapped to an event"])

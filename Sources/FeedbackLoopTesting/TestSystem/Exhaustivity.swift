@@ -2,11 +2,13 @@
 /// what the test names.
 ///
 /// ```swift
-/// let app = TestSystem(initial: App.State(), reduce: App.reduce, feedbacks: App.feedbacks)
+/// let app = TestSystem(initial: App.State(), reduceReturning: App.reduce, feedbacks: App.feedbacks)
 /// app.exhaustivity = .off  // an integration test: check the milestones only
 /// app.send(.login(user)) { $0.screen = .home }
 /// app.receive(.feedLoaded(feed))
 /// ```
+///
+/// Closed for good: no version adds a case.
 public enum Exhaustivity: Sendable, Hashable {
   /// Everything must be asserted (the default): every state change, every
   /// event that an effect produced, every effect still running when the

@@ -44,7 +44,7 @@ extension TestSystem {
       fail(
         .eventNotReduced,
         "Sending \(description): the event was not reduced. Has the system stopped, or is it not of "
-          + "SystemIsolation.own?",
+          + "SystemIsolation.sendingThread?",
         at: location)
       return
     }

@@ -26,7 +26,7 @@ import FeedbackLoop
 ///
 /// ```swift
 /// @Test func hidesThreeSecondsAfterTheLastInteraction() {
-///   let hud = TestSystem(initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks)
+///   let hud = TestSystem(initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks)
 ///   hud.send(.tap) {
 ///     $0.isVisible = true
 ///     $0.interactions = 1
@@ -53,7 +53,7 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
   /// a test that never ends. 100 000 by default.
   ///
   /// ```swift
-  /// let big = TestSystem(initial: Grid(), reduce: Grid.reduce, feedbacks: Grid.feedbacks)
+  /// let big = TestSystem(initial: Grid(), reduceReturning: Grid.reduce, feedbacks: Grid.feedbacks)
   /// big.runawayLimit = 1_000_000  // a million cells, an effect each
   /// ```
   public var runawayLimit = 100_000
@@ -123,7 +123,7 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
   ///   - line: the same place's line.
   ///   - column: the same place's column.
   ///   - makeSystem: builds the system with the given environment and
-  ///     monitor, of `SystemIsolation.own` isolation.
+  ///     monitor, of `SystemIsolation.sendingThread` isolation.
   public init(
     clock: TestClock = TestClock(),
     exhaustivity: Exhaustivity = .on,
@@ -151,7 +151,7 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
   /// production code would make it.
   ///
   /// ```swift
-  /// let volume = TestSystem(initial: Volume.State(value: 10), reduce: Volume.reduce, feedbacks: Volume.feedbacks)
+  /// let volume = TestSystem(initial: Volume.State(value: 10), reduceReturning: Volume.reduce, feedbacks: Volume.feedbacks)
   /// ```
   ///
   /// - Parameters:
@@ -168,7 +168,7 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
   ///   - column: the same place's column.
   public convenience init(
     initial: State,
-    reduce: @escaping @Sendable (State, Event) -> State,
+    reduceReturning reduce: @escaping @Sendable (State, Event) -> State,
     feedbacks: [Feedback<State, Event>] = [],
     clock: TestClock = TestClock(),
     exhaustivity: Exhaustivity = .on,
@@ -179,7 +179,7 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
     column: UInt = #column
   ) {
     self.init(
-      initial: initial, reduceInPlace: { state, event in state = reduce(state, event) }, feedbacks: feedbacks,
+      initial: initial, reduce: { state, event in state = reduce(state, event) }, feedbacks: feedbacks,
       clock: clock, exhaustivity: exhaustivity, reporter: reporter,
       fileID: fileID, filePath: filePath, line: line, column: column)
   }
@@ -187,11 +187,11 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
   /// Tests a system whose reducer changes the state in place.
   ///
   /// ```swift
-  /// let search = TestSystem(initial: Search.State(), reduceInPlace: Search.reduce, feedbacks: Search.feedbacks(api: api))
+  /// let search = TestSystem(initial: Search.State(), reduce: Search.reduce, feedbacks: Search.feedbacks(api: api))
   /// ```
   public convenience init(
     initial: State,
-    reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
+    reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>] = [],
     clock: TestClock = TestClock(),
     exhaustivity: Exhaustivity = .on,
@@ -206,7 +206,7 @@ public final class TestSystem<State: Sendable & Equatable, Event: Sendable> {
       fileID: fileID, filePath: filePath, line: line, column: column
     ) { environment, monitor in
       System(
-        initial: initial, reduceInPlace: reduce, feedbacks: feedbacks, environment: environment, monitor: monitor)
+        initial: initial, reduce: reduce, feedbacks: feedbacks, environment: environment, monitor: monitor)
     }
   }
 

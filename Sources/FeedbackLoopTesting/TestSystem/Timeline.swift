@@ -56,6 +56,10 @@ public struct Timeline<State: Sendable, Event: Sendable>: Sendable, CustomString
   }
 
   /// What happened.
+  ///
+  /// It grows: a later version may add a case. End a `switch` over it with
+  /// `default:` or `@unknown default:`, so that a new case does not break your
+  /// build.
   public enum Kind: Sendable {
     /// The system started in this state.
     case started(State)
@@ -140,11 +144,12 @@ public struct Timeline<State: Sendable, Event: Sendable>: Sendable, CustomString
   }
 
   private static func describe(_ reason: DiscardReason) -> String {
+    if let id = reason.cancelledEffect { return "its effect was cancelled (\(id))" }
+    if let why = reason.missingChild { return "no such child (\(why))" }
     switch reason {
-    case .effectCancelled(let id): "its effect was cancelled (\(id))"
-    case .systemStopped: "the system had stopped"
-    case .bufferFull: "the event buffer was full"
-    case .noSuchChild(let why): "no such child (\(why))"
+    case .systemStopped: return "the system had stopped"
+    case .bufferFull: return "the event buffer was full"
+    default: return "\(reason)"
     }
   }
 

@@ -7,7 +7,7 @@
 /// that returns the new state or one that changes it in place.
 ///
 /// ```swift
-/// let transitions = TransitionAssertions(Volume.reduce)
+/// let transitions = TransitionAssertions(reduceReturning: Volume.reduce)
 /// transitions.assertThat(from: Volume.State(value: 10), on: .increase, newStateIs: Volume.State(value: 11))
 /// transitions.assertThatStateIsUnchanged(from: Volume.State(value: 10), on: .reset(to: 10))
 /// ```
@@ -16,14 +16,22 @@ public struct TransitionAssertions<State: Equatable, Event> {
   private let reporter: TestFailureReporter
 
   /// Checks the transitions of a reducer that returns the new state.
-  public init(_ reduce: @escaping (State, Event) -> State, reporter: TestFailureReporter = .automatic) {
+  ///
+  /// ```swift
+  /// let transitions = TransitionAssertions(reduceReturning: Volume.reduce)
+  /// ```
+  public init(reduceReturning reduce: @escaping (State, Event) -> State, reporter: TestFailureReporter = .automatic) {
     self.reduce = { state, event in state = reduce(state, event) }
     self.reporter = reporter
   }
 
-  /// Checks the transitions of a reducer that changes the state in place.
-  public init(reduceInPlace reduce: @escaping (inout State, Event) -> Void, reporter: TestFailureReporter = .automatic)
-  {
+  /// Checks the transitions of a reducer that changes the state in place,
+  /// the library's reducer.
+  ///
+  /// ```swift
+  /// let transitions = TransitionAssertions(HUD.reduce)
+  /// ```
+  public init(_ reduce: @escaping (inout State, Event) -> Void, reporter: TestFailureReporter = .automatic) {
     self.reduce = reduce
     self.reporter = reporter
   }

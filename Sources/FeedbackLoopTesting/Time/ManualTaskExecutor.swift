@@ -14,7 +14,7 @@ import FeedbackLoop
 /// let executor = ManualTaskExecutor()
 /// let clock = TestClock(executor: executor)
 /// let system = System(
-///   initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks,
+///   initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks,
 ///   environment: SystemEnvironment(clock: clock, effectExecutor: executor)
 /// )
 /// system.send(.tap)

@@ -22,7 +22,7 @@ import FeedbackLoop
     ///
     /// ```swift
     /// let taps = PassthroughSubject<HUD.Event, Never>()
-    /// let store = Store(initial: HUD.State(), reduce: HUD.reduce, feedbacks: [.input(taps)])
+    /// let store = Store(initial: HUD.State(), reduceReturning: HUD.reduce, feedbacks: [.input(taps)])
     /// taps.send(.tap)
     /// ```
     public static func input<Events: Publisher>(

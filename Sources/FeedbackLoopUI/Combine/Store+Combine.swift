@@ -28,7 +28,7 @@
       let box = SubjectBox(subject)
       if hasStopped { box.finish() }
       addListener(
-        receive: { state in box.send(state) },
+        onState: { state in box.send(state) },
         finish: { box.finish() },
         finishOnRelease: { box.finish() })
       return subject.eraseToAnyPublisher()

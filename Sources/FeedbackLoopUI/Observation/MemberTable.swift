@@ -16,8 +16,8 @@ struct MemberGroup {
 ///
 /// Everything the per-state comparison touches is in memory this table
 /// allocates itself, not in arrays: a loop over an array held by a class
-/// retains the array and each closure it calls (BENCHMARKS.md, issue 19,
-/// W14), which cost more than the comparisons themselves. The changed
+/// retains the array and each closure it calls (BENCHMARKS.md,
+/// the many-members store benchmark), which cost more than the comparisons themselves. The changed
 /// members are bits, one per position in the store's `fieldList`, so that
 /// they are visited in the order the members were first read with no sort
 /// and no allocation per state.
@@ -27,7 +27,7 @@ struct MemberGroup {
 /// `@exclusivity(unchecked)`: one thread only, and every access is
 /// instantaneous (a comparison touches the members and the bits through
 /// pointers, never these properties), so no two accesses overlap; the
-/// dynamic checks were 10% of W14.
+/// dynamic checks were 10% of the many-members store benchmark.
 @usableFromInline
 final class MemberTable {
   @usableFromInline @exclusivity(unchecked) var groups: UnsafeMutablePointer<MemberGroup>

@@ -10,7 +10,7 @@ import Observation
 /// (`\ObservedField.value`), rather than the store under
 /// `\Store.state.count`: Observation hashes the key path in every read and
 /// every notification, and a key path of two components cost a third of
-/// what W13 added to the plain class (BENCHMARKS.md, issue 19). The key
+/// what the observed-store benchmark added to the plain class (BENCHMARKS.md, "The UI store at the core's speed"). The key
 /// path of a non-generic type is one object, made once.
 @MainActor
 @usableFromInline

@@ -7,7 +7,7 @@
 /// cast per state. The states are passed by address.
 ///
 /// It is inlinable so that a store made in inlinable code for a concrete
-/// state (`Store(initial:reduce:)`) folds the cast and gets a `==`
+/// state (`Store(initial:reduceReturning:)`) folds the cast and gets a `==`
 /// specialized for its state, compared in place.
 @inlinable
 func equality<T>(of type: T.Type) -> ((UnsafePointer<T>, UnsafePointer<T>) -> Bool)? {

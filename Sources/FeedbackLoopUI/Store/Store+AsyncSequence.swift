@@ -30,23 +30,6 @@ extension Store where State: Sendable {
     StateSequence(stateStream(buffering: policy))
   }
 
-  /// The store's states as an `AsyncStream`, as this method returned them
-  /// before it returned a `StateSequence`.
-  ///
-  /// Kept so that code which names the stream's type still builds; a
-  /// `StateSequence` iterates the same states.
-  ///
-  /// ```swift
-  /// let stream: AsyncStream<Counter.State> = store.states(buffering: .all)
-  /// ```
-  @available(
-    *, deprecated, message: "a store's states are a StateSequence, as a system's are; drop the AsyncStream type"
-  )
-  @_disfavoredOverload
-  public func states(buffering policy: StateBuffering) -> AsyncStream<State> {
-    stateStream(buffering: policy)
-  }
-
   private func stateStream(buffering policy: StateBuffering) -> AsyncStream<State> {
     let bufferingPolicy: AsyncStream<State>.Continuation.BufferingPolicy =
       switch policy {
@@ -57,7 +40,7 @@ extension Store where State: Sendable {
     let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: bufferingPolicy)
     continuation.yield(current)
     addListener(
-      receive: { state in
+      onState: { state in
         if case .terminated = continuation.yield(state) { return false }
         return true
       },

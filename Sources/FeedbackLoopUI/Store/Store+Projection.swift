@@ -24,7 +24,8 @@ extension Store {
   }
 
   /// A view state through a prism that lets only some states through (the
-  /// seed 000 talk's `state.producer.filterMap { $0.resultRefresh }`): the
+  /// "Reactive State Machines using Feedback Loops" talk's
+  /// `state.producer.filterMap { $0.resultRefresh }`): the
   /// states for which `prism` returns `nil` do not update the view, which
   /// keeps showing the last view state that passed.
   ///

@@ -50,7 +50,7 @@ extension Store {
   /// system. Made in the public scope, which is always inlined where the
   /// store is scoped, so that the closure is specialized there for the
   /// child's event: made in `child`, it cost a deep send about a fifth more
-  /// (BENCHMARKS.md, W12scoped). Each level still makes two calls: this
+  /// (BENCHMARKS.md, the scoped-store benchmark). Each level still makes two calls: this
   /// closure and the mapping.
   @inlinable @inline(__always)
   func forwarding<ChildEvent>(_ toEvent: @escaping (ChildEvent) -> Event) -> @MainActor (ChildEvent) -> Void {

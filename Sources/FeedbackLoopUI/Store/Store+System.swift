@@ -2,7 +2,7 @@ import FeedbackLoop
 
 extension Store where State: Sendable, Event: Sendable {
   /// Starts a system on the main actor and holds it in a store: the
-  /// counterpart of `System(initial:reduce:feedbacks:)`
+  /// counterpart of `System(initial:reduceReturning:feedbacks:)`
   /// for a user interface (ReactiveFeedback's
   /// `Property(initial:reduce:feedbacks:)`).
   ///
@@ -15,7 +15,7 @@ extension Store where State: Sendable, Event: Sendable {
   /// ```swift
   /// let store = Store(
   ///   initial: Search.State(),
-  ///   reduce: Search.reduce,
+  ///   reduceReturning: Search.reduce,
   ///   feedbacks: Search.feedbacks(api: api)
   /// )
   /// store.send(.search("swift"))
@@ -24,21 +24,21 @@ extension Store where State: Sendable, Event: Sendable {
   ///
   /// - Parameters:
   ///   - initial: the state the system starts in.
-  ///   - reduce: the pure function `(State, Event) -> State`.
+  ///   - reduceReturning: the pure function `(State, Event) -> State`.
   ///   - feedbacks: the feedbacks, in the order they see each state.
   ///   - environment: the clock, effect executor, logger and event buffer.
   ///   - monitor: receives every reduction and effect.
   @inlinable
   public convenience init(
     initial: State,
-    reduce: @escaping @Sendable (State, Event) -> State,
+    reduceReturning reduce: @escaping @Sendable (State, Event) -> State,
     feedbacks: [Feedback<State, Event>] = [],
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil
   ) {
     self.init(
       System(
-        initial: initial, reduce: reduce, feedbacks: feedbacks,
+        initial: initial, reduceReturning: reduce, feedbacks: feedbacks,
         isolation: .mainActor, environment: environment, monitor: monitor))
   }
 
@@ -46,19 +46,19 @@ extension Store where State: Sendable, Event: Sendable {
   /// place, and holds it in a store.
   ///
   /// ```swift
-  /// let store = Store(initial: Counter.State(), reduceInPlace: Counter.reduce)
+  /// let store = Store(initial: Counter.State(), reduce: Counter.reduce)
   /// ```
   @inlinable
   public convenience init(
     initial: State,
-    reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
+    reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>] = [],
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil
   ) {
     self.init(
       System(
-        initial: initial, reduceInPlace: reduce, feedbacks: feedbacks,
+        initial: initial, reduce: reduce, feedbacks: feedbacks,
         isolation: .mainActor, environment: environment, monitor: monitor))
   }
 
@@ -107,7 +107,7 @@ extension Store where State: Sendable, Event: Sendable {
     // calls it on the thread that stops or drains the system: on the main
     // queue (the main actor's) the store takes the stop at once; from
     // elsewhere it hops to the main actor.
-    let receive = checkedOnMainActor { (store: Store, state: State) in store.receive(state) }
+    let receive = checkedOnMainActor { (store: Store, state: State) in store.onState(state) }
     _ = system.observe { [weak self] state in
       MainActor.preconditionIsolated(
         "FeedbackLoopUI: a Store needs a system that runs on the main actor (isolation: .mainActor)")

@@ -26,7 +26,7 @@ import Observation
 /// ```swift
 /// struct CounterView: View {
 ///   @State private var store = Store(
-///     initial: Counter.State(), reduceInPlace: Counter.reduce, feedbacks: Counter.feedbacks)
+///     initial: Counter.State(), reduce: Counter.reduce, feedbacks: Counter.feedbacks)
 ///
 ///   var body: some View {
 ///     Stepper("\(store.count)") {
@@ -55,7 +55,7 @@ public final class Store<State, Event> {
   // write, or a mutation that calls no code outside this file: no access
   // is held across an Observation callback, a listener or a comparison), so
   // no access can overlap another. The dynamic checks cost 11% to 13% of
-  // the per-event path (BENCHMARKS.md, issue 19).
+  // the per-event path (BENCHMARKS.md, "The UI store at the core's speed").
 
   /// The state, as the store last received it, and the slot the next one
   /// is compared in.
@@ -233,22 +233,6 @@ public final class Store<State, Event> {
     for event in events { forward(event) }
   }
 
-  /// Feedbacks' `emit(event:)`: the same as ``send(_:)``, which is the
-  /// spelling to use.
-  ///
-  /// Deprecated because two names for one operation made readers ask whether
-  /// they differ; they never did. `send` is the name the rest of the library
-  /// uses (`System.send(_:)`, `Input.send(_:)`, an effect's `Send`), so
-  /// write `store.send(.refresh)` instead of `store.emit(.refresh)`.
-  ///
-  /// ```swift
-  /// Button("Refresh") { store.send(.refresh) }
-  /// ```
-  @available(*, deprecated, renamed: "send(_:)", message: "write store.send(event)")
-  public func emit(_ event: Event) {
-    forward(event)
-  }
-
   /// Stops the system: every effect and input is cancelled, no event is
   /// reduced afterwards, and the state sequences and publishers of this
   /// store and of the stores scoped from the same system finish (G9).
@@ -300,7 +284,7 @@ public final class Store<State, Event> {
   /// registrar call only for what changed and was read since its last
   /// notification (see `stateIsRead` and `ObservedField.isRead`).
   @inlinable
-  func receive(_ new: State) {
+  func onState(_ new: State) {
     guard take(new) else { return }
     // The scoped stores someone follows take the state before anyone is
     // told; the others derive it when they are read.
@@ -353,7 +337,7 @@ public final class Store<State, Event> {
     if members.wordCount > 0 { tellChangedFields() }
     guard !listening.isEmpty else { return }
     var ended: Set<Int> = []
-    for listener in listening where !listener.receive(current) {
+    for listener in listening where !listener.onState(current) {
       ended.insert(listener.id)
     }
     isTelling = false
@@ -428,10 +412,10 @@ public final class Store<State, Event> {
   /// `finishOnRelease`, if given, is called if the store goes away first.
   ///
   /// `take`, if given, is called with each new state before any reader of
-  /// this store is told of it, and `receive` after (see `receive(_:)`).
+  /// this store is told of it, and `onState` after (see `onState(_:)`).
   func addListener(
     take: (@MainActor (State) -> Void)? = nil,
-    receive: @escaping @MainActor (State) -> Bool,
+    onState: @escaping @MainActor (State) -> Bool,
     finish: @escaping @MainActor () -> Void,
     finishOnRelease: (@Sendable () -> Void)? = nil
   ) {
@@ -441,7 +425,7 @@ public final class Store<State, Event> {
       return
     }
     if derive != nil { followFromNow() }
-    listeners.append(StoreListener(id: nextListenerID, take: take, receive: receive, finish: finish))
+    listeners.append(StoreListener(id: nextListenerID, take: take, onState: onState, finish: finish))
     if let finishOnRelease { finishers[nextListenerID] = finishOnRelease }
   }
 

@@ -9,7 +9,7 @@ struct StoreListener<State> {
   @usableFromInline let take: (@MainActor (State) -> Void)?
   /// Takes a new state; returns `false` when the listener is gone (a
   /// released scoped store, a terminated sequence), which removes it.
-  @usableFromInline let receive: @MainActor (State) -> Bool
+  @usableFromInline let onState: @MainActor (State) -> Bool
   /// The system stopped: no state will follow.
   @usableFromInline let finish: @MainActor () -> Void
 }

@@ -23,7 +23,7 @@ import Testing
     #expect(fixtures.map(\.sequence) == [3, 4])
     #expect(fixtures[0] == Fixture(sequence: 3, given: moments[2].state, when: .loadNextPage, then: moments[3].state))
     // Every one holds for the reducer, checked with the testing kit.
-    let transitions = TransitionAssertions(reduceInPlace: PagedSearch.reduce)
+    let transitions = TransitionAssertions(PagedSearch.reduce)
     for fixture in Fixture.from(moments) {
       transitions.assertThat(from: fixture.given, on: fixture.when, newStateIs: fixture.then)
     }
@@ -61,7 +61,7 @@ import Testing
     #expect(source.contains(##"let when = try decode(PagedSearch.Event.self, #"{"loadNextPage":{}}"#)"##))
     #expect(
       source.contains(
-        "TransitionAssertions(reduceInPlace: PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)"))
+        "TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)"))
     // The embedded JSON is the fixture's: decode it back from the literal.
     let thenLiteral = try #require(source.split(separator: "\n").first { $0.contains("let then = ") })
     let json = thenLiteral.split(separator: "#\"", maxSplits: 1)[1].dropLast(3)
@@ -82,7 +82,9 @@ import Testing
         "state is the one recorded.\n//\n// Regenerate:\n//\n// make fixtures\n\nimport FeedbackLoopTesting"))
     #expect(source.contains("import Testing\n\n@Suite struct Recorded {"))
     #expect(
-      source.contains("TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)"))
+      source.contains(
+        "TransitionAssertions(reduceReturning: PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)")
+    )
   }
 
   @Test("a JSON that holds a quote and a hash gets a literal with more hashes")

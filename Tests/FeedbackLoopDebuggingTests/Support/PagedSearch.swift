@@ -3,7 +3,7 @@ import FeedbackLoopDebugging
 import FeedbackLoopScenarios
 import FeedbackLoopTesting
 
-/// Seed 000's paginated search, small: each page takes one second of the test
+/// The paginated search, small: each page takes one second of the test
 /// clock to load. Its event can carry a jump (time travel).
 enum PagedSearch {
   struct State: Sendable, Equatable, Codable {
@@ -67,7 +67,7 @@ extension Harness {
     PagedSearch.State, PagedSearch.Event
   > {
     System(
-      initial: PagedSearch.State(), reduceInPlace: TimeTravel.reducer(PagedSearch.reduce),
+      initial: PagedSearch.State(), reduce: TimeTravel.reducer(PagedSearch.reduce),
       feedbacks: PagedSearch.feedbacks, environment: environment, monitor: monitor)
   }
 

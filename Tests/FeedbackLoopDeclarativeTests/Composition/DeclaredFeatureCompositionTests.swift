@@ -7,25 +7,25 @@ import Testing
 /// that lifts into a parent, with liftable feedbacks beside them.
 @Suite(.runsLeftoverJobs) struct DeclaredFeatureCompositionTests {
   struct Mixer: Sendable {
-    var left: any State = Volume.VolumeState(value: 0)
-    var right: any State = Volume.VolumeState(value: 0)
+    var left: any StateProtocol = Volume.VolumeState(value: 0)
+    var right: any StateProtocol = Volume.VolumeState(value: 0)
   }
 
   enum MixerEvent: Sendable {
-    case left(any Event)
-    case right(any Event)
+    case left(any EventProtocol)
+    case right(any EventProtocol)
   }
 
-  static let toLeft = EventPath<MixerEvent, any Event>(
+  static let toLeft = EventPath<MixerEvent, any EventProtocol>(
     embed: MixerEvent.left, extract: { if case .left(let event) = $0 { event } else { nil } })
-  static let toRight = EventPath<MixerEvent, any Event>(
+  static let toRight = EventPath<MixerEvent, any EventProtocol>(
     embed: MixerEvent.right, extract: { if case .right(let event) = $0 { event } else { nil } })
 
-  static func value(_ state: any State) -> Int? { (state as? Volume.VolumeState)?.value }
+  static func value(_ state: any StateProtocol) -> Int? { (state as? Volume.VolumeState)?.value }
 
   @Test("a declared system's transitions lift into a parent; each child sees only its events")
   func declaredTransitionsLift() {
-    let declared = DeclarativeSystem<any State, any Event> {
+    let declared = DeclarativeSystem<any StateProtocol, any EventProtocol> {
       InitialState { Volume.VolumeState(value: 0) }
       Volume.transitions()
     }
@@ -44,7 +44,7 @@ import Testing
 
   @Test("G3 a declared feature's liftable feedback regulates its child inside the parent")
   func declaredFeatureWithLiftableFeedback() {
-    let regulated = Feature<any State, any Event>(
+    let regulated = Feature<any StateProtocol, any EventProtocol>(
       name: "volume", reducer: Volume.transitions().reducer,
       feedbacks: [
         .predicate({ (DeclaredFeatureCompositionTests.value($0) ?? 0) < 5 }, whenFalse: .keepRunning) { _ in
@@ -57,18 +57,22 @@ import Testing
   }
 
   struct ToLeft: EventCase {
-    func embed(_ event: any Event) -> MixerEvent { .left(event) }
-    func extract(_ event: MixerEvent) -> (any Event)? { if case .left(let event) = event { event } else { nil } }
+    func embed(_ event: any EventProtocol) -> MixerEvent { .left(event) }
+    func extract(_ event: MixerEvent) -> (any EventProtocol)? {
+      if case .left(let event) = event { event } else { nil }
+    }
   }
 
   struct ToRight: EventCase {
-    func embed(_ event: any Event) -> MixerEvent { .right(event) }
-    func extract(_ event: MixerEvent) -> (any Event)? { if case .right(let event) = event { event } else { nil } }
+    func embed(_ event: any EventProtocol) -> MixerEvent { .right(event) }
+    func extract(_ event: MixerEvent) -> (any EventProtocol)? {
+      if case .right(let event) = event { event } else { nil }
+    }
   }
 
   @Test("a declared system's feature composes through event cases too, and a system runs the composition")
   func declaredFeatureThroughEventCases() {
-    let declared = DeclarativeSystem<any State, any Event> {
+    let declared = DeclarativeSystem<any StateProtocol, any EventProtocol> {
       InitialState { Volume.VolumeState(value: 0) }
       Volume.transitions()
     }

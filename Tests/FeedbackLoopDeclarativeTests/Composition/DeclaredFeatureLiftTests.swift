@@ -28,7 +28,7 @@ import Testing
   static let doorOnTheMainActor = DeclarativeSystem<Door, Push> {
     InitialState { .closed }
     Transitions { From(Door.closed) { On(Push.open, transitionTo: Door.open) } }
-      .execute(on: .mainActor)
+      .isolation(.mainActor)
   }
 
   static func lift(
@@ -41,23 +41,23 @@ import Testing
 
   @Test("lifting a declared system that chose an executor logs one warning naming the feature")
   func executorIsNotKept() {
-    let (_, logs) = Self.lift(Self.door.execute(on: ManualTaskExecutor()), name: "frontDoor")
+    let (_, logs) = Self.lift(Self.door.effectExecutor(ManualTaskExecutor()), name: "frontDoor")
     #expect(logs.records.count == 1)
     #expect(logs.records.first?.level == .warning)
-    #expect(logs.messages.first?.contains("\"frontDoor\" chose execute(on:) on the system") == true)
+    #expect(logs.messages.first?.contains("\"frontDoor\" chose effectExecutor(_:) on the system") == true)
   }
 
   @Test("lifting a declared system whose transitions chose an isolation logs one warning naming the feature")
   func transitionsIsolationIsNotKept() {
-    let (_, logs) = Self.lift(Self.doorOnTheMainActor.execute(on: ManualTaskExecutor()), name: "backDoor")
+    let (_, logs) = Self.lift(Self.doorOnTheMainActor.effectExecutor(ManualTaskExecutor()), name: "backDoor")
     #expect(logs.records.count == 1)
     #expect(
       logs.messages.first?.contains(
-        "\"backDoor\" chose execute(on:) on the system and Transitions.execute(on:)") == true)
+        "\"backDoor\" chose effectExecutor(_:) on the system and Transitions.isolation(_:)") == true)
     let (_, isolationOnly) = Self.lift(Self.doorOnTheMainActor)
     #expect(isolationOnly.messages.count == 1)
     #expect(
-      isolationOnly.messages.first?.contains("chose Transitions.execute(on:), which a feature cannot keep") == true)
+      isolationOnly.messages.first?.contains("chose Transitions.isolation(_:), which a feature cannot keep") == true)
   }
 
   @Test("lifting a declared system without an isolation or executor logs nothing, even with an unmatched policy")

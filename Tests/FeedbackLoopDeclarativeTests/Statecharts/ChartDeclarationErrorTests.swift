@@ -137,7 +137,7 @@ private func message(_ build: () throws -> Statechart<Int, Key>) -> String? {
       }
     }
     #expect(chart.stateIDs.count == 64)  // the root and 63 declared states
-    let system = chart.system(context: 0)
+    let system = chart.start(context: 0)
     for _ in 0..<61 { system.send(.go) }
     #expect(system.state.activeStates == ["ring", "s61", "last"])
     #expect(system.state.isActive("last"))

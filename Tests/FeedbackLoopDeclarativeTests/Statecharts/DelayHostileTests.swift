@@ -17,12 +17,12 @@ import Testing
   }
 
   static func system(
-    _ chart: Statechart<[String], Signal>, initial: StatechartState<[String]>,
-    feedbacks: [Feedback<StatechartState<[String]>, ChartEvent<Signal>>], clock: some Clock<Duration>,
+    _ chart: Statechart<[String], Signal>, initial: ChartSnapshot<[String]>,
+    feedbacks: [Feedback<ChartSnapshot<[String]>, ChartEvent<Signal>>], clock: some Clock<Duration>,
     executor: ManualTaskExecutor
-  ) -> System<StatechartState<[String]>, ChartEvent<Signal>> {
+  ) -> System<ChartSnapshot<[String]>, ChartEvent<Signal>> {
     System(
-      initial: initial, reduceInPlace: chart.reduce, feedbacks: feedbacks,
+      initial: initial, reduce: chart.reduce, feedbacks: feedbacks,
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
   }
 
@@ -105,7 +105,7 @@ extension DelayHostileTests {
     let executor = ManualTaskExecutor()
     let clock = LaggingClock(executor: executor)
     let system = System(
-      initial: chart.initialState(context: []), reduceInPlace: chart.reduce, feedbacks: chart.feedbacks,
+      initial: chart.initialState(context: []), reduce: chart.reduce, feedbacks: chart.feedbacks,
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     system.send(.b)
     system.send(.a)
@@ -153,8 +153,8 @@ extension DelayHostileTests {
         ChartState("three") { Transition(after: .milliseconds(1), to: nil, action: { $0.append("3") }) }
       }
     }
-    let target = Locked<System<StatechartState<[String]>, ChartEvent<Signal>>?>(nil)
-    let stopper = Feedback<StatechartState<[String]>, ChartEvent<Signal>>.observer({
+    let target = Locked<System<ChartSnapshot<[String]>, ChartEvent<Signal>>?>(nil)
+    let stopper = Feedback<ChartSnapshot<[String]>, ChartEvent<Signal>>.observer({
       { state in if !state.context.isEmpty { target.withLock { $0 }?.stop() } }
     })
     let (system, clock) = DelayOrderTests.system(chart, context: [], feedbacks: chart.feedbacks + [stopper])
@@ -202,7 +202,7 @@ extension DelayHostileTests {
     let executor = ManualTaskExecutor()
     let clock = ReversingClock(executor: executor)
     let system = System(
-      initial: chart.initialState(context: []), reduceInPlace: chart.reduce, feedbacks: chart.feedbacks,
+      initial: chart.initialState(context: []), reduce: chart.reduce, feedbacks: chart.feedbacks,
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     clock.advance(by: .milliseconds(1))
     #expect(system.state.context == Array(0..<count))

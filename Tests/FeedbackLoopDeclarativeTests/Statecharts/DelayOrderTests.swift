@@ -11,12 +11,12 @@ import Testing
   /// A system of `chart` on a clock that wakes equal deadlines last first.
   static func system<Context: Sendable>(
     _ chart: Statechart<Context, Signal>, context: Context,
-    feedbacks: [Feedback<StatechartState<Context>, ChartEvent<Signal>>]? = nil
-  ) -> (System<StatechartState<Context>, ChartEvent<Signal>>, ReversingClock) {
+    feedbacks: [Feedback<ChartSnapshot<Context>, ChartEvent<Signal>>]? = nil
+  ) -> (System<ChartSnapshot<Context>, ChartEvent<Signal>>, ReversingClock) {
     let executor = ManualTaskExecutor()
     let clock = ReversingClock(executor: executor)
     let system = System(
-      initial: chart.initialState(context: context), reduceInPlace: chart.reduce,
+      initial: chart.initialState(context: context), reduce: chart.reduce,
       feedbacks: feedbacks ?? chart.feedbacks,
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     return (system, clock)

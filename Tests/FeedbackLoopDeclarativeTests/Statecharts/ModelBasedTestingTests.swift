@@ -85,7 +85,7 @@ private let allEvents: [Player.Event] = [.loaded, .play, .pause, .tap, .introSta
     let coverage = ChartCoverage(of: Player.chart)
     let test = TestSystem(clock: TestClock(executor: ManualTaskExecutor()), exhaustivity: .off) {
       environment, monitor in
-      coverage.recording(Player.chart).system(context: Player.Context(), environment: environment, monitor: monitor)
+      coverage.recording(Player.chart).start(context: Player.Context(), environment: environment, monitor: monitor)
     }
     test.send(.event(.loaded))
     test.send(.event(.pause))

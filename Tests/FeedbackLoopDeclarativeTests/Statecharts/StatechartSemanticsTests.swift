@@ -10,7 +10,7 @@ enum Key: Sendable, Equatable {
 /// A chart whose context is the log of what its actions did, in order.
 typealias LogChart = Statechart<[String], Key>
 
-private func run(_ chart: LogChart, _ events: Key...) -> StatechartState<[String]> {
+private func run(_ chart: LogChart, _ events: Key...) -> ChartSnapshot<[String]> {
   var state = chart.initialState(context: [])
   for event in events { chart.reduce(&state, .event(event)) }
   return state
@@ -319,7 +319,7 @@ private func loggedExit(_ name: String) -> OnExit<[String], Key> {
       ChartState("movie")
     }
     let seen = Recorder<[String]>()
-    let system = chart.system(context: [])
+    let system = chart.start(context: [])
     let observation = system.observe { seen.append($0.activeLeaves) }
     system.send(.finish)
     #expect(seen.all == [["counting"], ["movie"]])
@@ -355,7 +355,7 @@ private func loggedExit(_ name: String) -> OnExit<[String], Key> {
       }
       ChartState("d") { OnEntry { $0.append("enter d") } }
     }
-    let system = chart.system(context: [])
+    let system = chart.start(context: [])
     #expect(system.state.context == ["b", "c", "enter d"])
     system.stop()
   }

@@ -89,8 +89,8 @@ import Testing
   /// drawn from a seeded generator through `reduce`, and returns each state.
   static func walk(
     _ chart: Statechart<Context, Event>, seed: UInt64, steps: Int,
-    reduce: (inout StatechartState<Context>, ChartEvent<Event>) -> Void
-  ) -> [StatechartState<Context>] {
+    reduce: (inout ChartSnapshot<Context>, ChartEvent<Event>) -> Void
+  ) -> [ChartSnapshot<Context>] {
     var random = seed
     func next() -> Int {
       random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -114,7 +114,7 @@ import Testing
   /// `Equatable` runs: each key's matcher asked.
   static func reduceByMatchers<C, E>(
     _ chart: Statechart<C, E>
-  ) -> (inout StatechartState<C>, ChartEvent<E>) -> Void {
+  ) -> (inout ChartSnapshot<C>, ChartEvent<E>) -> Void {
     { state, event in chart.reduce(&state, event) }
   }
 

@@ -23,9 +23,9 @@ private func hudChart() throws -> Statechart<Int, HUDEvent> {
 
 private func testSystem<Context: Sendable & Equatable, Event: Sendable>(
   _ chart: Statechart<Context, Event>, context: Context
-) -> TestSystem<StatechartState<Context>, ChartEvent<Event>> {
+) -> TestSystem<ChartSnapshot<Context>, ChartEvent<Event>> {
   let test = TestSystem(clock: TestClock(executor: ManualTaskExecutor()), exhaustivity: .off) { environment, monitor in
-    chart.system(context: context, environment: environment, monitor: monitor)
+    chart.start(context: context, environment: environment, monitor: monitor)
   }
   return test
 }
@@ -118,7 +118,7 @@ private func testSystem<Context: Sendable & Equatable, Event: Sendable>(
         OnEntry { $0.append("a") }; ChartState("b") { OnEntry { $0.append("b") } }
       }
     }
-    let system = chart.system(context: [])
+    let system = chart.start(context: [])
     #expect(system.state.context == ["a", "b"])
     #expect(system.state.activeStates == ["c", "a", "b"])
     system.stop()

@@ -34,7 +34,7 @@ extension Reliability {
     ) -> System<State, Event> {
       let environment = harness.environment
       return System(
-        initial: State(), reduceInPlace: reduce,
+        initial: State(), reduce: reduce,
         feedbacks: [
           .childSystems(
             children, for: \.ids,
@@ -42,7 +42,7 @@ extension Reliability {
               let sentinel = Sentinel(freed)
               return System(
                 initial: 0,
-                reduce: { (count: Int, step: Int) -> Int in
+                reduceReturning: { (count: Int, step: Int) -> Int in
                   _ = sentinel
                   return count + step
                 },
@@ -124,7 +124,7 @@ extension Reliability {
       let children = ChildSystems<Int, Int, Int>()
       let environment = SystemEnvironment()
       let parent = System(
-        initial: State(), reduceInPlace: Self.reduce,
+        initial: State(), reduce: Self.reduce,
         feedbacks: [
           .childSystems(
             children, for: \.ids,
@@ -132,7 +132,7 @@ extension Reliability {
               let sentinel = Sentinel(freed)
               return System(
                 initial: 0,
-                reduce: { (count: Int, step: Int) -> Int in
+                reduceReturning: { (count: Int, step: Int) -> Int in
                   _ = sentinel
                   return count + step
                 }, environment: environment)

@@ -145,7 +145,7 @@ extension Reliability {
       let counts = ActivityCounts<State, Event>()
       let system = System(
         initial: State(),
-        reduceInPlace: { state, event in
+        reduce: { state, event in
           trace.withLock { $0.append(event) }
           switch event {
           case .setQuery(let query): state.query = query

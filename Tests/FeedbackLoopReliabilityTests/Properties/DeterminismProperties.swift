@@ -77,7 +77,7 @@ extension Reliability {
       let activity = ActivityRecorder<State, Event>()
       let system = System(
         initial: State(),
-        reduceInPlace: { state, event in
+        reduce: { state, event in
           reduce(&state, event)
           trace.withLock { $0.append((event, state)) }
         },

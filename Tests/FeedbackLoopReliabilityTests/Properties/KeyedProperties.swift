@@ -167,7 +167,7 @@ extension Reliability {
       let activity = ActivityRecorder<State, Event>()
       let system = System(
         initial: State(requests: testCase.initial),
-        reduceInPlace: { state, event in
+        reduce: { state, event in
           trace.withLock { $0.append(event) }
           reduce(&state, event)
         },

@@ -124,10 +124,10 @@ enum DiscardKind: Hashable, Sendable {
 
   init(_ reason: DiscardReason) {
     switch reason {
-    case .effectCancelled: self = .effectCancelled
     case .systemStopped: self = .systemStopped
     case .bufferFull: self = .bufferFull
-    case .noSuchChild: self = .noSuchChild
+    case _ where reason.cancelledEffect != nil: self = .effectCancelled
+    default: self = .noSuchChild
     }
   }
 }

@@ -52,7 +52,7 @@ struct ChildSystemStubTests {
     stubs.stub(Uploads.Child.self, id: "a.txt", initial: Uploads.Upload()) { upload, _ in upload.done = true }
     let children = ChildSystems<String, Uploads.Upload, Uploads.UploadEvent>()
     let app = TestSystem(
-      initial: Uploads.State(), reduceInPlace: Uploads.reduce,
+      initial: Uploads.State(), reduce: Uploads.reduce,
       feedbacks: [Uploads.feedback(children, make: stubs.make(Uploads.Child.self, placeholder: Uploads.Upload()))])
     app.send(.add("a.txt", size: 10)) { $0.files["a.txt"] = 10 }
     #expect(stubs.startCount(Uploads.Child.self, id: "a.txt") == 1)
@@ -75,7 +75,7 @@ struct ChildSystemStubTests {
     stubs.stub(Uploads.Child.self, id: "b.txt", initial: Uploads.Upload())
     let children = ChildSystems<String, Uploads.Upload, Uploads.UploadEvent>()
     let app = TestSystem(
-      initial: Uploads.State(), reduceInPlace: Uploads.reduce,
+      initial: Uploads.State(), reduce: Uploads.reduce,
       feedbacks: [Uploads.feedback(children, make: stubs.make(Uploads.Child.self, placeholder: Uploads.Upload()))])
     app.send(.add("a.txt", size: 1)) { $0.files["a.txt"] = 1 }
     stubs.verify()
@@ -93,7 +93,7 @@ struct ChildSystemStubTests {
     let stubs = ChildSystemStubs(reporter: failures.reporter)
     let children = ChildSystems<String, Uploads.Upload, Uploads.UploadEvent>()
     let app = TestSystem(
-      initial: Uploads.State(), reduceInPlace: Uploads.reduce,
+      initial: Uploads.State(), reduce: Uploads.reduce,
       feedbacks: [Uploads.feedback(children, make: stubs.make(Uploads.Child.self, placeholder: Uploads.Upload()))])
     app.send(.add("c.txt", size: 1)) { $0.files["c.txt"] = 1 }
     #expect(failures.kinds == [.childSystem])

@@ -24,7 +24,7 @@ struct EventSourcesTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func anEventSentThroughAnInputIsReceived() {
     let keyboard = Input<Event>()
-    let editor = TestSystem(initial: State(), reduceInPlace: Self.reduce, feedbacks: [.input(keyboard)])
+    let editor = TestSystem(initial: State(), reduce: Self.reduce, feedbacks: [.input(keyboard)])
     keyboard.send(.typed("hi"))
     editor.receive(.typed("hi")) { $0.text = "hi" }
     editor.finish()
@@ -33,7 +33,7 @@ struct EventSourcesTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func aStreamFeedbackAnswersEachStateAndItsEventsAreReceived() {
     let editor = TestSystem(
-      initial: State(), reduceInPlace: Self.reduce,
+      initial: State(), reduce: Self.reduce,
       feedbacks: [
         Feedback.events({ states in
           states.filter { $0.length != $0.text.count }.map { Event.counted($0.text.count) }

@@ -137,7 +137,7 @@ struct ExhaustiveFailureTests {
   @Test func eventsNotReceivedByTheEndAreReported() throws {
     let log = FailureLog()
     let volume = TestSystem(
-      initial: Volume.State(value: 13), reduce: Volume.reduce, feedbacks: Volume.feedbacks(target: 15),
+      initial: Volume.State(value: 13), reduceReturning: Volume.reduce, feedbacks: Volume.feedbacks(target: 15),
       reporter: log.reporter)
     volume.receive(.increase) { $0.value = 14 }
     volume.finish()
@@ -196,7 +196,8 @@ struct ExhaustiveFailureTests {
   @Test func anUnmappedErrorThatTheTestDidNotAssertIsReported() throws {
     let log = FailureLog()
     let system = TestSystem(
-      initial: 0, reduce: Fixtures.Failing.reduce, feedbacks: Fixtures.Failing.feedbacks, reporter: log.reporter)
+      initial: 0, reduceReturning: Fixtures.Failing.reduce, feedbacks: Fixtures.Failing.feedbacks,
+      reporter: log.reporter)
     system.send(.go) { $0 = 1 }
     system.advance(by: .seconds(1))
     system.finish()
@@ -218,7 +219,8 @@ struct ExhaustiveFailureTests {
   @Test func anUnmappedErrorIsAssertedWithReceiveUnmappedError() {
     let log = FailureLog()
     let system = TestSystem(
-      initial: 0, reduce: Fixtures.Failing.reduce, feedbacks: Fixtures.Failing.feedbacks, reporter: log.reporter)
+      initial: 0, reduceReturning: Fixtures.Failing.reduce, feedbacks: Fixtures.Failing.feedbacks,
+      reporter: log.reporter)
     system.send(.go) { $0 = 1 }
     system.receiveUnmappedError()  // none yet
     system.advance(by: .seconds(1))
@@ -233,7 +235,7 @@ struct ExhaustiveFailureTests {
     let log = FailureLog()
     let system = TestSystem(reporter: log.reporter) { environment, monitor in
       let system = System(
-        initial: 0, reduce: Fixtures.Failing.reduce, environment: environment, monitor: monitor)
+        initial: 0, reduceReturning: Fixtures.Failing.reduce, environment: environment, monitor: monitor)
       system.stop()
       return system
     }
@@ -263,7 +265,7 @@ struct ExhaustiveFailureTests {
   @Test func runningAClockThatNeverRunsOutIsReported() {
     let log = FailureLog()
     let ticker = TestSystem(
-      initial: 0, reduce: Fixtures.Ticker.reduce, feedbacks: Fixtures.Ticker.feedbacks, reporter: log.reporter)
+      initial: 0, reduceReturning: Fixtures.Ticker.reduce, feedbacks: Fixtures.Ticker.feedbacks, reporter: log.reporter)
     ticker.run(limit: 5)
     #expect(ticker.state == 5)
     ticker.skipReceivedEvents()
@@ -284,7 +286,8 @@ struct ExhaustiveFailureTests {
     let echo = Feedback<Int, Fixtures.Ticker.Event>.query({ $0 > 0 ? $0 : nil }) { _ in
       .run { send in send(.tick) }
     }
-    let runaway = TestSystem(initial: 0, reduce: Fixtures.Ticker.reduce, feedbacks: [echo], reporter: log.reporter)
+    let runaway = TestSystem(
+      initial: 0, reduceReturning: Fixtures.Ticker.reduce, feedbacks: [echo], reporter: log.reporter)
     runaway.runawayLimit = 1_000
     let line: UInt = #line + 1
     runaway.send(.tick)

@@ -36,7 +36,7 @@ struct NonExhaustiveTests {
     let log = FailureLog()
     let clock = TestClock()
     let intro = TestSystem(
-      initial: .hidden, reduce: SkipIntro.reduce,
+      initial: .hidden, reduceReturning: SkipIntro.reduce,
       feedbacks: SkipIntro.feedbacks(player: FakePlayer(clock: clock)), clock: clock,
       exhaustivity: .off, reporter: log.reporter)
     intro.send(.hasIntroStarted(true))
@@ -50,7 +50,7 @@ struct NonExhaustiveTests {
   @Test func anEventThatNeverCameIsStillReported() {
     let log = FailureLog()
     let volume = TestSystem(
-      initial: Volume.State(value: 13), reduce: Volume.reduce, feedbacks: Volume.feedbacks(target: 15),
+      initial: Volume.State(value: 13), reduceReturning: Volume.reduce, feedbacks: Volume.feedbacks(target: 15),
       exhaustivity: .off, reporter: log.reporter)
     volume.receive(.decrease)
     volume.finish()

@@ -8,7 +8,7 @@ struct ReporterTests {
   @Test func underSwiftTestingAFailureIsAnIssueAtTheAssertionWithTheTimeline() {
     let line = #line + 3
     withKnownIssue {
-      let hud = TestSystem(initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks)
+      let hud = TestSystem(initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks)
       hud.send(.tap) { $0.isVisible = true }
       hud.skipInFlightEffects()
       hud.finish()
@@ -25,7 +25,7 @@ struct ReporterTests {
   @Test func underSwiftTestingEffectsLeftRunningAreAnIssueWhereTheTestSystemWasMade() {
     let line = #line + 2
     withKnownIssue {
-      let hud = TestSystem(initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks)
+      let hud = TestSystem(initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks)
       hud.send(.tap) {
         $0.isVisible = true
         $0.interactions = 1
@@ -38,7 +38,7 @@ struct ReporterTests {
 
   @Test func aTransitionThatDoesNotHoldIsAnIssue() {
     withKnownIssue {
-      TransitionAssertions(Volume.reduce)
+      TransitionAssertions(reduceReturning: Volume.reduce)
         .assertThat(from: Volume.State(value: 10), on: .increase, newStateIs: Volume.State(value: 12))
     } matching: { issue in
       issue.comments.map(\.rawValue).joined().hasPrefix(

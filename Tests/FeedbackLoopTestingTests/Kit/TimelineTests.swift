@@ -26,7 +26,7 @@ struct TimelineTests {
 
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func itHoldsEventsStatesAndTheLifeOfEveryEffect() throws {
-    let hud = TestSystem(initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks)
+    let hud = TestSystem(initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks)
     hud.send(.tap) {
       $0.isVisible = true
       $0.interactions = 1
@@ -58,7 +58,7 @@ struct TimelineTests {
 
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func itReadsAsAStory() {
-    let hud = TestSystem(initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks)
+    let hud = TestSystem(initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks)
     hud.send(.tap) {
       $0.isVisible = true
       $0.interactions = 1

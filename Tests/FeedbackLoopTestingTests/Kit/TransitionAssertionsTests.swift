@@ -6,10 +6,10 @@ struct TransitionAssertionsTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func transitionsThatHoldReportNothing() {
     let log = FailureLog()
-    let volume = TransitionAssertions(Volume.reduce, reporter: log.reporter)
+    let volume = TransitionAssertions(reduceReturning: Volume.reduce, reporter: log.reporter)
     volume.assertThat(from: Volume.State(value: 10), on: .increase, newStateIs: Volume.State(value: 11))
     volume.assertThat(from: Volume.State(value: 10), on: .decrease, newStateIs: Volume.State(value: 9))
-    let hud = TransitionAssertions(reduceInPlace: HUD.reduce, reporter: log.reporter)
+    let hud = TransitionAssertions(HUD.reduce, reporter: log.reporter)
     hud.assertThatStateIsUnchanged(from: HUD.State(isVisible: false, interactions: 2), on: .hide)
     #expect(log.failures.isEmpty)
   }
@@ -17,7 +17,7 @@ struct TransitionAssertionsTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func anotherNewStateIsReportedWithADiffAtTheAssertion() throws {
     let log = FailureLog()
-    let volume = TransitionAssertions(Volume.reduce, reporter: log.reporter)
+    let volume = TransitionAssertions(reduceReturning: Volume.reduce, reporter: log.reporter)
     let line: UInt = #line + 1
     volume.assertThat(from: Volume.State(value: 10), on: .increase, newStateIs: Volume.State(value: 12))
 
@@ -34,7 +34,7 @@ struct TransitionAssertionsTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func aChangeWhereNoneWasExpectedIsReported() throws {
     let log = FailureLog()
-    let hud = TransitionAssertions(reduceInPlace: HUD.reduce, reporter: log.reporter)
+    let hud = TransitionAssertions(HUD.reduce, reporter: log.reporter)
     hud.assertThatStateIsUnchanged(from: HUD.State(), on: .tap)
 
     let failure = try #require(log.failures.first)

@@ -29,7 +29,7 @@
       guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else {
         throw XCTSkip("the testing kit needs macOS 15 / iOS 18")
       }
-      let hud = TestSystem(initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks)
+      let hud = TestSystem(initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks)
       let line = #line + 1
       hud.send(.tap)
       hud.skipInFlightEffects()
@@ -49,7 +49,7 @@
       guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else {
         throw XCTSkip("the testing kit needs macOS 15 / iOS 18")
       }
-      let hud = TestSystem(initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks)
+      let hud = TestSystem(initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks)
       hud.send(.tap) {
         $0.isVisible = true
         $0.interactions = 1

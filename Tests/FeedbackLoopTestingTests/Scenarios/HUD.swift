@@ -1,6 +1,6 @@
 import FeedbackLoop
 
-/// Seed 001's player HUD: a tap toggles it; it hides 3 seconds after the
+/// The player HUD: a tap toggles it; it hides 3 seconds after the
 /// last interaction, and each interaction starts the 3 seconds again.
 enum HUD {
   struct State: Equatable, Sendable {

@@ -2,11 +2,11 @@ import FeedbackLoop
 import FeedbackLoopTesting
 import Testing
 
-@Suite("Seed 001: the HUD", .runsLeftoverJobs)
+@Suite("The HUD", .runsLeftoverJobs)
 struct HUDTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func aTapShowsTheHUDAndASecondTapHidesItAtOnce() {
-    let hud = TestSystem(initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks)
+    let hud = TestSystem(initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks)
     hud.send(.tap) {
       $0.isVisible = true
       $0.interactions = 1
@@ -22,7 +22,7 @@ struct HUDTests {
 
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func theHUDHidesThreeSecondsAfterTheLastInteraction() {
-    let hud = TestSystem(initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks)
+    let hud = TestSystem(initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks)
     hud.send(.tap) {
       $0.isVisible = true
       $0.interactions = 1
@@ -37,7 +37,7 @@ struct HUDTests {
 
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func eachInteractionStartsTheThreeSecondsAgain() throws {
-    let hud = TestSystem(initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks)
+    let hud = TestSystem(initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks)
     hud.send(.tap) {
       $0.isVisible = true
       $0.interactions = 1
@@ -60,7 +60,7 @@ struct HUDTests {
 
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func aTapOnTheHiddenHUDAfterItHidItselfShowsItAgain() {
-    let hud = TestSystem(initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks)
+    let hud = TestSystem(initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks)
     hud.send(.tap) {
       $0.isVisible = true
       $0.interactions = 1
@@ -78,7 +78,7 @@ struct HUDTests {
   }
 
   @Test func theTransitionsOfTheHUD() {
-    let transitions = TransitionAssertions(reduceInPlace: HUD.reduce)
+    let transitions = TransitionAssertions(HUD.reduce)
     transitions.assertThat(
       from: HUD.State(isVisible: false, interactions: 0), on: .tap,
       newStateIs: HUD.State(isVisible: true, interactions: 1))
@@ -91,7 +91,7 @@ struct HUDTests {
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func anIntegrationTestNamesOnlyTheMilestones() {
     let hud = TestSystem(
-      initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks, exhaustivity: .off)
+      initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks, exhaustivity: .off)
     hud.send(.tap) { $0.isVisible = true }
     hud.run()
     hud.receive(.hide) { $0.isVisible = false }

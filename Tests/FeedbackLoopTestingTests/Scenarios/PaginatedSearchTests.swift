@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-@Suite("Seed 000: paginated search", .runsLeftoverJobs)
+@Suite("Paginated search", .runsLeftoverJobs)
 struct PaginatedSearchTests {
   static let swift1 = URL(string: "https://api.example/search?q=swift")!
   static let swift2 = URL(string: "https://api.example/search?q=swift&page=2")!
@@ -25,7 +25,7 @@ struct PaginatedSearchTests {
         swift1: .success(swiftPage1), swift2: .success(swiftPage2), rust1: .success(rustPage1),
       ])
     let search = TestSystem(
-      initial: .loadedPage(.initial), reduce: Search.reduce,
+      initial: .loadedPage(.initial), reduceReturning: Search.reduce,
       feedbacks: Search.feedbacks(store: store, nearBottom: nearBottom), clock: clock)
     return (search, store, nearBottom)
   }

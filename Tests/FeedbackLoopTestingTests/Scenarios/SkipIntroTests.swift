@@ -3,7 +3,7 @@ import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
-@Suite("Seed 001: skip intro", .runsLeftoverJobs)
+@Suite("Skip intro", .runsLeftoverJobs)
 struct SkipIntroTests {
   /// The skip-intro system with a player whose seeks take 0.5 s on the test clock.
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
@@ -11,7 +11,7 @@ struct SkipIntroTests {
     let clock = TestClock()
     let player = FakePlayer(clock: clock)
     let intro = TestSystem(
-      initial: .hidden, reduce: SkipIntro.reduce, feedbacks: SkipIntro.feedbacks(player: player), clock: clock)
+      initial: .hidden, reduceReturning: SkipIntro.reduce, feedbacks: SkipIntro.feedbacks(player: player), clock: clock)
     return (intro, player)
   }
 
@@ -82,7 +82,7 @@ struct SkipIntroTests {
 
   @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
   @Test func theTransitionsOfTheReducer() {
-    let transitions = TransitionAssertions(SkipIntro.reduce)
+    let transitions = TransitionAssertions(reduceReturning: SkipIntro.reduce)
     transitions.assertThat(from: .hidden, on: .hasIntroStarted(true), newStateIs: .showing(secondsLeft: 10))
     transitions.assertThat(
       from: .showing(secondsLeft: 2), on: .secondsLeftChanged(1), newStateIs: .showing(secondsLeft: 1))

@@ -1,6 +1,6 @@
 import FeedbackLoop
 
-/// Seed 004's speaker volume regulator: two feedbacks step the volume
+/// The speaker volume regulator: two feedbacks step the volume
 /// towards a target, one step per state, until it is reached.
 enum Volume {
   struct State: Equatable, Sendable {

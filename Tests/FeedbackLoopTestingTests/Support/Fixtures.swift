@@ -11,7 +11,7 @@ enum Fixtures {
     line: UInt = #line
   ) -> TestSystem<HUD.State, HUD.Event> {
     TestSystem(
-      initial: HUD.State(), reduceInPlace: HUD.reduce, feedbacks: HUD.feedbacks,
+      initial: HUD.State(), reduce: HUD.reduce, feedbacks: HUD.feedbacks,
       exhaustivity: exhaustivity, reporter: log.reporter, line: line)
   }
 

@@ -60,13 +60,13 @@ enum GettingStarted {
 
   // MARK: 2. The reducer
 
-  static func reduce(_ state: State, _ event: Event) -> State {
+  static func reduce(_ state: inout State, _ event: Event) {
     switch event {
-    case .newSearch(let query): .loadingPage(.firstPage(of: query))
-    case .loadNextPage: .loadingPage(state.context)
-    case .retry: state.failed ? .loadingPage(state.context) : state
-    case .success(let response): .loadedPage(state.context.merging(response))
-    case .failure: .error(state.context)
+    case .newSearch(let query): state = .loadingPage(.firstPage(of: query))
+    case .loadNextPage: state = .loadingPage(state.context)
+    case .retry: if state.failed { state = .loadingPage(state.context) }
+    case .success(let response): state = .loadedPage(state.context.merging(response))
+    case .failure: state = .error(state.context)
     }
   }
 

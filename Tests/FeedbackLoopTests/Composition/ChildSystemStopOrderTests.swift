@@ -37,13 +37,13 @@ import Testing
     init() {
       let (environment, stops) = (harness.environment, stops)
       system = System(
-        initial: Parent.State(), reduceInPlace: Parent.reduce,
+        initial: Parent.State(), reduce: Parent.reduce,
         feedbacks: [
           .childSystems(
             children, for: \.ids,
             make: { id, _ in
               System(
-                initial: 0, reduceInPlace: { count, step in count += step }, environment: environment,
+                initial: 0, reduce: { count, step in count += step }, environment: environment,
                 monitor: SystemMonitor { activity in
                   if case .stopped = activity { stops.append(id) }
                 })

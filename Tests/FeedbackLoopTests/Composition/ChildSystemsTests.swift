@@ -59,7 +59,7 @@ enum Downloads {
       children, for: \.urls, name: "downloads",
       make: { id, _ in
         made?.append(id)
-        return System(initial: Download.State(), reduceInPlace: Download.reduce, environment: environment)
+        return System(initial: Download.State(), reduce: Download.reduce, environment: environment)
       },
       route: { if case .download(let id, let event) = $0 { (id, event) } else { nil } },
       outcome: { id, state in state.done ? .finished(id) : nil })
@@ -76,7 +76,7 @@ enum Downloads {
 
     init() {
       system = System(
-        initial: Downloads.State(), reduceInPlace: Downloads.reduce,
+        initial: Downloads.State(), reduce: Downloads.reduce,
         feedbacks: [Downloads.feedback(children, environment: harness.environment, made: made)],
         environment: harness.environment, monitor: activity.monitor)
     }
@@ -120,7 +120,7 @@ enum Downloads {
     probe.send(.add(1, "a"), .download(7, .tick))
     let discarded = probe.activity.discarded
     #expect(discarded.map(\.0) == [.download(7, .tick)])
-    guard case .noSuchChild(let why)? = discarded.first?.1 else {
+    guard let why = discarded.first?.1.missingChild else {
       Issue.record("expected noSuchChild, got \(discarded)")
       return
     }

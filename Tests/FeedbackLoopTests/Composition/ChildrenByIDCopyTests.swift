@@ -32,7 +32,7 @@ import Testing
     func extract(_ event: (Int, Int)) -> (Int, Int)? { event }
   }
 
-  static let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+  static let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
 
   static func manyChildren() -> TrackedDictionary<Int, Int> {
     TrackedDictionary(uniqueKeysWithValues: (0..<1_000).map { ($0, 0) })

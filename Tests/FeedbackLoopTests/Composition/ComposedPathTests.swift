@@ -3,7 +3,7 @@ import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
-/// The lifts composed into one path (W7 and W7b in BENCHMARKS.md): a child
+/// The lifts composed into one path (the children-by-id benchmark in BENCHMARKS.md and the nested-lifts benchmark): a child
 /// by id changed in place with one look-up and read by the feedback where
 /// the write left it; reducers lifted at stored properties, again and
 /// again, composed into one reach. These systems run without a monitor on

@@ -94,7 +94,7 @@ import Testing
 
   @Test("a chain of lifts at stored properties reaches its state through each level's offset")
   func storedLiftsSumTheirOffsets() {
-    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
     let once = counter.lifted(state: \Padded<Int>.inner, event: SameEvent())
     let twice = once.lifted(state: \Padded<Padded<Int>>.inner, event: SameEvent())
     let outer = MemoryLayout<Padded<Padded<Int>>>.offset(of: \Padded<Padded<Int>>.inner)!
@@ -131,7 +131,7 @@ import Testing
         if case .child(let id, let event) = event { (id, event) } else { nil }
       }
     }
-    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
     let holder = counter.lifted(state: \Padded<Int>.inner, event: SameEvent())
       .lifted(optional: \Holder.optional, event: ToOptional())
       .combined(with: counter.lifted(children: \Holder.children, event: ToChild()))
@@ -160,7 +160,7 @@ import Testing
         name: name, reducer: Reducer { pair, event in pair.log.append("\(name) \(event) after \(pair.log.count)") },
         feedbacks: [.query({ $0.log.count }, name: name) { _ in .none }])
     }
-    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
     let both = logging("a").combined(with: logging("b"))
       .combined(with: counter.lifted(optional: \Pair.first, event: SameEvent()))
       .combined(with: counter.lifted(optional: \Pair.second, event: SameEvent()))

@@ -4,7 +4,7 @@ import FeedbackLoopScenarios
 import FeedbackLoopTesting
 import Testing
 
-/// Hostile cases for the features the compiler composes (issue 15): every
+/// Hostile cases for the features the compiler composes: every
 /// shape mixed several levels deep, at offsets other than 0, through tuple
 /// elements, generic levels, classes, zero-sized states, observed and
 /// computed properties, user types conforming to `FeatureProtocol`; each
@@ -133,7 +133,7 @@ import Testing
 
   @Test("an event for an optional child that is nil writes nothing back, through an observed property")
   func optionalDiscardDoesNotWriteObservedProperty() {
-    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
     let closures = counter.lifted(optional: \Observed.child, event: EventPath<Int, Int>.identity).feature
     let cases = counter.lifted(optional: \Observed.child, event: SameEvent())
     var byClosures = Observed()
@@ -154,7 +154,7 @@ import Testing
 
   @Test("an event for an optional child that is nil leaves a computed selection alone")
   func optionalDiscardDoesNotClearComputedSelection() {
-    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
     let cases = counter.lifted(optional: \Selection.selected, event: SameEvent())
     let closures = counter.lifted(optional: \Selection.selected, event: EventPath<Int, Int>.identity).feature
     // Selected 5, whose item is not loaded yet.
@@ -185,7 +185,7 @@ import Testing
   @Test("an event for an id that is not there writes nothing back, through an observed property, in both forms")
   func byIDDiscardDoesNotWriteObservedProperty() {
     _ = ExpectedLiftWarnings.recorder
-    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
     let closures = counter.lifted(children: \ObservedChildren.children, event: ChildEventPath(ToObservedChild()))
       .feature
     let cases = counter.lifted(children: \ObservedChildren.children, event: ToObservedChild())
@@ -219,7 +219,7 @@ import Testing
       }
     }
     let pings = Log<Int>()
-    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
     let empty = Feature<RTEmpty, Int>(name: "empty", reducer: Reducer { _, event in pings.append(event) })
     let tuple = counter.lifted(state: \Holder.pair.1, event: SameEvent())
       .lifted(state: \RTPad<Holder>.inner, event: SameEvent())
@@ -273,7 +273,7 @@ import Testing
 
   @Test("array subscripts, property wrappers and force unwraps: no offset, the key path, alike in both forms")
   func keyPathsWithoutOffsets() {
-    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
     let elementByCases = counter.lifted(state: \Paths.list[1], event: SameEvent())
       .lifted(state: \RTPad<Paths>.inner, event: SameEvent())
     let wrappedByCases = counter.lifted(state: \Paths.wrapped, event: SameEvent())
@@ -316,7 +316,7 @@ import Testing
   @Test("generic levels whose layout depends on the type argument sum the right offsets")
   func genericLevelsSumTheRightOffsets() {
     func check<Filler: Sendable & Equatable>(_ filler: Filler) {
-      let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+      let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
       let lifted = counter.lifted(state: \RTGenericLevel<Filler, Int>.value, event: SameEvent())
         .lifted(state: \RTGenericLevel<Filler, RTGenericLevel<Filler, Int>>.value, event: SameEvent())
       let outer = MemoryLayout<RTGenericLevel<Filler, RTGenericLevel<Filler, Int>>>.offset(
@@ -364,7 +364,7 @@ import Testing
   @Test("closure lifts with their own offset path, lifted on through cases at other offsets, and back, alike")
   func closureReachUnderCaseLifts() {
     typealias Three = RTPad<RTGenericLevel<UInt16, RTPad<Int>>>
-    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
     // Two closure levels at stored properties: a Reducer with its own reach.
     let byClosures = counter.lifted(state: \RTPad<Int>.inner, event: EventPath.identity).feature
       .lifted(state: \RTGenericLevel<UInt16, RTPad<Int>>.value, event: EventPath.identity).feature
@@ -484,7 +484,7 @@ import Testing
 
   @Test("a user's wrapper around a deep lift, keeping the defaults or forwarding both, lifts on at other offsets")
   func userWrappersAroundDeepLifts() {
-    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(returning: +))
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
     let deep = counter.lifted(state: \RTPad<Int>.inner, event: SameEvent())
       .lifted(state: \RTPad<RTPad<Int>>.inner, event: SameEvent())
     let log = Log<Int>()
@@ -514,7 +514,7 @@ import Testing
       // input keeps its system's core, which keeps the reducer and its hook.
       let inputRef = Ref<Input<RTRoot.Event>>()
       inputRef.value = input
-      let other = System(initial: [Int](), reduceInPlace: { (list: inout [Int], value: Int) in list.append(value) })
+      let other = System(initial: [Int](), reduce: { (list: inout [Int], value: Int) in list.append(value) })
       let hook = RTHook { event in
         switch event {
         case .echo(let value):

@@ -11,7 +11,7 @@ import Testing
   /// hides itself 3 s after it shows.
   enum Event: Sendable, Equatable { case tap, hide }
 
-  static let reducer = Reducer<Bool, Event>(returning: { visible, event in
+  static let reducer = Reducer<Bool, Event>(reduceReturning: { visible, event in
     switch event {
     case .tap: !visible
     case .hide: false

@@ -117,7 +117,7 @@ import Testing
   func test_G3_liftedImmediateEffects() {
     enum Counter {
       static let feature = Feature<Int, Int>(
-        name: "counter", reducer: Reducer(returning: +),
+        name: "counter", reducer: Reducer(reduceReturning: +),
         feedbacks: [.predicate({ $0 < 5 }, whenFalse: .keepRunning) { _ in .send(1) }])
     }
     struct Box: Sendable, Equatable { var count: Int? = 10 }
@@ -137,7 +137,7 @@ import Testing
     let harness = Harness()
     let gate = Gate()
     let child = Feature<Int, Int>(
-      name: "child", reducer: Reducer(returning: +),
+      name: "child", reducer: Reducer(reduceReturning: +),
       feedbacks: [
         .predicate({ $0 == 1 }, whenFalse: .keepRunning) { _ in
           .run { send in

@@ -3,7 +3,7 @@ import Testing
 
 /// The by-id feedback finds the memory of the child an event wrote in place
 /// by where the write was in the dictionary's buffer, not by hashing its id
-/// again (`ByIDLeafRuntime.recent`, W7 in BENCHMARKS.md). That table only
+/// again (`ByIDLeafRuntime.recent`, the children-by-id benchmark in BENCHMARKS.md). That table only
 /// guesses: these tests make it guess wrong (a child gone and back under
 /// the same id, at the same place; a dictionary that grew and moved its
 /// buffer; many children in turn) and check that every child still gets its

@@ -79,7 +79,7 @@ import Testing
     system.send(.other)
     let reasons = activity.discarded.map { $0.1 }
     #expect(reasons.count == 2)
-    guard case .noSuchChild(let why) = reasons.first else {
+    guard let why = reasons.first?.missingChild else {
       Issue.record("expected noSuchChild, got \(reasons)")
       return
     }

@@ -11,7 +11,7 @@ import Testing
 
 /// Where a system's control, inbox and state lie: each part that another
 /// thread writes starts a cache line of the target's size, so that the
-/// owner and the senders never write one line (W9).
+/// owner and the senders never write one line (the many-senders benchmark).
 @Suite("Cache line layout")
 struct CacheLineLayoutTests {
   /// The line the target's processors have, as the shims should choose it.

@@ -145,7 +145,7 @@ struct ControlAllocationTests {
       let tally = Tally()
       var witnesses: [WeakWitness] = []
       let system = System<Held, UInt8>(
-        initial: Held(Box(0, tally: tally)), reduceInPlace: { $0.refill($1) },
+        initial: Held(Box(0, tally: tally)), reduce: { $0.refill($1) },
         feedbacks: Self.synchronousFeedbacks(feedbacks, witnesses: &witnesses))
       let torn = Locked(0)
       DispatchQueue.concurrentPerform(iterations: 3) { role in
@@ -205,7 +205,7 @@ struct ControlAllocationTests {
     initial: Held, stopping: Bool, feedbacks: [Feedback<Held, UInt8>]
   ) -> System<Held, UInt8> {
     let system = System(
-      initial: initial, reduceInPlace: { $0.refill($1) }, feedbacks: feedbacks, isolation: .mainActor)
+      initial: initial, reduce: { $0.refill($1) }, feedbacks: feedbacks, isolation: .mainActor)
     system.send(1)
     if stopping { system.stop() }
     return system
@@ -288,7 +288,7 @@ struct ControlAllocationTests {
     let stopper = Ref<System<State, UInt8>>()
     var witnesses: [WeakWitness] = []
     var system: System<State, UInt8>? = System(
-      initial: initial, reduceInPlace: { $0.refill($1) },
+      initial: initial, reduce: { $0.refill($1) },
       feedbacks: Self.feedbacks(count, input: input, stopper: stopper, witnesses: &witnesses),
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
     let context = "\(State.self), \(count) feedbacks, \(ending)"

@@ -57,7 +57,7 @@ import Testing
     let (perState, perEvent, observed) = (Keeper(), Keeper(), Keeper())
     do {
       let system = System<Tally, Int>(
-        initial: Tally(life: Life(census)), reduceInPlace: Self.appending,
+        initial: Tally(life: Life(census)), reduce: Self.appending,
         feedbacks: [
           Feedback.observer({ { perState.keep($0) } }),
           .onEvent { _, state in
@@ -86,7 +86,7 @@ import Testing
     let seenCounts = Keeper()
     do {
       let system = System<Tally, Int>(
-        initial: Tally(life: Life(census)), reduceInPlace: Self.appending,
+        initial: Tally(life: Life(census)), reduce: Self.appending,
         feedbacks: [
           Feedback.observer({ { state in _ = state.items.count } }),
           .onEvent { _, state in
@@ -121,7 +121,7 @@ import Testing
     let read = Keeper()
     do {
       let system = System<Tally, Int>(
-        initial: Tally(life: Life(census)), reduceInPlace: Self.appending,
+        initial: Tally(life: Life(census)), reduce: Self.appending,
         feedbacks: [
           Feedback.observer({
             { state in
@@ -163,7 +163,7 @@ import Testing
     do {
       let reference = SystemReference()
       let system = System<Tally, Int>(
-        initial: Tally(life: Life(census)), reduceInPlace: Self.appending,
+        initial: Tally(life: Life(census)), reduce: Self.appending,
         feedbacks: [
           Feedback.observer({
             { state in if state.items == [1, 2] { reference.system?.stop() } }

@@ -136,7 +136,7 @@ struct StatePlacementTests {
   func systemsWithSeveralFeedbacksRunAndStop() {
     for count in 0...5 {
       let system = System<Int, Int>(
-        initial: 0, reduce: +,
+        initial: 0, reduceReturning: +,
         feedbacks: (0..<count).map { index in
           Feedback.query({ $0 > 0 && $0 < 3 ? $0 + index : nil }) { _ in .none }
         })
@@ -151,7 +151,7 @@ struct StatePlacementTests {
   func aStateInTheGuardLineWorks() {
     let system = System<ThreeNumbers, Int>(
       initial: ThreeNumbers(),
-      reduceInPlace: { state, number in
+      reduce: { state, number in
         state.a += number
         state.c -= number
       })

@@ -49,7 +49,7 @@ import Testing
     let log = Log()
     let reference = SystemReference<Int, Int>()
     let system = System<Int, Int>(
-      initial: 0, reduce: { state, event in state + event },
+      initial: 0, reduceReturning: { state, event in state + event },
       feedbacks: [
         Feedback.observer({
           { state in
@@ -89,7 +89,7 @@ import Testing
     let log = Log()
     let reference = SystemReference<Tally, Int>()
     let system = System<Tally, Int>(
-      initial: Tally(), reduceInPlace: { state, event in state.items.append(event) },
+      initial: Tally(), reduce: { state, event in state.items.append(event) },
       feedbacks: [
         Feedback.observer({ { state in log.append("feedback \(state.items)") } }),
         Feedback.observer({
@@ -120,7 +120,7 @@ import Testing
   func stopDuringTheObservers() {
     let log = Log()
     let reference = SystemReference<Int, Int>()
-    let system = System<Int, Int>(initial: 0, reduce: { state, event in state + event })
+    let system = System<Int, Int>(initial: 0, reduceReturning: { state, event in state + event })
     reference.system = system
     let first = system.observe(
       { state in
@@ -142,7 +142,7 @@ import Testing
     let executor = ManualTaskExecutor()
     let reference = SystemReference<Int, Int>()
     let system = System<Int, Int>(
-      initial: 0, reduce: { state, event in state + event },
+      initial: 0, reduceReturning: { state, event in state + event },
       feedbacks: [
         Feedback.query({ $0 == 2 ? true : nil }) { _ in
           .run { _ in reference.system?.stop() }

@@ -39,7 +39,7 @@ import Testing
     let log = Log<String>()
     let input = Input<Event>()
     let system = System(
-      initial: 0, reduce: Self.reduce,
+      initial: 0, reduceReturning: Self.reduce,
       feedbacks: [
         .input(input),
         // An event sent by a feedback: its source is the feedback, not outside.
@@ -62,7 +62,7 @@ import Testing
   func combinedShortcutGetsTheActivity() {
     let log = Log<String>()
     let system = System(
-      initial: 0, reduce: Self.reduce, monitor: .combining([Self.shortcutMonitor(log)]))
+      initial: 0, reduceReturning: Self.reduce, monitor: .combining([Self.shortcutMonitor(log)]))
     system.send(.add(2))
     system.stop()
     #expect(log.entries == ["started 0", "receive add(2) 0->2 external", "stopped"])
@@ -75,7 +75,7 @@ import Testing
       if case .reduced(let event, let from, let to, _) = activity { log.append("\(event) \(from)->\(to)") }
     }
     #expect(monitor.reduced == nil)
-    let system = System(initial: 0, reduce: Self.reduce, monitor: monitor)
+    let system = System(initial: 0, reduceReturning: Self.reduce, monitor: monitor)
     system.send(.add(2))
     system.send(.add(3))
     system.stop()

@@ -1,6 +1,6 @@
 import FeedbackLoop
 
-/// The paginated search of seed 000 and of the store article: a state
+/// The paginated search of the talk and of the store article: a state
 /// machine whose query feedback loads the page the state asks for, and the
 /// talk's view-state prism, `resultRefresh`, which lets only the states that
 /// change the list through.
@@ -87,7 +87,7 @@ enum Search {
     }
   }
 
-  /// What the list shows: the seed 000 talk's `ResultRefresh`.
+  /// What the list shows: the talk's `ResultRefresh`.
   enum ResultRefresh: Equatable, Sendable {
     case loading
     case empty

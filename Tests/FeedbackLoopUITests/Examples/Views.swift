@@ -11,7 +11,7 @@
   /// controls to the state with bindings that send events.
   struct CounterView: View {
     @State private var store = Store(
-      initial: Counter.State(), reduceInPlace: Counter.reduce, feedbacks: Counter.feedbacks)
+      initial: Counter.State(), reduce: Counter.reduce, feedbacks: Counter.feedbacks)
 
     var body: some View {
       VStack {

@@ -22,7 +22,7 @@ struct ChangeCallbackReadTests {
   }
 
   func makeStore() -> Store<Pair, RedTeamPair.PairEvent> {
-    Store(initial: Pair(), reduceInPlace: RedTeamPair.reduce)
+    Store(initial: Pair(), reduce: RedTeamPair.reduce)
   }
 
   /// Arms a tracking of `read` whose callback runs `onChange` on the main

@@ -1,6 +1,6 @@
 import FeedbackLoopDeclarative
 
-/// Seed 001's player as a statechart: loading, then loaded, made of three
+/// The player as a statechart: loading, then loaded, made of three
 /// regions: the video (playing or paused, with history), the HUD (hidden
 /// 3 s after the last interaction) and the skip-intro countdown.
 package enum PlayerChart {

@@ -3,7 +3,7 @@ import FeedbackLoopTesting
 import Foundation
 import Synchronization
 
-/// Seed 000's paginated search (lazy loading): a new search loads its first
+/// The paginated search (lazy loading): a new search loads its first
 /// page; near the bottom of the list the next page loads; a new search
 /// while a page loads replaces it; an error keeps the results so far.
 package enum Search {

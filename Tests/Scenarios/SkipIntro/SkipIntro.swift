@@ -2,7 +2,7 @@ import FeedbackLoop
 import FeedbackLoopTesting
 import Synchronization
 
-/// Seed 001's skip-intro button: when the intro starts, a countdown from 10
+/// The skip-intro button: when the intro starts, a countdown from 10
 /// shows; it ticks each second; at 0 the player seeks past the intro, and
 /// the button hides once the seek has completed.
 package enum SkipIntro {

@@ -1,7 +1,7 @@
 /// A feature whose type records how it was composed, so that the compiler
 /// composes its reducer: a ``Feature`` lifted through an ``EventCase``, then
 /// lifted again, reduces an event in one inlined pass, at the cost of one
-/// level whatever the number of levels (W7b in BENCHMARKS.md).
+/// level whatever the number of levels (the nested-lifts benchmark in BENCHMARKS.md).
 ///
 /// ``Feature`` is one: any feature, a declared system's among them, is
 /// lifted through an ``EventCase`` into a ``LiftedFeature`` (an
@@ -50,7 +50,7 @@ extension FeatureProtocol {
 
 /// A composed feature behind a reference: captured by value, a feature ten
 /// levels deep (300 bytes) was copied out of the closure's context on every
-/// event (W7bcase in BENCHMARKS.md); borrowed from a class's constant by
+/// event (the event-case lifts benchmark in BENCHMARKS.md); borrowed from a class's constant by
 /// inlined code, it is not. (Passed to a function that is not inlined, it
 /// is copied still: hence the reducer of ``FeatureProtocol/feature`` calls
 /// the chain, which inlines into it.)
@@ -86,7 +86,7 @@ extension System {
     initial: consuming State,
     feature: Composed,
     feedbacks: [Feedback<State, Event>] = [],
-    isolation: SystemIsolation = .own,
+    isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
     caller: isolated (any Actor)? = #isolation

@@ -23,7 +23,7 @@ final class DerivingRuntime<State: Sendable, Event: Sendable, Derived: Sendable>
     self.continuation = continuation
     let feedback = Int32(id.index)
     task = core.spawnFeedbackTask(id) { [core, derive] _ in
-      try await derive(states) { value in core.receiveControl(feedback: feedback, value: value) }
+      try await derive(states) { value in core.submitControl(feedback: feedback, value: value) }
     }
   }
 

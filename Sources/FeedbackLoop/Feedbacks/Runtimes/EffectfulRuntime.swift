@@ -5,7 +5,7 @@ import DequeModule
 /// are this runtime with a handler.
 ///
 /// One object per feedback rather than a runtime and a separate runner:
-/// an idle system's memory is mostly its feedbacks' objects (W4 in
+/// an idle system's memory is mostly its feedbacks' objects (the idle-systems benchmark in
 /// BENCHMARKS.md).
 @usableFromInline
 class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State, Event> {
@@ -43,7 +43,7 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
   final var unretained: Unmanaged<EffectfulRuntime> { Unmanaged.passUnretained(self) }
 
   /// The system, for the per-event path: calling through `core` retains and
-  /// releases it around each access. Computed, not stored (W4).
+  /// releases it around each access. Computed, not stored (the idle-systems benchmark).
   @inlinable
   final var loop: Unmanaged<SystemCore<State, Event>> { Unmanaged.passUnretained(core) }
 
@@ -56,7 +56,7 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
   ) -> FeedbackRuntime<State, Event> {
     let runtime = QueryRuntime(id: id, core: core, strategy: strategy, query: query, effects: effects)
     // The handler captures the runtime alone, so its context is the runtime:
-    // no closure context and no box for the last query (W4). The system
+    // no closure context and no box for the last query (the idle-systems benchmark). The system
     // keeps the handler, which keeps the runtime; the runtime keeps neither.
     runtime.onEachState { state in runtime.onState(state) }
     return runtime

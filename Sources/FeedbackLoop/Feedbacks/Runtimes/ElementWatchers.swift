@@ -5,7 +5,7 @@
 /// The handler reads from the array's log the positions changed since the
 /// last state and hands each watcher of those positions its element; the
 /// other watchers are not called, so a state costs the changed elements'
-/// feedbacks, not every feedback (W3). A watcher not called has nothing to
+/// feedbacks, not every feedback (the hundred-feedbacks benchmark). A watcher not called has nothing to
 /// do: its element is the one it last compared, and a query feedback whose
 /// query did not change does nothing. When the log cannot tell (the first
 /// state, a copied or replaced array), every watcher compares its element,

@@ -8,12 +8,12 @@
 /// retain (`Unmanaged`), with no thunk but the specialized one made where
 /// the closure was built. The chain retains its links itself (see
 /// ``Linked``): an array to keep them alive would cost an idle system one
-/// more allocation (W4).
+/// more allocation (the idle-systems benchmark).
 @usableFromInline
 final class StateLink<State>: Linked {
   // `next` is unchecked for exclusivity, like the loop's own fields: only
   // the owning thread touches it, and a dynamic check per handler per state
-  // cost more than the handlers of W3.
+  // cost more than the handlers of the hundred-feedbacks benchmark.
   @usableFromInline let call: (State) -> Void
   @exclusivity(unchecked) @usableFromInline var next: Unmanaged<StateLink>?
 

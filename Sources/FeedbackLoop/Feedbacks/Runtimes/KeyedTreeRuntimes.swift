@@ -10,7 +10,7 @@ import HashTreeCollections
 // The handlers are built by `@inlinable` factories, like the query
 // feedbacks' (see `FeedbackRuntime`): the tree operations, generic over the
 // request type, then run specialized in the user's module. Unspecialized,
-// every node they visit looks up generic metadata, which measured (W6) cost
+// every node they visit looks up generic metadata, which measured (the keyed-feedback benchmark) cost
 // more than the diff itself. Each factory makes a plain `KeyedRuntime` and
 // hands the system its own handler, as every keyed form does.
 extension KeyedRuntime where Key == Value {

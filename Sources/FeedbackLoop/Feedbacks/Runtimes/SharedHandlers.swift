@@ -4,7 +4,7 @@ import CFeedbackLoopShims
 /// (``ElementWatchers``), found by key while the system's feedbacks are made.
 ///
 /// A system needs them only while it is made, so they are not one of its
-/// fields, which every idle system would carry (W4): the making runs inside
+/// fields, which every idle system would carry (the idle-systems benchmark): the making runs inside
 /// ``whileMaking(_:)``, which gives the calling thread a context of its own
 /// (made at the first ask) and drops it after. The feedbacks are made
 /// synchronously, on the thread that makes the system, and a system made

@@ -17,7 +17,7 @@ import Testing
     let given = try decode(HostileText.State.self, #"{"allKnown":true,"texts":[]}"#)
     let when = try decode(String.self, ##""\\#""##)
     let then = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#"]}"##)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 2: \\#t")
@@ -25,7 +25,7 @@ import Testing
     let given = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#"]}"##)
     let when = try decode(String.self, ##""\\#t""##)
     let then = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t"]}"##)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 3: \\#(")
@@ -33,7 +33,7 @@ import Testing
     let given = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t"]}"##)
     let when = try decode(String.self, ##""\\#(""##)
     let then = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t","\\#("]}"##)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 4: \\#q")
@@ -41,7 +41,7 @@ import Testing
     let given = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t","\\#("]}"##)
     let when = try decode(String.self, ##""\\#q""##)
     let then = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q"]}"##)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 5: \"#")
@@ -49,7 +49,7 @@ import Testing
     let given = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q"]}"##)
     let when = try decode(String.self, ##""\"#""##)
     let then = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#"]}"##)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 6: \"##")
@@ -57,7 +57,7 @@ import Testing
     let given = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#"]}"##)
     let when = try decode(String.self, ###""\"##""###)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##"]}"###)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 7: \\##(x)")
@@ -65,7 +65,7 @@ import Testing
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##"]}"###)
     let when = try decode(String.self, ###""\\##(x)""###)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)"]}"###)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 8: #\"#")
@@ -73,7 +73,7 @@ import Testing
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)"]}"###)
     let when = try decode(String.self, ##""#\"#""##)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#"]}"###)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 9: \\\"#\\##")
@@ -81,7 +81,7 @@ import Testing
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#"]}"###)
     let when = try decode(String.self, ###""\\\"#\\##""###)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##"]}"###)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 10: tab\u{9}carriage\u{d} line")
@@ -89,7 +89,7 @@ import Testing
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##"]}"###)
     let when = try decode(String.self, #""tab\tcarriage\r\nline""#)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline"]}"###)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 11: nul\u{0}bell\u{7}")
@@ -97,7 +97,7 @@ import Testing
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline"]}"###)
     let when = try decode(String.self, #""nul\u0000bell\u0007""#)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"]}"###)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 12: \u{2028}separator")
@@ -105,7 +105,7 @@ import Testing
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"]}"###)
     let when = try decode(String.self, #"" separator""#)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator"]}"###)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 13: ends with \"\"\"")
@@ -113,7 +113,7 @@ import Testing
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator"]}"###)
     let when = try decode(String.self, #""ends with \"\"\"""#)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\""]}"###)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 14: ends with #\"")
@@ -121,7 +121,7 @@ import Testing
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\""]}"###)
     let when = try decode(String.self, #""ends with #\"""#)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\""]}"###)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 15: ends with \"#")
@@ -129,7 +129,7 @@ import Testing
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\""]}"###)
     let when = try decode(String.self, ##""ends with \"#""##)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#"]}"###)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 16: ends with \\")
@@ -137,7 +137,7 @@ import Testing
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#"]}"###)
     let when = try decode(String.self, #""ends with \\""#)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\"]}"###)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 17: \"########################################")
@@ -145,7 +145,7 @@ import Testing
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\"]}"###)
     let when = try decode(String.self, #########################################""\"########################################""#########################################)
     let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################"]}"#########################################)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 18: \\u{1F600} \\(x)")
@@ -153,7 +153,7 @@ import Testing
     let given = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################"]}"#########################################)
     let when = try decode(String.self, #""\\u{1F600} \\(x)""#)
     let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)"]}"#########################################)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 19: 😀 👩‍👩‍👧 🇫🇷")
@@ -161,7 +161,7 @@ import Testing
     let given = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)"]}"#########################################)
     let when = try decode(String.self, #""😀 👩‍👩‍👧 🇫🇷""#)
     let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷"]}"#########################################)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 20: \u{85}next﻿")
@@ -169,7 +169,7 @@ import Testing
     let given = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷"]}"#########################################)
     let when = try decode(String.self, #""next﻿""#)
     let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷","next﻿"]}"#########################################)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 21: default")
@@ -177,7 +177,7 @@ import Testing
     let given = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷","next﻿"]}"#########################################)
     let when = try decode(String.self, #""default""#)
     let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷","next﻿","default"]}"#########################################)
-    TransitionAssertions(reduceInPlace: HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   private func decode<Value: Decodable>(_ type: Value.Type, _ json: String) throws -> Value {

@@ -17,7 +17,7 @@ import Testing
     let given = try decode(PagedSearch.State.self, #"{"query":"","results":[]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"search":{"_0":"swift"}}"#)
     let then = try decode(PagedSearch.State.self, #"{"loadingPage":1,"query":"swift","results":[]}"#)
-    TransitionAssertions(reduceInPlace: PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 2: loaded(page: 1, results: [\"swift-1-0\", \"swift-1-1\"])")
@@ -25,7 +25,7 @@ import Testing
     let given = try decode(PagedSearch.State.self, #"{"loadingPage":1,"query":"swift","results":[]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"loaded":{"page":1,"results":["swift-1-0","swift-1-1"]}}"#)
     let then = try decode(PagedSearch.State.self, #"{"nextPage":2,"query":"swift","results":["swift-1-0","swift-1-1"]}"#)
-    TransitionAssertions(reduceInPlace: PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 3: loadNextPage")
@@ -33,7 +33,7 @@ import Testing
     let given = try decode(PagedSearch.State.self, #"{"nextPage":2,"query":"swift","results":["swift-1-0","swift-1-1"]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"loadNextPage":{}}"#)
     let then = try decode(PagedSearch.State.self, #"{"loadingPage":2,"nextPage":2,"query":"swift","results":["swift-1-0","swift-1-1"]}"#)
-    TransitionAssertions(reduceInPlace: PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 4: loaded(page: 2, results: [\"swift-2-0\", \"swift-2-1\"])")
@@ -41,7 +41,7 @@ import Testing
     let given = try decode(PagedSearch.State.self, #"{"loadingPage":2,"nextPage":2,"query":"swift","results":["swift-1-0","swift-1-1"]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"loaded":{"page":2,"results":["swift-2-0","swift-2-1"]}}"#)
     let then = try decode(PagedSearch.State.self, #"{"nextPage":3,"query":"swift","results":["swift-1-0","swift-1-1","swift-2-0","swift-2-1"]}"#)
-    TransitionAssertions(reduceInPlace: PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 5: search(\"rust\")")
@@ -49,7 +49,7 @@ import Testing
     let given = try decode(PagedSearch.State.self, #"{"nextPage":3,"query":"swift","results":["swift-1-0","swift-1-1","swift-2-0","swift-2-1"]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"search":{"_0":"rust"}}"#)
     let then = try decode(PagedSearch.State.self, #"{"loadingPage":1,"query":"rust","results":[]}"#)
-    TransitionAssertions(reduceInPlace: PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 6: loadNextPage")
@@ -57,7 +57,7 @@ import Testing
     let given = try decode(PagedSearch.State.self, #"{"loadingPage":1,"query":"rust","results":[]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"loadNextPage":{}}"#)
     let then = try decode(PagedSearch.State.self, #"{"loadingPage":1,"query":"rust","results":[]}"#)
-    TransitionAssertions(reduceInPlace: PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 7: loaded(page: 1, results: [\"rust-1-0\", \"rust-1-1\"])")
@@ -65,7 +65,7 @@ import Testing
     let given = try decode(PagedSearch.State.self, #"{"loadingPage":1,"query":"rust","results":[]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"loaded":{"page":1,"results":["rust-1-0","rust-1-1"]}}"#)
     let then = try decode(PagedSearch.State.self, #"{"nextPage":2,"query":"rust","results":["rust-1-0","rust-1-1"]}"#)
-    TransitionAssertions(reduceInPlace: PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
   }
 
   private func decode<Value: Decodable>(_ type: Value.Type, _ json: String) throws -> Value {

@@ -1,13 +1,13 @@
 import FeedbackLoop
 
 // When a declaration names no state and event types, they are the Feedbacks library's
-// `any State` and `any Event`. Swift infers a result builder's types from its
+// `any StateProtocol` and `any EventProtocol`. Swift infers a result builder's types from its
 // context, not from its body, so each entry point that the Feedbacks library writes
 // without types has an overload here that fixes them; an explicit type
 // (`System<Phase, Action> { ... }`) selects the generic one.
 
 extension FeedbackLoop.System
-where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
+where State == any FeedbackLoopDeclarative.StateProtocol, Event == any FeedbackLoopDeclarative.EventProtocol {
   /// Declares a system of the Feedbacks library's protocol states and events, and starts it.
   ///
   /// ```swift
@@ -26,16 +26,17 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
     unmatchedEvents: UnmatchedEventPolicy<State, Event>? = nil,
+    caller: isolated (any Actor)? = #isolation,
     @SystemBuilder<State, Event> _ content: () -> DeclarativeSystem<State, Event>
   ) {
     var declaration = content()
     if let unmatchedEvents { declaration = declaration.unmatchedEvents(unmatchedEvents) }
-    self.init(declaration, isolation: isolation, environment: environment, monitor: monitor)
+    self.init(declaration, isolation: isolation, environment: environment, monitor: monitor, caller: caller)
   }
 }
 
 extension DeclarativeSystem
-where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
+where State == any FeedbackLoopDeclarative.StateProtocol, Event == any FeedbackLoopDeclarative.EventProtocol {
   /// Declares a system of the Feedbacks library's protocol states and events.
   ///
   /// ```swift
@@ -50,7 +51,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
 }
 
 extension Transitions
-where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
+where State == any FeedbackLoopDeclarative.StateProtocol, Event == any FeedbackLoopDeclarative.EventProtocol {
   /// Transitions between the Feedbacks library's protocol states.
   ///
   /// ```swift
@@ -65,7 +66,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
 }
 
 extension Feedbacks
-where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
+where State == any FeedbackLoopDeclarative.StateProtocol, Event == any FeedbackLoopDeclarative.EventProtocol {
   /// Feedbacks on the Feedbacks library's protocol states.
   ///
   /// ```swift
@@ -79,7 +80,7 @@ where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDecla
 }
 
 extension From
-where State == any FeedbackLoopDeclarative.State, Event == any FeedbackLoopDeclarative.Event {
+where State == any FeedbackLoopDeclarative.StateProtocol, Event == any FeedbackLoopDeclarative.EventProtocol {
   /// A block for the Feedbacks library's protocol states, defined apart.
   ///
   /// ```swift

@@ -1,6 +1,10 @@
-/// The state of a running statechart: which states are active (its
-/// configuration), what its history states remember, and the data the
-/// transitions and actions read and change (`context`).
+/// The state of a running statechart, the `State` of its system: which
+/// states are active (its configuration), what its history states
+/// remember, and the data the transitions and actions read and change
+/// (`context`).
+///
+/// A snapshot, not a ``ChartState``: a ``ChartState`` declares one state of
+/// the chart; a `ChartSnapshot` says which of them are active at a moment.
 ///
 /// ```swift
 /// player.state.isActive("paused")   // true
@@ -12,7 +16,7 @@
 /// are: how many times each state was entered (which keys the activities
 /// and delays), and which run of the chart the state belongs to (which
 /// orders the delays), are bookkeeping, left out.
-public struct StatechartState<Context: Sendable>: Sendable {
+public struct ChartSnapshot<Context: Sendable>: Sendable {
   /// The data the chart's actions change.
   public var context: Context
   /// One bit per active state, by index in document order.
@@ -63,62 +67,13 @@ public struct StatechartState<Context: Sendable>: Sendable {
   @inlinable @inline(__always) func isActive(index: Int) -> Bool { configuration & (1 << UInt64(index)) != 0 }
 }
 
-extension StatechartState: Equatable where Context: Equatable {
+extension ChartSnapshot: Equatable where Context: Equatable {
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.configuration == rhs.configuration && lhs.history == rhs.history && lhs.finished == rhs.finished
       && lhs.context == rhs.context
   }
 }
 
-extension StatechartState: CustomStringConvertible {
+extension ChartSnapshot: CustomStringConvertible {
   public var description: String { "[\(activeLeaves.joined(separator: ", "))] \(context)" }
-}
-
-/// The events a statechart's system reduces: the user's events, and the
-/// expiry of a delayed transition (sent by the chart's own feedbacks).
-///
-/// ```swift
-/// player.send(.event(.pause))
-/// player.send(.pause)          // the same, through System.send(_:)
-/// ```
-public struct ChartEvent<Event: Sendable>: Sendable {
-  @usableFromInline enum Kind: Sendable {
-    case event(Event)
-    case timeout(transition: Int, entry: UInt32)
-  }
-  @usableFromInline let kind: Kind
-
-  @usableFromInline init(kind: Kind) { self.kind = kind }
-
-  /// A user's event.
-  @inlinable public static func event(_ event: Event) -> ChartEvent { ChartEvent(kind: .event(event)) }
-
-  static func timeout(transition: Int, entry: UInt32) -> ChartEvent {
-    ChartEvent(kind: .timeout(transition: transition, entry: entry))
-  }
-
-  /// The user's event, or `nil` for a delay's expiry.
-  public var event: Event? {
-    if case .event(let event) = kind { event } else { nil }
-  }
-}
-
-extension ChartEvent: CustomStringConvertible {
-  public var description: String {
-    switch kind {
-    case .event(let event): String(describing: event)
-    case .timeout(let transition, _): "timeout(\(transition))"
-    }
-  }
-}
-
-extension ChartEvent: Equatable where Event: Equatable {
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    switch (lhs.kind, rhs.kind) {
-    case (.event(let left), .event(let right)): left == right
-    case (.timeout(let left, let leftEntry), .timeout(let right, let rightEntry)):
-      left == right && leftEntry == rightEntry
-    default: false
-    }
-  }
 }
