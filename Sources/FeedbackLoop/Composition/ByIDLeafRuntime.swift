@@ -234,9 +234,9 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       memory.hasEntry = true
     case .restartDoingNothing:
       removeEntry(id, memory)
-      table.lastNumber += 1
+      let number = table.book.nextNumber()
       guard core.isMonitored else { return }
-      let started = table.effectID(table.lastNumber, key: id)
+      let started = table.effectID(number, key: id)
       core.monitor?.receive(.effectStarted(started))
       core.monitor?.receive(.effectFinished(started))
     }

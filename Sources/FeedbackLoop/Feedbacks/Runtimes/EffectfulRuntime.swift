@@ -12,16 +12,19 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
   // Only the owning thread touches these: dynamic exclusivity checks would
   // cost more than the work they guard.
   @usableFromInline final let strategy: ExecutionStrategy
-  /// This feedback's slot in `SystemCore.watermarks`.
+  /// This feedback's slot in `SystemCore.watermarks`, where the loop reads
+  /// the book's ``EffectBook/cancelledThrough`` before each of its events.
+  /// A raw pointer into the system's allocation, valid as long as the
+  /// system, which outlives this runtime (see `core`).
   @usableFromInline final let watermark: UnsafeMutablePointer<UInt64>
-  @exclusivity(unchecked) @usableFromInline final var lastNumber: UInt64 = 0
-  @exclusivity(unchecked) @usableFromInline final var running: [UInt64: Task<Void, Never>] = [:]
-  @exclusivity(unchecked) @usableFromInline final var waiting = Deque<WaitingEffect<Event>>()
+  /// Which effects run and wait, and which are cancelled (EffectBook.swift).
+  @exclusivity(unchecked) @usableFromInline final var book = EffectBook<Never, Task<Void, Never>, Effect<Event>>()
   @exclusivity(unchecked) @usableFromInline final var triggers: [UInt64: String] = [:]
 
   @usableFromInline
   init(id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy) {
     self.strategy = strategy
+    assert(id.index >= 0 && id.index < max(core.feedbackCount, 1), "a watermark slot outside the system's")
     watermark = core.watermarks + id.index
     super.init(id: id, core: core)
   }
@@ -36,6 +39,9 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
 
   @usableFromInline
   override func stop() { cancelAll() }
+
+  @usableFromInline
+  override func isCancelled(_ number: UInt64) -> Bool { book.isCancelled(number) }
 
   /// The runtime as its handlers capture it: unretained (the system keeps it
   /// alive while they can run), and called without retaining it.
