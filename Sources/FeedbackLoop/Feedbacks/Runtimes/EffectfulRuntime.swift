@@ -78,6 +78,7 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
     let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
     let runner = runtime.unretained
     runtime.onEachState { state in
+      // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
       if predicate(state) { runner._withUnsafeGuaranteedRef { $0.trigger(effects(state), because: "\(state)") } }
     }
     return runtime
@@ -100,9 +101,11 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
       switch (wasNonNil.value, current) {
       case (false, let value?):
         wasNonNil.value = true
+        // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         runner._withUnsafeGuaranteedRef { $0.trigger(effects(value), because: "\(value)") }
       case (true, nil):
         wasNonNil.value = false
+        // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         runner._withUnsafeGuaranteedRef { $0.cancelAll() }
       default:
         return
@@ -123,6 +126,7 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
     runtime.onEachEvent { event, state in
       let effect = effects(event, state)
       if case .none = effect.operation { return }
+      // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
       runner._withUnsafeGuaranteedRef { $0.trigger(effect, because: "\(event)") }
     }
     return runtime
