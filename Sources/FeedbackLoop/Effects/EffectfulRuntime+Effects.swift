@@ -22,7 +22,7 @@ extension EffectfulRuntime {
       start(effect, number: number)
     case .wait(let number):
       if loop._withUnsafeGuaranteedRef({ $0.isMonitored }), let trigger = trigger() { triggers[number] = trigger }
-      book.wait(number, effect: effect)
+      book.wait(number, effect: WaitingEffect(effect))
       core.monitor?.receive(.effectQueued(identify(number)))
     }
   }
@@ -57,9 +57,14 @@ extension EffectfulRuntime {
       core.reportUnmappedError(error, of: identify(number))
     }
     triggers[number] = nil
+    // Checked first, not left to `nextWaiting`: this function is compiled
+    // unspecialized, and a waiting effect's optional, whose size depends on
+    // `Event`, costs a metadata look-up per call (W2a, measured).
+    guard strategy == .queue else { return }
     // Immediate effects end as they start: keep starting until one runs.
-    while let next = book.nextWaiting(queueing: strategy == .queue) {
-      start(next.effect, number: next.number)
+    while let next = book.nextWaiting(queueing: true) {
+      // Unchecked: this runtime's book holds only its own `WaitingEffect`s.
+      start(unsafeDowncast(next.effect, to: WaitingEffect<Event>.self).effect, number: next.number)
     }
   }
 
@@ -114,4 +119,14 @@ extension EffectfulRuntime {
     core.monitor?.receive(.effectFinished(id))
     triggers[number] = nil
   }
+}
+
+/// An effect of a ``ExecutionStrategy/queue`` feedback waiting its turn,
+/// boxed (see `EffectfulRuntime.book`): made only when an effect must wait.
+@usableFromInline
+final class WaitingEffect<Event: Sendable> {
+  @usableFromInline let effect: Effect<Event>
+
+  @inlinable
+  init(_ effect: consuming Effect<Event>) { self.effect = effect }
 }

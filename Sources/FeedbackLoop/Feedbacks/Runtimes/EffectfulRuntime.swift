@@ -18,7 +18,12 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
   /// system, which outlives this runtime (see `core`).
   @usableFromInline final let watermark: UnsafeMutablePointer<UInt64>
   /// Which effects run and wait, and which are cancelled (EffectBook.swift).
-  @exclusivity(unchecked) @usableFromInline final var book = EffectBook<Never, Task<Void, Never>, Effect<Event>>()
+  /// A waiting effect is kept as an object (a ``WaitingEffect``), so that
+  /// the book's type does not depend on `Event`: the unspecialized code of
+  /// this class (`endEffect`, run once per task effect) then reaches it at
+  /// fixed offsets, with no metadata look-up (W2a, measured: 12% slower
+  /// with `Effect<Event>` in the book's type).
+  @exclusivity(unchecked) @usableFromInline final var book = EffectBook<Never, Task<Void, Never>, AnyObject>()
   @exclusivity(unchecked) @usableFromInline final var triggers: [UInt64: String] = [:]
 
   @usableFromInline
