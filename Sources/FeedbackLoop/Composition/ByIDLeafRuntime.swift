@@ -83,6 +83,7 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       // The one change since the last state was a child changed in place:
       // the child, and its id, are where that write left them.
       let (id, child) = storage.withContentsInPlace { $0.pointee[index] }
+      // The pointer lives for the closure only, as the logic reads it.
       withUnsafePointer(to: child) { feedWritten(id, UnsafeRawPointer($0), storage: storage) }
       return
     }
@@ -96,6 +97,7 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
     case .unknown:
       let contents = storage.contents
       let gone = trackers.filter { contents[$0.key] == nil }
+      // Unretained reads: `trackers` still retains every memory here.
       let inOrder = gone.sorted { $0.value.takeUnretainedValue().appeared < $1.value.takeUnretainedValue().appeared }
       for (id, _) in inOrder { reconcile(id, children) }
       for id in contents.keys { reconcile(id, children) }
@@ -106,9 +108,12 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
   /// the step it returns.
   @inlinable
   final func reconcile(_ id: ID, _ children: UnsafePointer<TrackedDictionary<ID, Child>>) {
+    // Unretained: the state `children` points into holds the storage for
+    // the whole call (see `receive(_:)`).
     unowned(unsafe) let storage = children.pointee.storage
     let contents = storage.contents
     if let index = contents.index(forKey: id) {
+      // The pointer lives for the closure only, as the logic reads it.
       withUnsafePointer(to: contents.values[index]) { feed(id, UnsafeRawPointer($0)) }
     } else {
       feed(id, nil)
@@ -125,6 +130,7 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
     if !recent.isEmpty {
       let slot = Self.slot(of: address, among: recent.count)
       if let memory = recent[slot].memory, recent[slot].id == id {
+        // An entry's memory is alive: `trackers` retains it (see `recent`).
         memory._withUnsafeGuaranteedRef { act(on: logic(locate(child), $0), for: id, memory: $0) }
         return
       }
@@ -138,24 +144,25 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
   /// whose state is at `address`.
   @inlinable
   static func slot(of address: UInt, among count: Int) -> Int {
-    Int(truncatingIfNeeded: (address / UInt(MemoryLayout<Child>.stride)) & UInt(count - 1))
+    DictionaryLayout.slot(of: address, stride: MemoryLayout<Child>.stride, among: count)
   }
 
   /// Puts `memory` in `recent` at `address`'s entry, first sizing the table
   /// for a dictionary of `capacity` if it has fewer entries than buckets.
   @inlinable
   final func remember(_ id: ID, _ memory: Unmanaged<LeafMemory>, address: UInt, capacity: Int) {
-    // The dictionary's buckets: a power of two, filled to three quarters.
-    let atLeast = Swift.max(2, capacity + capacity / 3 + 1)
-    let buckets = 1 << (Int.bitWidth - (atLeast - 1).leadingZeroBitCount)
+    assert(DictionaryLayout.holds, DictionaryLayout.message)
+    let buckets = DictionaryLayout.buckets(forCapacity: capacity)
     if recent.count < buckets {
+      // An entry's memory is alive: `trackers` retains it (see `recent`).
       for entry in recent { entry.memory?._withUnsafeGuaranteedRef { $0.recentSlot = -1 } }
       recent = [RecentTracker](repeating: RecentTracker(), count: buckets)
     }
     let slot = Self.slot(of: address, among: recent.count)
     // One entry per memory: the child may have moved (its buffer copied,
     // or shifted by a removal), and an entry left at its old place would
-    // outlive the memory when the child goes.
+    // outlive the memory when the child goes. `memory` is `trackers[id]`,
+    // retained there, as is every entry's.
     memory._withUnsafeGuaranteedRef {
       if $0.recentSlot >= 0 { recent[$0.recentSlot] = RecentTracker() }
     }
@@ -186,6 +193,8 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       let memory = trackers.values[trackerIndex]
       guard let child else {
         trackers.remove(at: trackerIndex)
+        // Removed from `trackers` but not released yet: the `defer` below
+        // releases the table's reference after the last use.
         memory._withUnsafeGuaranteedRef {
           if $0.recentSlot >= 0 { recent[$0.recentSlot] = RecentTracker() }
         }
@@ -193,11 +202,13 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
         memory._withUnsafeGuaranteedRef { act(on: logic(nil, $0), for: id, memory: $0) }
         return
       }
+      // Retained by `trackers`, which keeps it while the child is there.
       memory._withUnsafeGuaranteedRef { act(on: logic(locate(child), $0), for: id, memory: $0) }
       return
     }
     guard let child else { return }
     appeared &+= 1
+    // The table's one reference, released when the child goes or in `deinit`.
     let memory = Unmanaged.passRetained(makeMemory())
     trackers[id] = memory
     memory._withUnsafeGuaranteedRef {
@@ -207,7 +218,9 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
   }
 
   /// Where the feedback's state is inside a child's, or `nil` if an
-  /// optional on the way is `nil`.
+  /// optional on the way is `nil`. The offsets are stored properties'
+  /// (`MemoryLayout.offset(of:)` gave them, see LeafPath), so each sum is
+  /// inside the child the pointer points to.
   @inlinable
   final func locate(_ child: UnsafeRawPointer) -> UnsafeRawPointer? {
     if !presence.isEmpty {
@@ -234,9 +247,9 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       memory.hasEntry = true
     case .restartDoingNothing:
       removeEntry(id, memory)
-      table.lastNumber += 1
+      let number = table.book.nextNumber()
       guard core.isMonitored else { return }
-      let started = table.effectID(table.lastNumber, key: id)
+      let started = table.effectID(number, key: id)
       core.monitor?.report(.effectStarted(started))
       core.monitor?.report(.effectFinished(started))
     }

@@ -93,8 +93,10 @@ struct PredicateRecipe<State: Sendable, Event: Sendable>: FeedbackRecipe {
       let runner = runtime.unretained
       runtime.onEachState { state in
         switch evaluate(state) {
+        // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         case .absent: runner._withUnsafeGuaranteedRef { $0.cancelAll() }
         case .skip: return
+        // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         case .trigger(let effect, let because): runner._withUnsafeGuaranteedRef { $0.trigger(effect, because: because) }
         }
       }
@@ -150,9 +152,11 @@ struct EventRecipe<State: Sendable, Event: Sendable>: FeedbackRecipe {
       let runner = runtime.unretained
       runtime.onEachEvent { event, state in
         guard let (effect, because) = evaluate(event, state) else { return }
+        // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         runner._withUnsafeGuaranteedRef { $0.trigger(effect, because: because) }
       }
       runtime.onEachState { state in
+        // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         if !isPresent(state) { runner._withUnsafeGuaranteedRef { $0.cancelAll() } }
       }
       return runtime

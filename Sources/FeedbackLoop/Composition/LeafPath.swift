@@ -176,7 +176,9 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// Where the feedback's own state is in the state at `base`, or `nil` if
-  /// an optional on the way is `nil`.
+  /// an optional on the way is `nil`. Every offset is a stored property's
+  /// (built from `MemoryLayout.offset(of:)`), and each optional is checked
+  /// before the path goes into it, so the pointer stays inside the state.
   @inlinable
   func locate(_ base: UnsafeRawPointer) -> UnsafeRawPointer? {
     if !presence.isEmpty {
@@ -240,13 +242,18 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
       let runner = runtime.unretained
       let memory = makeMemory()
       runtime.onEachState { state in
+        // The pointer lives for the closure only; the path's offsets are
+        // stored properties' (`locate`), so they stay inside `state`.
         let step = withUnsafePointer(to: state) { logic(path.locate(UnsafeRawPointer($0)), memory) }
         switch step {
         case .keep: return
+        // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         case .cancel: runner._withUnsafeGuaranteedRef { $0.cancelAll() }
         case .restart(let box):
+          // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
           runner._withUnsafeGuaranteedRef { $0.trigger(effect(box), because: box.because) }
         case .restartDoingNothing:
+          // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
           runner._withUnsafeGuaranteedRef { $0.trigger(Effect(.none), because: nil) }
         }
       }
@@ -281,15 +288,21 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
       let runner = Unmanaged.passUnretained(runtime)
       if let offset {
         runtime.onEachState { parent in
+          // `offset` is the stored property's (`MemoryLayout.offset(of:)`
+          // gave it), so the sum is the children, inside `parent`, for the
+          // closure's duration.
           withUnsafePointer(to: parent) { pointer in
             let children = UnsafeRawPointer(pointer).advanced(by: offset)
               .assumingMemoryBound(to: TrackedDictionary<ID, State>.self)
+            // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
             runner._withUnsafeGuaranteedRef { $0.onChildren(children) }
           }
         }
       } else {
         runtime.onEachState { parent in
+          // The pointer lives for the closure only, as `receive` reads it.
           withUnsafePointer(to: parent[keyPath: children]) { pointer in
+            // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
             runner._withUnsafeGuaranteedRef { $0.onChildren(pointer) }
           }
         }
@@ -308,6 +321,8 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
 func storedProjection<Root, Value>(_ path: KeyPath<Root, Value> & Sendable) -> @Sendable (Root) -> Value {
   guard let offset = MemoryLayout<Root>.offset(of: path) else { return { $0[keyPath: path] } }
   return { root in
+    // A stored property's offset (`offset(of:)` was not `nil`): the sum is
+    // that property of `root`, read while the pointer lives.
     withUnsafePointer(to: root) {
       UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
     }

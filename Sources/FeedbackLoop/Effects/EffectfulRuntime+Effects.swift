@@ -1,47 +1,47 @@
-import DequeModule
-
 /// How an effectful runtime starts and cancels the effects of its feedback
 /// under its ``ExecutionStrategy`` (G7), and says which effects' events are
 /// still welcome (G4).
 ///
-/// Effects are numbered from 1 in the order they are triggered. Cancelling
-/// is a watermark: every effect numbered at most the feedback's watermark is
-/// cancelled, so checking an event costs one comparison and an immediate
-/// effect (`.send`) needs no bookkeeping at all. Only the owning thread
-/// calls these. They are `final`, so that the feedbacks' handlers, built in
-/// the user's module, call them specialized and without dynamic dispatch.
+/// The bookkeeping is the runtime's ``EffectBook`` (numbering, running and
+/// waiting effects, the watermark); these functions do what its
+/// transitions say: start and cancel tasks, report to the monitor, publish
+/// the watermark for the loop. Only the owning thread calls them. They are
+/// `final`, so that the feedbacks' handlers, built in the user's module,
+/// call them specialized and without dynamic dispatch.
 extension EffectfulRuntime {
   /// A new trigger: start `effect` as the strategy says.
   @inlinable
   final func trigger(_ effect: consuming Effect<Event>, because trigger: @autoclosure () -> String?) {
     if strategy == .cancelPrevious { cancelAll() }
     if effect.isNone { return }
-    lastNumber += 1
-    let number = lastNumber
-    if loop._withUnsafeGuaranteedRef({ $0.isMonitored }), let trigger = trigger() { triggers[number] = trigger }
-    if strategy == .queue, !running.isEmpty || !waiting.isEmpty {
-      waiting.append(WaitingEffect(number: number, effect: effect))
-      core.monitor?.report(.effectQueued(identify(number)))
-    } else {
+    switch book.admit(queueing: strategy == .queue) {
+    case .start(let number):
+      // `loop`, not `core`: an access through `core` retains and releases
+      // it; the runtime's handler runs only while the system lives.
+      if loop._withUnsafeGuaranteedRef({ $0.isMonitored }), let trigger = trigger() { triggers[number] = trigger }
       start(effect, number: number)
+    case .wait(let number):
+      if loop._withUnsafeGuaranteedRef({ $0.isMonitored }), let trigger = trigger() { triggers[number] = trigger }
+      book.wait(number, effect: WaitingEffect(effect))
+      core.monitor?.report(.effectQueued(identify(number)))
     }
   }
 
-  /// Cancels every running and waiting effect; their pending events are dropped.
+  /// Cancels every running and waiting effect; their pending events are
+  /// dropped: the book raises its watermark, published here for the loop.
   @inlinable
   final func cancelAll() {
-    watermark.pointee = lastNumber
-    guard !running.isEmpty || !waiting.isEmpty else { return }
+    let some = book.cancelAll()
+    watermark.pointee = book.cancelledThrough
+    guard some else { return }
     cancelRunningAndWaiting()
   }
 
   @usableFromInline
   final func cancelRunningAndWaiting() {
-    let cancelled = running.keys.sorted() + waiting.map(\.number)
-    for task in running.values { task.cancel() }
-    running.removeAll()
-    waiting.removeAll()
-    for number in cancelled {
+    let cancelled = book.removeRunningAndWaiting()
+    for (_, task) in cancelled { task?.cancel() }
+    for (number, _) in cancelled {
       core.monitor?.report(.effectCancelled(identify(number)))
       triggers[number] = nil
     }
@@ -49,7 +49,7 @@ extension EffectfulRuntime {
 
   @usableFromInline
   final func endEffect(_ number: UInt64, outcome: EffectOutcome) {
-    guard running.removeValue(forKey: number) != nil else { return }
+    guard book.finish(number) else { return }
     switch outcome {
     case .finished, .cancelled:
       core.monitor?.report(.effectFinished(identify(number)))
@@ -57,9 +57,14 @@ extension EffectfulRuntime {
       core.reportUnmappedError(error, of: identify(number))
     }
     triggers[number] = nil
+    // Checked first, not left to `nextWaiting`: this function is compiled
+    // unspecialized, and a waiting effect's optional, whose size depends on
+    // `Event`, costs a metadata look-up per call (W2a, measured).
+    guard strategy == .queue else { return }
     // Immediate effects end as they start: keep starting until one runs.
-    while strategy == .queue, running.isEmpty, let next = waiting.popFirst() {
-      start(next.effect, number: next.number)
+    while let next = book.nextWaiting(queueing: true) {
+      // Unchecked: this runtime's book holds only its own `WaitingEffect`s.
+      start(unsafeDowncast(next.effect, to: WaitingEffect<Event>.self).effect, number: next.number)
     }
   }
 
@@ -94,12 +99,13 @@ extension EffectfulRuntime {
     catch handler: (@Sendable (any Error) -> Event?)?
   ) {
     core.monitor?.report(.effectStarted(identify(token.number)))
-    running[token.number] = core.spawnEffect(token, options: options, body: body, catch: handler)
+    book.started(token.number, handle: core.spawnEffect(token, options: options, body: body, catch: handler))
   }
 
   /// An effect that completes at once: its events are queued, nothing runs.
   @inlinable
   final func startImmediate(_ events: some Collection<Event>, token: EffectToken) {
+    // Unretained: the system outlives its runtimes (see `core`).
     loop._withUnsafeGuaranteedRef { core in
       if core.isMonitored { reportImmediate(token.number) }
       for event in events { core.enqueueFromLoop(.event(event, token)) }
@@ -115,15 +121,12 @@ extension EffectfulRuntime {
   }
 }
 
-/// An effect of a ``ExecutionStrategy/queue`` feedback waiting its turn.
+/// An effect of a ``ExecutionStrategy/queue`` feedback waiting its turn,
+/// boxed (see `EffectfulRuntime.book`): made only when an effect must wait.
 @usableFromInline
-struct WaitingEffect<Event: Sendable> {
-  @usableFromInline let number: UInt64
+final class WaitingEffect<Event: Sendable> {
   @usableFromInline let effect: Effect<Event>
 
   @inlinable
-  init(number: UInt64, effect: Effect<Event>) {
-    self.number = number
-    self.effect = effect
-  }
+  init(_ effect: consuming Effect<Event>) { self.effect = effect }
 }

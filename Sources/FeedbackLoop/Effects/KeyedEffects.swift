@@ -11,24 +11,14 @@
 /// one start and one cancel per changed key are on the hot path.
 @usableFromInline
 final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Sendable, Value: Sendable> {
+  /// Unowned and unchecked: the system owns its runtimes, and so this
+  /// table, and drops them only when it stops (see `FeedbackRuntime.core`).
   @usableFromInline unowned(unsafe) let core: SystemCore<State, Event>
   @usableFromInline let feedback: FeedbackID
-  @exclusivity(unchecked) @usableFromInline var lastNumber: UInt64 = 0
-  @exclusivity(unchecked) @usableFromInline var entries: [Key: Entry] = [:]
-  @exclusivity(unchecked) @usableFromInline var keys: [UInt64: Key] = [:]
-  @exclusivity(unchecked) @usableFromInline var cancelled: Set<UInt64> = []
-
-  @usableFromInline
-  struct Entry {
-    @usableFromInline let number: UInt64
-    @usableFromInline var task: Task<Void, Never>?
-    /// Where a kept key's new values go; `nil` for an effect that takes none.
-    @usableFromInline var updates: ValueUpdates<Value>?
-    @usableFromInline var finished = false
-
-    @inlinable
-    init(number: UInt64) { self.number = number }
-  }
+  /// Which key's effect runs, ended or was cancelled: the transitions, and
+  /// "was it cancelled?", are the book's (EffectBook.swift); this class
+  /// starts and cancels the tasks and reports to the monitor.
+  @exclusivity(unchecked) @usableFromInline var book = EffectBook<Key, KeyedTask<Value>, Never>()
 
   init(core: SystemCore<State, Event>, feedback: FeedbackID) {
     self.core = core
@@ -38,11 +28,11 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
   /// Whether `key` was a request of the last state: its effect runs, or
   /// finished on its own and is not to be restarted while the key stays.
   @inlinable
-  func isRequested(_ key: Key) -> Bool { entries[key] != nil }
+  func isRequested(_ key: Key) -> Bool { book.isRequested(key) }
 
   /// The requests of the last state (a copy: cancelling changes the table).
   @inlinable
-  var requested: [Key] { Array(entries.keys) }
+  var requested: [Key] { book.requestedKeys }
 
   /// Starts the effect of a new key, which is handed the key's later values
   /// through `updates`.
@@ -61,34 +51,30 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
 
   @inlinable
   func start(_ key: Key, effect: Effect<Event>, updates continuation: ValueUpdates<Value>?) {
-    lastNumber += 1
-    let number = lastNumber
+    let number = book.nextNumber()
     let token = EffectToken(feedback: Int32(feedback.index), number: number)
-    var entry = Entry(number: number)
     if core.isMonitored { core.monitor?.report(.effectStarted(effectID(number, key: key))) }
-    if case .none = effect.operation {
-      // Ended already: no `effectEnded` will look its key up.
-      entry.finished = true
-      continuation?.finish()
-      if core.isMonitored { core.monitor?.report(.effectFinished(effectID(number, key: key))) }
-      entries[key] = entry
-      return
-    }
-    keys[number] = key
+    let replaced: EffectBook<Key, KeyedTask<Value>, Never>.Request?
     switch effect.operation {
     case .none:
-      break
+      // Ended already: no end will look its key up.
+      continuation?.finish()
+      replaced = book.request(key, number: number, handle: nil, finished: true)
+      if core.isMonitored { core.monitor?.report(.effectFinished(effectID(number, key: key))) }
     case .send(let event):
       continuation?.finish()
+      replaced = book.request(key, number: number, handle: nil, finished: false)
       enqueueImmediate(CollectionOfOne(event), token: token)
     case .sendAll(let events):
       continuation?.finish()
+      replaced = book.request(key, number: number, handle: nil, finished: false)
       enqueueImmediate(events, token: token)
     case .run(let task):
-      entry.updates = continuation
-      entry.task = core.spawnEffect(token, options: task.options, body: task.body, catch: task.catch)
+      let running = core.spawnEffect(token, options: task.options, body: task.body, catch: task.catch)
+      replaced = book.request(
+        key, number: number, handle: KeyedTask(task: running, updates: continuation), finished: false)
     }
-    entries[key] = entry
+    if let replaced { cancelled(replaced) }
   }
 
   /// An immediate effect's events, then its end, so that events of a key
@@ -102,35 +88,33 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
   /// Hands a kept key's new value to its running effect.
   @inlinable
   func update(_ key: Key, to value: Value) {
-    entries[key]?.updates?.yield(value)
+    book.requests[key]?.handle?.updates?.yield(value)
   }
 
   @inlinable
   func cancel(_ key: Key) {
-    guard let entry = entries.removeValue(forKey: key) else { return }
-    entry.updates?.finish()
-    guard !entry.finished else { return }
-    cancelled.insert(entry.number)
-    entry.task?.cancel()
-    if core.isMonitored { core.monitor?.report(.effectCancelled(effectID(entry.number))) }
+    guard let request = book.cancel(key) else { return }
+    cancelled(request)
+  }
+
+  /// Does what the book said of a key's effect it cancelled (or replaced).
+  @inlinable
+  func cancelled(_ request: EffectBook<Key, KeyedTask<Value>, Never>.Request) {
+    request.handle?.updates?.finish()
+    guard !request.finished else { return }
+    request.handle?.task?.cancel()
+    if core.isMonitored { core.monitor?.report(.effectCancelled(effectID(request.number))) }
   }
 
   func cancelAll() {
-    for key in Array(entries.keys) { cancel(key) }
+    for key in book.requestedKeys { cancel(key) }
   }
 
-  func isLive(_ number: UInt64) -> Bool { !cancelled.contains(number) }
+  func isCancelled(_ number: UInt64) -> Bool { book.isCancelled(number) }
 
   func effectEnded(_ number: UInt64, outcome: EffectOutcome) {
-    if cancelled.remove(number) != nil {
-      keys[number] = nil
-      return
-    }
-    guard let key = keys.removeValue(forKey: number), entries[key]?.number == number else { return }
-    entries[key]?.finished = true
-    entries[key]?.task = nil
-    entries[key]?.updates?.finish()
-    entries[key]?.updates = nil
+    guard case .finished(let key, let handle) = book.end(number) else { return }
+    handle?.updates?.finish()
     switch outcome {
     case .finished, .cancelled:
       core.monitor?.report(.effectFinished(effectID(number, key: key)))
@@ -141,8 +125,22 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
 
   @usableFromInline
   func effectID(_ number: UInt64, key: Key? = nil) -> EffectID {
-    let key = key ?? keys[number]
+    let key = key ?? book.key(of: number)
     return EffectID(feedback: feedback, number: number, trigger: key.map { "\($0)" })
+  }
+}
+
+/// What a keyed table keeps of a key's running effect: its task, and where
+/// the key's new values go (`nil` for an effect that takes none).
+@usableFromInline
+struct KeyedTask<Value: Sendable> {
+  @usableFromInline let task: Task<Void, Never>?
+  @usableFromInline let updates: ValueUpdates<Value>?
+
+  @inlinable
+  init(task: Task<Void, Never>?, updates: ValueUpdates<Value>?) {
+    self.task = task
+    self.updates = updates
   }
 }
 
@@ -169,13 +167,16 @@ class KeyedRuntime<State: Sendable, Event: Sendable, Key: Hashable & Sendable, V
     let table = KeyedEffects<State, Event, Key, Value>(core: core, feedback: id)
     self.table = table
     super.init(id: id, core: core)
+    // Keys are cancelled one by one, not under a watermark: every event of
+    // an effect is at or under `.max`, so the loop asks the book.
+    assert(id.index >= 0 && id.index < max(core.feedbackCount, 1), "a watermark slot outside the system's")
     core.watermarks[id.index] = .max
   }
 
   override func effectEnded(_ number: UInt64, outcome: EffectOutcome) { table.effectEnded(number, outcome: outcome) }
   override func effectID(_ number: UInt64) -> EffectID { table.effectID(number) }
   override func stop() { table.cancelAll() }
-  override func isLive(_ number: UInt64) -> Bool { table.isLive(number) }
+  override func isCancelled(_ number: UInt64) -> Bool { table.isCancelled(number) }
 }
 
 extension KeyedRuntime where Key == Value {

@@ -11,10 +11,11 @@ import Logging
 /// and read there, before each event of an effect is reduced.
 extension SystemCore {
   /// Whether the effect of `token`, at or under its feedback's watermark,
-  /// is cancelled.
+  /// is cancelled: its runtime's ``EffectBook`` answers. The watermark in
+  /// `watermarks` only filters: an event above it is live without asking.
   @usableFromInline
   func isCancelled(_ token: EffectToken) -> Bool {
-    watermarks[Int(token.feedback)] != .max || !runtimes[Int(token.feedback)].isLive(token.number)
+    runtimes[Int(token.feedback)].isCancelled(token.number)
   }
 
   @usableFromInline

@@ -12,8 +12,10 @@ extension EffectfulRuntime {
     let runner = runtime.unretained
     runtime.onEachState { state in
       if predicate(state) {
+        // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         runner._withUnsafeGuaranteedRef { $0.trigger(effects(state), because: "\(state)") }
       } else {
+        // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         runner._withUnsafeGuaranteedRef { $0.cancelAll() }
       }
     }

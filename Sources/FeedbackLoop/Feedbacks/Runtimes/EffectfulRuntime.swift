@@ -12,16 +12,24 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
   // Only the owning thread touches these: dynamic exclusivity checks would
   // cost more than the work they guard.
   @usableFromInline final let strategy: ExecutionStrategy
-  /// This feedback's slot in `SystemCore.watermarks`.
+  /// This feedback's slot in `SystemCore.watermarks`, where the loop reads
+  /// the book's ``EffectBook/cancelledThrough`` before each of its events.
+  /// A raw pointer into the system's allocation, valid as long as the
+  /// system, which outlives this runtime (see `core`).
   @usableFromInline final let watermark: UnsafeMutablePointer<UInt64>
-  @exclusivity(unchecked) @usableFromInline final var lastNumber: UInt64 = 0
-  @exclusivity(unchecked) @usableFromInline final var running: [UInt64: Task<Void, Never>] = [:]
-  @exclusivity(unchecked) @usableFromInline final var waiting = Deque<WaitingEffect<Event>>()
+  /// Which effects run and wait, and which are cancelled (EffectBook.swift).
+  /// A waiting effect is kept as an object (a ``WaitingEffect``), so that
+  /// the book's type does not depend on `Event`: the unspecialized code of
+  /// this class (`endEffect`, run once per task effect) then reaches it at
+  /// fixed offsets, with no metadata look-up (W2a, measured: 12% slower
+  /// with `Effect<Event>` in the book's type).
+  @exclusivity(unchecked) @usableFromInline final var book = EffectBook<Never, Task<Void, Never>, AnyObject>()
   @exclusivity(unchecked) @usableFromInline final var triggers: [UInt64: String] = [:]
 
   @usableFromInline
   init(id: FeedbackID, core: SystemCore<State, Event>, strategy: ExecutionStrategy) {
     self.strategy = strategy
+    assert(id.index >= 0 && id.index < max(core.feedbackCount, 1), "a watermark slot outside the system's")
     watermark = core.watermarks + id.index
     super.init(id: id, core: core)
   }
@@ -36,6 +44,9 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
 
   @usableFromInline
   override func stop() { cancelAll() }
+
+  @usableFromInline
+  override func isCancelled(_ number: UInt64) -> Bool { book.isCancelled(number) }
 
   /// The runtime as its handlers capture it: unretained (the system keeps it
   /// alive while they can run), and called without retaining it.
@@ -72,6 +83,7 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
     let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
     let runner = runtime.unretained
     runtime.onEachState { state in
+      // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
       if predicate(state) { runner._withUnsafeGuaranteedRef { $0.trigger(effects(state), because: "\(state)") } }
     }
     return runtime
@@ -94,9 +106,11 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
       switch (wasNonNil.value, current) {
       case (false, let value?):
         wasNonNil.value = true
+        // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         runner._withUnsafeGuaranteedRef { $0.trigger(effects(value), because: "\(value)") }
       case (true, nil):
         wasNonNil.value = false
+        // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         runner._withUnsafeGuaranteedRef { $0.cancelAll() }
       default:
         return
@@ -117,6 +131,7 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
     runtime.onEachEvent { event, state in
       let effect = effects(event, state)
       if case .none = effect.operation { return }
+      // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
       runner._withUnsafeGuaranteedRef { $0.trigger(effect, because: "\(event)") }
     }
     return runtime

@@ -16,6 +16,8 @@ class FeedbackRuntime<State: Sendable, Event: Sendable> {
   @usableFromInline let id: FeedbackID
   /// The system that owns this runtime; it outlives it (it drops its
   /// runtimes when it stops, and effects' tasks hold the system, not the runtime).
+  /// Unowned and unchecked for that reason: a checked `unowned` would cost
+  /// a reference count check on every access from the per-event handlers.
   @usableFromInline unowned(unsafe) let core: SystemCore<State, Event>
 
   @usableFromInline
@@ -50,10 +52,12 @@ class FeedbackRuntime<State: Sendable, Event: Sendable> {
     if case .failed(let error) = outcome { core.reportUnmappedError(error, of: effectID(number)) }
   }
 
-  /// Whether events of effect `number` may still be reduced, for a feedback
-  /// whose watermark is `UInt64.max` (see `SystemCore.watermarks`).
+  /// Whether the events of effect `number`, at or under this feedback's
+  /// watermark in `SystemCore.watermarks`, are to be dropped: the runtimes
+  /// that start effects answer from their ``EffectBook``. A runtime that
+  /// starts none never raises its watermark from 0, so the loop never asks.
   @usableFromInline
-  func isLive(_ number: UInt64) -> Bool { true }
+  func isCancelled(_ number: UInt64) -> Bool { false }
 
   /// A value the feedback's own task produced, handed to the loop.
   @usableFromInline

@@ -41,6 +41,10 @@ protocol Linked: AnyObject {
   var next: Unmanaged<Self>? { get set }
 }
 
+// Every link of a chain is retained once, by the chain (its `first`, or
+// the `next` of the link before): reading a link unretained
+// (`takeUnretainedValue`) is safe while it is in the chain, and only
+// `remove` and `releaseChain` give that reference back.
 extension Linked {
   /// Retains `link` and appends it to the chain that starts at `first`.
   /// Walks the chain: links are added while a system is made, not per event.

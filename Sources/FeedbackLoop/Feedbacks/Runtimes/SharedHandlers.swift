@@ -23,6 +23,8 @@ final class SharedHandlers {
   /// The context of the system that the calling thread is making.
   @usableFromInline
   static func current() -> SharedHandlers {
+    // The thread's context holds one reference, taken here when it is made
+    // and given back by `whileMaking`: reading it unretained is safe meanwhile.
     if let context = fl_build_context() {
       return Unmanaged<SharedHandlers>.fromOpaque(context).takeUnretainedValue()
     }
@@ -36,6 +38,7 @@ final class SharedHandlers {
     let outer = fl_build_context()
     fl_set_build_context(nil)
     makeFeedbacks()
+    // The reference `current()` took for the context, given back.
     if let context = fl_build_context() { Unmanaged<SharedHandlers>.fromOpaque(context).release() }
     fl_set_build_context(outer)
   }
