@@ -96,10 +96,10 @@ import Logging
 /// order an event travels:
 ///
 /// 1. System.swift: `send` hands the event to the core;
-/// 2. this file: what the core stores;
-/// 3. SystemCore+Drain.swift: taking an idle loop, the drain loop and its
+/// 2. SystemCore+Drain.swift: taking an idle loop, the drain loop and its
 ///    step boundary, one item (the reducer, the fan-out to the feedbacks
 ///    and the observers), the owner's side of the reads;
+/// 3. this file: what the core stores, and the rules above;
 /// 4. OwnershipStateMachine.swift: the decisions the drain asks for;
 /// 5. WorkQueue.swift: the items of work and the owner's queue;
 /// 6. Observing/StateObservers.swift: the observers, their arrival and
