@@ -6,7 +6,7 @@
 /// The public faces are ``System/states``, ``System/states(buffering:isolation:)``
 /// and ``System/observe(isolation:_:onStop:)`` (System+Observing.swift),
 /// and the values they return (StateSequence.swift). The per-event call of
-/// every observer is the fan-out's walk (`SystemCore.fanOut`,
+/// every observer is in the fan-out (`SystemCore.fanOut`,
 /// SystemCore+Drain.swift).
 /// A callback that receives every state of a system, in order, on the loop's
 /// thread, and a way to tell it the system stopped. A class, in a chain of
