@@ -100,7 +100,7 @@ static inline uint64_t fl_word_clear(uint64_t *_Nonnull word, uint64_t bits) {
 /// faster in W9 within its noise (about 7% at most, in three interleaved
 /// pairs) and cost every idle system 64 bytes (W4). The guard on the word's
 /// line made W9 clearly slower. A state small enough lives in the guard
-/// line's spare bytes (`guardLine`, SystemCore+Layout.swift): a reader on
+/// line's spare bytes (`guardLine`, `Layout` in SystemCore.swift): a reader on
 /// another thread then loads one line, not two, and the owner writes one.
 typedef struct fl_loop_control {
   /// First, so that its address is the control's.

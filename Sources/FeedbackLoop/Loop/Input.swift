@@ -44,6 +44,8 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
 
   deinit {
     if let target = fl_input_target_load(control) {
+      // The cell holds one retain, taken by `bind` (`passRetained`): given
+      // back here, once, as nothing can send through a released input.
       Unmanaged<InputTarget<Event>>.fromOpaque(target).release()
     }
     fl_input_control_destroy(control)
@@ -56,7 +58,10 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
   @inlinable
   public func send(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
     if let target = fl_input_target_load(control) {
-      // The input holds the target for as long as it lives: no retain needed.
+      // The input holds the target for as long as it lives: no retain
+      // needed. A later binding moves the replaced target's retain to
+      // `replacedTargets`, never releases it, so the target stays alive
+      // while this caller, who holds the input, delivers through it.
       Unmanaged<InputTarget<Event>>.fromOpaque(target)._withUnsafeGuaranteedRef {
         $0.deliver(event, caller === MainActor.shared)
       }
@@ -71,6 +76,7 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
     fl_lock_lock(&control.pointee.lock)
     if let target = fl_input_target_load(control) {
       fl_lock_unlock(&control.pointee.lock)
+      // Unretained: alive as long as the input, as in `send`.
       Unmanaged<InputTarget<Event>>.fromOpaque(target).takeUnretainedValue().deliver(event, callerIsMainActor)
       return
     }
@@ -92,12 +98,16 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
       // that sees the target delivers behind them, never ahead (G2).
       core.enqueueShared(pending)
       pending = []
+      // The cell's retain, given back by `deinit` or moved to
+      // `replacedTargets` by a later binding.
       let stored = fl_input_target_store_if_null(control, Unmanaged.passRetained(target).toOpaque())
       precondition(stored, "FeedbackLoop: an Input's target was stored outside its lock")
       return false
     }
     let replaced = fl_input_target_exchange(control, Unmanaged.passRetained(target).toOpaque())
     // The input's retain on the replaced target moves to `replacedTargets`.
+    // Non-nil: checked under this same lock above, and only a binding,
+    // under it, stores a target, never a null one.
     replacedTargets.append(Unmanaged<InputTarget<Event>>.fromOpaque(replaced.unsafelyUnwrapped).takeRetainedValue())
     return true
   }

@@ -2,30 +2,81 @@ import CFeedbackLoopShims
 import DequeModule
 import Logging
 
-/// Sending: where each sender's work waits for the owner of the loop (G2,
-/// G14).
+/// Queueing: where a sender's work waits when the loop is busy (G2, G14).
 ///
-/// Owns nothing of its own: it works on `inbox` (an ``EventInbox``, which
-/// holds the buffer policy), which any thread may touch under `lock` (and
-/// `queued` in the control word,
-/// set and cleared under it), and on `pendingLocal`, which only the thread
-/// that owns the loop touches. Every sender, on any thread, comes through
-/// here; the owner takes the work out again in SystemCore.swift's drain.
+/// `submit` (SystemCore+Drain.swift) comes here when it cannot take an idle
+/// loop: the system is owned, stopped, or holds queued work. Owns nothing
+/// of its own: it works on `inbox` (an ``EventInbox``, which holds the
+/// buffer policy), which any thread may touch under `lock` (and `queued` in
+/// the control word, set and cleared under it), and on `pendingLocal`,
+/// which only the thread that owns the loop touches. The owner takes the
+/// work out again at its step boundary (SystemCore+Drain.swift).
 extension SystemCore {
+  /// A send to a system that is owned, stopped, or holds queued work.
   @inlinable
-  func submit(_ event: Event, from token: EffectToken, callerIsMainActor: Bool = false) {
-    submit(.event(event, token), callerIsMainActor: callerIsMainActor)
+  func submitToBusySystem(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
+    if isDrainingThread {
+      enqueueFromLoop(item)
+      return
+    }
+    lock()
+    if fl_word_load(word) & Control.stopped != 0 {
+      // Read under `lock`: the owner of a released system drops it.
+      let monitor = self.monitor
+      unlock()
+      // An observer added while another thread stopped the system passed
+      // `submitControl`'s check before `stopped` was set: tell it here, or
+      // its `onStop` is never called and its state sequence never finishes
+      // (ControlWordTests, "G9 observe() races with stop()").
+      reportRefusedAtStop(item, to: monitor)
+      return
+    }
+    // The word as `queued` was set (or, set already, as it is under the
+    // lock): an owner seen here sees `queued` when it tries to let the loop
+    // go, and takes the item; `queued` stays set until it does.
+    let (dropped, current) = enqueueLockedReading(item)
+    // Read under `lock`, like the refusal's above; only for a drop, which
+    // is rare.
+    let monitor = dropped == nil ? nil : self.monitor
+    switch OwnershipStateMachine.afterQueuing(
+      observed: current, mayDrain: mayDrain(callerIsMainActor: callerIsMainActor))
+    {
+    case .ownerTakesIt:
+      let backlog = inbox.items.count
+      unlock()
+      if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
+      // The owner is far behind: most likely it lost its processor to the
+      // senders. Give one back rather than grow the inbox further (the many-senders benchmark).
+      if backlog >= Self.backlogBeforeYielding { fl_yield() }
+    case .takeLoop:
+      guard acquire() else {
+        // Another thread took the loop meanwhile (`stop()`,
+        // `processQueuedEvents()`): it sees `queued`, and takes the item.
+        unlock()
+        if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
+        return
+      }
+      // What was queued before (a main-actor system's items sent from other
+      // threads) goes first.
+      let first = popLocked()
+      unlock()
+      if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
+      let previousDrainer = fl_current_drainer()
+      fl_set_current_drainer(identity)
+      if let first { process(first) }
+      drain(restoring: previousDrainer)
+    case .hopToMainActor:
+      let schedule = !mainDrainScheduled && !inbox.isEmpty
+      if schedule { mainDrainScheduled = true }
+      unlock()
+      if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
+      if schedule { scheduleMainDrain() }
+    }
   }
 
-  @inlinable
-  func effectEnded(_ token: EffectToken, outcome: EffectOutcome) {
-    submit(.effectEnded(token, outcome), callerIsMainActor: false)
-  }
-
-  @usableFromInline
-  func submitControl(feedback: Int32, value: any Sendable) {
-    submit(.control(ControlValue(feedback: feedback, value: value)), callerIsMainActor: false)
-  }
+  /// How many items a sender finds queued behind an owner before it gives
+  /// its processor away once.
+  @inlinable static var backlogBeforeYielding: Int { 4_096 }
 
   /// Queues events behind everything already queued, even from the owning
   /// thread (an ``Input`` hands over the events it kept before binding).
@@ -43,7 +94,7 @@ extension SystemCore {
 
   /// Enqueues work the owning thread sends to its own loop (a runtime, or a
   /// send from the reducer, a feedback or an observer), in its place in the
-  /// order of sends (G2; see "The order of events" above).
+  /// order of sends (G2; see "The order of events" in SystemCore.swift).
   ///
   /// One atomic load: while no other thread queued work and the system is
   /// not stopping, the item goes to `pendingLocal`, ahead of anything other

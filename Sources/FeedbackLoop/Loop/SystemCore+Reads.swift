@@ -53,6 +53,9 @@ import CFeedbackLoopShims
 /// each read (``paceIfPolling(_:nanoseconds:)``), so that however often it
 /// reads, it cannot take the owner's cache lines at every event.
 ///
+/// This file is the reader's side; the owner's (`publishIfAsked`,
+/// `publish`) is part of its drain, in SystemCore+Drain.swift.
+///
 /// Models/ownership.pml checks the protocol with spin, the optimistic read
 /// included (Scripts/model-check).
 extension SystemCore {
@@ -132,6 +135,9 @@ extension SystemCore {
     for _ in 0..<Self.optimisticAttempts {
       let before = fl_sequence_read_begin(control)
       if before & 1 == 0 {
+        // A racy copy of plain bytes (the state holds no reference, so a
+        // torn copy is never retained), kept only if the sequence says no
+        // reduction overlapped it.
         let copy = UnsafePointer(stateStorage).pointee
         if fl_sequence_read_validate(control, before) { return (copy, before) }
       }
@@ -198,26 +204,5 @@ extension SystemCore {
       fl_yield()
     }
     return fl_publications_load(control) != seen
-  }
-
-  /// The owner's one load after a reducer: publishes if a reader asked.
-  @inlinable @inline(__always)
-  func publishIfAsked() {
-    if OwnershipStateMachine.readerWaits(fl_word_load(word)) { publish() }
-  }
-
-  /// Copies the state for the readers that wait, and clears `reader`. The
-  /// caller owns the loop. A reader that gave up waiting leaves the bit
-  /// set and no one counted: then nothing is copied.
-  @inlinable
-  func publish() {
-    lock()
-    if OwnershipStateMachine.readerWaits(fl_word_load(word)) {
-      // A released system's state is gone, and nobody can read it.
-      if waitingReaders > 0, !stateDestroyed { published = state }
-      fl_publications_increment(control)
-      _ = fl_word_clear(word, Control.reader)
-    }
-    unlock()
   }
 }

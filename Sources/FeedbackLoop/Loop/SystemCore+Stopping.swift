@@ -70,17 +70,14 @@ extension SystemCore {
     guard !tornDown else { return }
     tornDown = true
     for runtime in runtimes { runtime.stop() }
-    var observers = firstObserver
-    firstObserver = nil
-    StateObserver.forEach(observers) { $0.stopped() }
-    StateObserver.releaseChain(&observers)
+    finishObservers()
     if let monitor {
       for event in leftovers.compactMap(\.event) {
         monitor.report(.eventDiscarded(event, reason: .systemStopped))
       }
       monitor.report(.stopped)
     }
-    for case .addObserver(let observer) in leftovers { observer.stopped() }
+    finishObservers(waitingIn: leftovers)
     // Effects' tasks hold this core until they end; release the feedbacks'
     // closures now rather than then.
     releaseRuntimes()

@@ -89,23 +89,28 @@ import Logging
 ///
 /// ## Where the parts are
 ///
-/// This file holds what the class stores and carries out the ownership
-/// protocol: taking the loop (`submit`, `acquire`), the drain and its step
-/// boundaries. What each party does is decided in
-/// OwnershipStateMachine.swift, from one reading of the control word, with
-/// no memory touched; this file does the atomic operations. The other
-/// parts are extensions or values, each in a file of its own that says
-/// what it owns and who may touch it:
+/// This file holds what the class stores, and where in the control's
+/// allocation (`Layout`). What each party does with the control word is
+/// decided in OwnershipStateMachine.swift, from one reading of it, with no
+/// memory touched; the extensions do the atomic operations. Read in the
+/// order an event travels:
 ///
-/// - SystemCore+Inbox.swift: the senders' way in;
-/// - SystemCore+Layout.swift: where the inbox, the state and the watermarks
-///   lie in the control's allocation;
-/// - EventInbox.swift: the shared queue and the buffer policy, a value;
-/// - SystemCore+FanOut.swift: one step, the reducer, the fan-out to
-///   feedbacks and observers, the monitor's `.reduced`;
-/// - SystemCore+Effects.swift: effect and input tasks, the watermarks;
-/// - SystemCore+Stopping.swift: start, stop, the teardown, the release;
-/// - SystemCore+Reads.swift: reads of the state from other threads (G15).
+/// 1. System.swift: `send` hands the event to the core;
+/// 2. SystemCore+Drain.swift: taking an idle loop, the drain loop and its
+///    step boundary, one item (the reducer, the fan-out to the feedbacks
+///    and the observers), the owner's side of the reads;
+/// 3. this file: what the core stores, and the rules above;
+/// 4. OwnershipStateMachine.swift: the decisions the drain asks for;
+/// 5. WorkQueue.swift: the items of work and the owner's queue;
+/// 6. Observing/StateObservers.swift: the observers, their arrival and
+///    their end.
+///
+/// Off that path: SystemCore+Inbox.swift (queueing while the loop is
+/// busy), EventInbox.swift (the shared queue and the buffer policy, a
+/// value), SystemCore+Effects.swift (effect and input tasks, the
+/// watermarks), SystemCore+Stopping.swift (start, stop, the teardown, the
+/// release) and SystemCore+Reads.swift (reads of the state from other
+/// threads, G15).
 ///
 /// ## Why not an actor
 ///
@@ -177,9 +182,14 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @usableFromInline let control: UnsafeMutablePointer<fl_loop_control>
 
   /// The control word: the first field of `control`.
+  /// Bound as `UInt64`: `word` is `fl_loop_control`'s first field, at
+  /// offset 0, and the control lives as long as this object (`deinit`).
   @inlinable
   var word: UnsafeMutablePointer<UInt64> { UnsafeMutableRawPointer(control).assumingMemoryBound(to: UInt64.self) }
 
+  /// This core's address, as the thread-local marker of the thread that
+  /// drains it (`fl_current_drainer`): compared, never dereferenced, so it
+  /// needs no retain.
   @inlinable
   var identity: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) }
 
@@ -202,7 +212,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var stateDestroyed = false
 
   /// How many feedbacks the system has: their runtimes and watermarks are
-  /// in `control`'s allocation (SystemCore+Layout.swift).
+  /// in `control`'s allocation (`Layout`, below).
   @usableFromInline let feedbackCount: Int
 
   /// The feedbacks' handlers and the observers, in chains that retain their
@@ -287,214 +297,205 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// The bits of the control word (OwnershipStateMachine.swift).
   @usableFromInline typealias Control = OwnershipStateMachine.Bits
 
-  /// Takes the loop unless another thread owns it; returns whether it did.
-  /// Waits while a reader copies the state of the idle loop (`reader`
-  /// without `owned`), which takes no longer than the copy; never under
-  /// `lock`, which that reader holds.
+}
+
+// MARK: - The parts of the control's allocation
+
+/// The inbox, the state, the feedbacks' watermarks and their runtimes live
+/// in `control`'s allocation, after the control word, the lock and the
+/// reduction guard, at offsets that depend only on the types and the number
+/// of feedbacks. The allocation is made in `init` and freed in `deinit`
+/// (above), and the state is destroyed early by `destroyState()`
+/// (SystemCore+Stopping.swift).
+extension SystemCore {
+  /// Where each part of `control`'s allocation starts:
+  /// [control: word and lock, guard lines][inbox lines][state][watermarks][runtimes],
+  /// the control and the inbox each on cache lines of their own (see
+  /// fl_loop_control); a state small enough goes in the guard's line, and
+  /// so do the watermarks if they fit after it; the runtimes go in the
+  /// word's line if they fit after the lock (the idle-systems benchmark: each part that needs no
+  /// line of its own is an allocation, or a line, fewer).
+  @usableFromInline enum Layout {
+    @inlinable static var line: Int { Int(FL_CACHE_LINE) }
+
+    @inlinable static func roundedUp(_ size: Int, to alignment: Int) -> Int {
+      (size + alignment - 1) / alignment * alignment
+    }
+
+    @inlinable static var inbox: Int { roundedUp(MemoryLayout<fl_loop_control>.stride, to: line) }
+
+    /// Where the guard's line has room left, after the guard's counters.
+    @inlinable static var guardSpare: Int { MemoryLayout<fl_loop_control>.offset(of: \.guardLine)! }
+
+    /// Whether the state fits in the guard's line. Then a reader on another
+    /// thread finds the guard's sequence and the state on one line, and the
+    /// owner writes one line per reduction, not two (the sender-with-a-reader benchmark: each line a
+    /// reader loads costs the owner a miss at its next write).
+    @inlinable static var stateInGuardLine: Bool {
+      MemoryLayout<State>.size <= MemoryLayout<fl_loop_control>.stride - guardSpare
+        && guardSpare % MemoryLayout<State>.alignment == 0
+    }
+
+    @inlinable static var afterInbox: Int {
+      inbox + roundedUp(MemoryLayout<EventInbox<State, Event>>.stride, to: line)
+    }
+
+    @inlinable static var state: Int {
+      stateInGuardLine ? guardSpare : roundedUp(afterInbox, to: MemoryLayout<State>.alignment)
+    }
+
+    /// Where the guard's line has room left after the state, if the state
+    /// is there (the state's end otherwise).
+    @inlinable static var afterStateInGuardLine: Int {
+      roundedUp(guardSpare + (stateInGuardLine ? MemoryLayout<State>.size : 0), to: MemoryLayout<UInt64>.alignment)
+    }
+
+    /// Whether the watermarks of `feedbacks` feedbacks fit in the guard's
+    /// line, after the state: the owner writes them (rarely: at a
+    /// cancellation) and reads them (per effect event), as it does the
+    /// guard; a line of their own cost every idle system 16 bytes (the idle-systems benchmark).
+    @inlinable static func watermarksInGuardLine(feedbacks: Int) -> Bool {
+      afterStateInGuardLine + MemoryLayout<UInt64>.stride * max(feedbacks, 1)
+        <= MemoryLayout<fl_loop_control>.stride
+    }
+
+    /// Where the parts that follow the inbox start.
+    @inlinable static var tail: Int {
+      roundedUp(stateInGuardLine ? afterInbox : state + MemoryLayout<State>.size, to: MemoryLayout<UInt64>.alignment)
+    }
+
+    @inlinable static func watermarks(feedbacks: Int) -> Int {
+      watermarksInGuardLine(feedbacks: feedbacks) ? afterStateInGuardLine : tail
+    }
+
+    /// Where the parts after the watermarks start.
+    @inlinable static func afterWatermarks(feedbacks: Int) -> Int {
+      watermarksInGuardLine(feedbacks: feedbacks) ? tail : tail + MemoryLayout<UInt64>.stride * max(feedbacks, 1)
+    }
+
+    /// Where the word's line has room left, after the word and the lock,
+    /// and where that room ends.
+    @inlinable static var wordSpare: Int {
+      roundedUp(MemoryLayout<fl_loop_control>.offset(of: \.wordLine)!, to: MemoryLayout<UInt64>.alignment)
+    }
+
+    @inlinable static var wordLineEnd: Int { MemoryLayout<fl_loop_control>.offset(of: \.reducing)! }
+
+    /// Whether the runtimes of `feedbacks` feedbacks fit in the word's
+    /// line, after the lock. They are written when the system is made and
+    /// at its teardown only, and read by the owner when an effect ends or a
+    /// feedback gets a control value: not per event.
+    @inlinable static func runtimesInWordLine(feedbacks: Int) -> Bool {
+      wordSpare + MemoryLayout<FeedbackRuntime<State, Event>>.stride * feedbacks <= wordLineEnd
+    }
+
+    /// The feedbacks' runtimes, one reference each, in the word's line or
+    /// after the watermarks: an array of them was an allocation of its own
+    /// (the idle-systems benchmark).
+    @inlinable static func runtimes(feedbacks: Int) -> Int {
+      runtimesInWordLine(feedbacks: feedbacks) ? wordSpare : afterWatermarks(feedbacks: feedbacks)
+    }
+
+    @inlinable static func byteCount(feedbacks: Int) -> Int {
+      afterWatermarks(feedbacks: feedbacks)
+        + (runtimesInWordLine(feedbacks: feedbacks)
+          ? 0 : MemoryLayout<FeedbackRuntime<State, Event>>.stride * feedbacks)
+    }
+
+    @inlinable static var alignment: Int {
+      max(
+        line, MemoryLayout<fl_loop_control>.alignment, MemoryLayout<EventInbox<State, Event>>.alignment,
+        MemoryLayout<State>.alignment, MemoryLayout<UInt64>.alignment)
+    }
+  }
+
+  // Each pointer below is into `control`'s allocation, at the offset where
+  // `init` bound and initialized its part (`Layout`): valid, and bound to
+  // that type, from `init` to `deinit`, which frees it.
+
+  /// Per feedback: its effects numbered up to this one are cancelled, and
+  /// their events dropped (G4). `UInt64.max`: ask the runtime (keyed
+  /// feedbacks cancel effects one by one). Plain memory, so that checking an
+  /// event costs one comparison and no reference counting.
+  ///
+  /// In bounds for indices below `max(feedbackCount, 1)`, which `init`
+  /// initialized; valid while this object lives (freed in `deinit`). A
+  /// caller indexes it with a token's feedback, below `feedbackCount`
+  /// (checked by `assert` in debug builds where the loop reads it).
   @inlinable
-  func acquire() -> Bool {
-    while true {
-      let current = fl_word_load(word)
-      switch OwnershipStateMachine.acquire(observed: current) {
-      case .ownedElsewhere: return false
-      case .waitForReader: fl_yield()
-      case .take(let desired): if fl_word_exchange_if(word, current, desired) { return true }
-      }
-    }
+  var watermarks: UnsafeMutablePointer<UInt64> {
+    (UnsafeMutableRawPointer(control) + Layout.watermarks(feedbacks: feedbackCount)).assumingMemoryBound(
+      to: UInt64.self)
   }
 
-  /// Whether the caller may drain: any caller for a system of its own
-  /// isolation; for a main-actor system, only a caller isolated to the main
-  /// actor, which the public entry points learn from `#isolation` (the main
-  /// actor need not run on the main thread, so the thread cannot tell).
-  @inlinable @inline(__always)
-  func mayDrain(callerIsMainActor: Bool) -> Bool {
-    isolation == .sendingThread || callerIsMainActor
-  }
-
-  @inlinable @inline(__always)
-  var isDrainingThread: Bool { fl_current_drainer() == identity }
-
-  /// Handles `item` at once when this thread may and the system is idle (one
-  /// atomic operation takes the loop); otherwise queues it.
+  /// The feedbacks' runtimes, in the order of the feedbacks, in `control`'s
+  /// allocation; empty once they are released (at the teardown). Owned by
+  /// the loop's thread. A buffer pointer, so that debug builds check each
+  /// index against `count` (its subscript does).
   @inlinable
-  func submit(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
-    let observed = fl_word_load(word)
-    if let desired = OwnershipStateMachine.takeIdleLoop(
-      observed: observed, mayDrain: mayDrain(callerIsMainActor: callerIsMainActor)),
-      fl_word_exchange_if(word, observed, desired)
-    {
-      let previousDrainer = fl_current_drainer()
-      fl_set_current_drainer(identity)
-      process(item)
-      drain(restoring: previousDrainer)
-      return
-    }
-    submitToBusySystem(item, callerIsMainActor: callerIsMainActor)
+  var runtimes: UnsafeMutableBufferPointer<FeedbackRuntime<State, Event>> {
+    UnsafeMutableBufferPointer(
+      start: (UnsafeMutableRawPointer(control) + Layout.runtimes(feedbacks: feedbackCount)).assumingMemoryBound(
+        to: FeedbackRuntime<State, Event>.self),
+      count: runtimesReleased ? 0 : feedbackCount)
   }
 
-  /// A send to a system that is owned, stopped, or holds queued work.
+  /// Releases the runtimes (the teardown, or `deinit` if there was none).
   @inlinable
-  func submitToBusySystem(_ item: InboxItem<State, Event>, callerIsMainActor: Bool) {
-    if isDrainingThread {
-      enqueueFromLoop(item)
-      return
-    }
-    lock()
-    if fl_word_load(word) & Control.stopped != 0 {
-      // Read under `lock`: the owner of a released system drops it.
-      let monitor = self.monitor
-      unlock()
-      // An observer added while another thread stopped the system passed
-      // `submitControl`'s check before `stopped` was set: tell it here, or
-      // its `onStop` is never called and its state sequence never finishes
-      // (ControlWordTests, "G9 observe() races with stop()").
-      reportRefusedAtStop(item, to: monitor)
-      return
-    }
-    // The word as `queued` was set (or, set already, as it is under the
-    // lock): an owner seen here sees `queued` when it tries to let the loop
-    // go, and takes the item; `queued` stays set until it does.
-    let (dropped, current) = enqueueLockedReading(item)
-    // Read under `lock`, like the refusal's above; only for a drop, which
-    // is rare.
-    let monitor = dropped == nil ? nil : self.monitor
-    switch OwnershipStateMachine.afterQueuing(
-      observed: current, mayDrain: mayDrain(callerIsMainActor: callerIsMainActor))
-    {
-    case .ownerTakesIt:
-      let backlog = inbox.items.count
-      unlock()
-      if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
-      // The owner is far behind: most likely it lost its processor to the
-      // senders. Give one back rather than grow the inbox further (the many-senders benchmark).
-      if backlog >= Self.backlogBeforeYielding { fl_yield() }
-    case .takeLoop:
-      guard acquire() else {
-        // Another thread took the loop meanwhile (`stop()`,
-        // `processQueuedEvents()`): it sees `queued`, and takes the item.
-        unlock()
-        if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
-        return
-      }
-      // What was queued before (a main-actor system's items sent from other
-      // threads) goes first.
-      let first = popLocked()
-      unlock()
-      if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
-      let previousDrainer = fl_current_drainer()
-      fl_set_current_drainer(identity)
-      if let first { process(first) }
-      drain(restoring: previousDrainer)
-    case .hopToMainActor:
-      let schedule = !mainDrainScheduled && !inbox.isEmpty
-      if schedule { mainDrainScheduled = true }
-      unlock()
-      if let dropped { monitor?.report(.eventDiscarded(dropped, reason: .bufferFull)) }
-      if schedule { scheduleMainDrain() }
-    }
+  func releaseRuntimes() {
+    guard !runtimesReleased else { return }
+    _ = runtimes.deinitialize()
+    runtimesReleased = true
   }
 
-  /// How many items a sender finds queued behind an owner before it gives
-  /// its processor away once.
-  @inlinable static var backlogBeforeYielding: Int { 4_096 }
+  /// The shared queue and its buffer policy (EventInbox.swift), guarded by
+  /// `lock`: in the control's allocation, on cache lines of its own after
+  /// the control's, so that the senders, which write it per event, do not
+  /// take from the owner the lines it reads per event (this object's
+  /// fields; the many-senders benchmark).
+  @inlinable
+  var inboxStorage: UnsafeMutablePointer<EventInbox<State, Event>> {
+    (UnsafeMutableRawPointer(control) + Layout.inbox).assumingMemoryBound(to: EventInbox<State, Event>.self)
+  }
+
+  @inlinable
+  var inbox: EventInbox<State, Event> {
+    unsafeAddress { UnsafePointer(inboxStorage) }
+    unsafeMutableAddress { inboxStorage }
+  }
+
+  /// The state, out of line (in `control`'s allocation): the loop's
+  /// thread destroys it when the ``System`` is released, while an ``Input``
+  /// may still hold this core (see ``systemReleased()``).
+  @inlinable
+  var stateStorage: UnsafeMutablePointer<State> {
+    (UnsafeMutableRawPointer(control) + Layout.state).assumingMemoryBound(to: State.self)
+  }
+
+  /// The state, mutated in place through its storage.
+  @inlinable
+  var state: State {
+    unsafeAddress { UnsafePointer(stateStorage) }
+    unsafeMutableAddress { stateStorage }
+  }
+}
+
+/// A system's reducer, in an object that the core holds by hand.
+///
+/// The core lets the reducer go when the system stops: an ``Input`` may
+/// keep the core for as long as the input lives (its target holds the core
+/// so that a send through it costs no reference counting), and what the
+/// reducer captures must not live that long (G9). A closure in a `var` of
+/// the core would be retained and released around every call, since the
+/// call may write the field; a `let` closure in this object, reached
+/// through an unretained reference, costs one load more and no reference
+/// counting, as the feedbacks' handlers do (``StateLink``).
+@usableFromInline
+final class ReducerCell<State, Event>: Sendable {
+  @usableFromInline let reduce: @Sendable (inout State, Event) -> Void
 
   @usableFromInline
-  func scheduleMainDrain() {
-    Task { @MainActor in self.drainOnMainActor() }
+  init(_ reduce: @escaping @Sendable (inout State, Event) -> Void) {
+    self.reduce = reduce
   }
-
-  func drainOnMainActor() {
-    withLock { mainDrainScheduled = false }
-    processQueuedEvents()
-  }
-
-  /// Drains what is queued, now, unless another thread owns the loop (it
-  /// drains it then). The caller is on the main actor (for a main-actor
-  /// system) or anywhere (for its own).
-  @usableFromInline
-  func processQueuedEvents() {
-    guard OwnershipStateMachine.shouldDrainQueuedWork(observed: fl_word_load(word)), acquire() else { return }
-    let previousDrainer = fl_current_drainer()
-    fl_set_current_drainer(identity)
-    drain(restoring: previousDrainer)
-  }
-
-  /// Whether `stop()` was called, from any thread: read between two
-  /// handlers of a pass.
-  @inlinable @inline(__always)
-  var isStopping: Bool { OwnershipStateMachine.isStopped(fl_word_load(word)) }
-
-  /// The drain loop: handles what this thread and others queued until
-  /// nothing is left, then lets the loop go. The caller owns the loop and
-  /// has marked its thread; when done, the thread-local marker is given back
-  /// to the system this thread was draining before (a feedback of one
-  /// system may send to another, which then drains on the same thread).
-  @inlinable
-  func drain(restoring previousDrainer: UnsafeRawPointer?) {
-    while true {
-      let current = fl_word_load(word)
-      if case .ownQueueOrLetGo = OwnershipStateMachine.step(observed: current) {
-        if let local = pendingLocal.popFirst() {
-          process(local)
-          continue
-        }
-        if fl_word_exchange_if(word, current, 0) {
-          fl_set_current_drainer(previousDrainer)
-          return
-        }
-        continue
-      }
-      switch takeFromOtherThreads(observed: current, restoring: previousDrainer) {
-      case .item(let item): process(item)
-      case .lookAgain: continue
-      case .letGo: return
-      }
-    }
-  }
-
-  /// What a step boundary found in the control word.
-  @usableFromInline
-  enum Interruption {
-    case item(InboxItem<State, Event>)
-    case lookAgain
-    case letGo
-  }
-
-  /// A step boundary where the control word holds more than `owned`: the
-  /// system stops, or other threads queued work. Returns `.letGo` once the
-  /// loop is let go (the thread marker given back).
-  @inlinable
-  func takeFromOtherThreads(observed: UInt64, restoring previousDrainer: UnsafeRawPointer?) -> Interruption {
-    let publishFirst: Bool
-    let inbox: Bool
-    switch OwnershipStateMachine.step(observed: observed) {
-    case .interrupted(let publish, let queued):
-      publishFirst = publish
-      inbox = queued
-    case .finishStopping:
-      finishStopping(restoring: previousDrainer)
-      return .letGo
-    case .ownQueueOrLetGo:
-      return .lookAgain
-    }
-    // A reader on another thread waits for this step (G15).
-    if publishFirst { publish() }
-    // What this thread queued in `pendingLocal` was sent before anything
-    // in the inbox: it goes first (G2; see "The order of events" above).
-    if let local = pendingLocal.popFirst() { return .item(local) }
-    guard inbox else { return .lookAgain }
-    lock()
-    if isBounded {
-      let next = popLocked()
-      unlock()
-      return next.map { .item($0) } ?? .lookAgain
-    }
-    moveAllLocked()
-    unlock()
-    return pendingLocal.popFirst().map { .item($0) } ?? .lookAgain
-  }
-
-  @usableFromInline
-  var isStopped: Bool { OwnershipStateMachine.isStopped(fl_word_load(word)) }
 }

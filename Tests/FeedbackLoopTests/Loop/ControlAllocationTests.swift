@@ -8,7 +8,7 @@ import Testing
 
 /// The control's allocation holds, besides the control, the inbox, the
 /// state, the feedbacks' watermarks and their runtimes, some of them in the
-/// spare bytes of the control's two cache lines (SystemCore+Layout.swift).
+/// spare bytes of the control's two cache lines (`Layout` in SystemCore.swift).
 /// These tests make systems of states of every size and alignment, with up
 /// to 130 feedbacks of every kind, and check that no part overwrites
 /// another (the state's bytes stay whole through effects, cancellations and

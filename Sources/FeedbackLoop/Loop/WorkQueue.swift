@@ -1,3 +1,59 @@
+/// One entry of a system's queue of work, drained in order by the thread that
+/// runs the loop.
+///
+/// Events are not the only work: the end of an effect, a value derived by a
+/// feedback and the arrival of an observer must be handled by the loop too,
+/// in order with the events, because they change what the loop owns.
+@usableFromInline
+enum InboxItem<State: Sendable, Event: Sendable>: Sendable {
+  case start
+  case event(Event, EffectToken)
+  /// An effect's last event, which ends it (`Effect.task`, `Effect.after`).
+  case finalEvent(Event, EffectToken)
+  case effectEnded(EffectToken, EffectOutcome)
+  /// Boxed, like `Effect.Operation.run`, so that an item stays small.
+  case control(ControlValue)
+  case addObserver(StateObserver<State>)
+  case removeObserver(UInt64)
+
+  @inlinable
+  var isEvent: Bool {
+    switch self {
+    case .event, .finalEvent: true
+    default: false
+    }
+  }
+
+  @inlinable
+  var event: Event? {
+    switch self {
+    case .event(let event, _), .finalEvent(let event, _): event
+    default: nil
+    }
+  }
+}
+
+/// A value a feedback's own task produced for the loop.
+@usableFromInline
+final class ControlValue: Sendable {
+  @usableFromInline let feedback: Int32
+  @usableFromInline let value: any Sendable
+
+  @usableFromInline
+  init(feedback: Int32, value: any Sendable) {
+    self.feedback = feedback
+    self.value = value
+  }
+}
+
+/// How an effect's task ended.
+@usableFromInline
+enum EffectOutcome: Sendable {
+  case finished
+  case cancelled
+  case failed(any Error)
+}
+
 /// A first-in, first-out ring buffer in raw memory, for the work the owning
 /// thread queues for itself (a feedback answering a state at once), and
 /// for the shared inbox (``EventInbox``), whose whole buffer the owner
@@ -23,11 +79,19 @@ struct LocalQueue<Element> {
   @inlinable
   var isEmpty: Bool { count == 0 }
 
+  // `storage` is non-nil whenever `capacity` is above 0, and `grow()` runs
+  // before a write to a full queue, so `unsafelyUnwrapped` below reads an
+  // allocated buffer: after `grow()` in `append` and `prepend`, and behind
+  // `count > 0` in `popFirst` and in `slot(_:)`, whose precondition asks for
+  // a position below `count`. The indices stay in 0..<capacity (the ring
+  // wraps), which debug builds check.
+
   @inlinable @inline(__always)
   mutating func append(_ element: consuming Element) {
     if count == capacity { grow() }
     var index = head + count
     if index >= capacity { index -= capacity }
+    assert(index >= 0 && index < capacity, "LocalQueue: slot \(index) out of 0..<\(capacity)")
     (storage.unsafelyUnwrapped + index).initialize(to: element)
     count += 1
   }
@@ -35,6 +99,7 @@ struct LocalQueue<Element> {
   @inlinable @inline(__always)
   mutating func popFirst() -> Element? {
     guard count > 0 else { return nil }
+    assert(head >= 0 && head < capacity, "LocalQueue: head \(head) out of 0..<\(capacity)")
     let element = (storage.unsafelyUnwrapped + head).move()
     head += 1
     if head == capacity { head = 0 }
@@ -48,6 +113,7 @@ struct LocalQueue<Element> {
   mutating func prepend(_ element: consuming Element) {
     if count == capacity { grow() }
     head = head == 0 ? capacity - 1 : head - 1
+    assert(head >= 0 && head < capacity, "LocalQueue: head \(head) out of 0..<\(capacity)")
     (storage.unsafelyUnwrapped + head).initialize(to: element)
     count += 1
   }
