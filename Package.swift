@@ -23,12 +23,17 @@ let package = Package(
     .library(name: "FeedbackLoopCycle", targets: ["FeedbackLoopCycle"]),
 
     .library(name: "FeedbackLoopDebugging", targets: ["FeedbackLoopDebugging"]),
+    .library(name: "FeedbackLoopTelemetry", targets: ["FeedbackLoopTelemetry"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    // FeedbackLoopTelemetry only: the server ecosystem's metrics and tracing
+    // APIs (the backends are the app's choice).
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     // Test targets only.
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
@@ -89,6 +94,16 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
+    // Layer 7: telemetry: swift-metrics and swift-distributed-tracing,
+    // through the core's monitor hook.
+    .target(
+      name: "FeedbackLoopTelemetry",
+      dependencies: [
+        "FeedbackLoop",
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+      ]
+    ),
     // The seed scenarios (seed 000's search, seed 001's skip-intro, the
     // player chart), the articles' code check and the test harness, written
     // once for the test targets. Not a product: no app sees it.
@@ -133,6 +148,14 @@ let package = Package(
     .testTarget(
       name: "FeedbackLoopDebuggingTests",
       dependencies: ["FeedbackLoop", "FeedbackLoopDebugging", "FeedbackLoopTesting", "FeedbackLoopScenarios"]
+    ),
+    .testTarget(
+      name: "FeedbackLoopTelemetryTests",
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopTelemetry", "FeedbackLoopTesting",
+        .product(name: "MetricsTestKit", package: "swift-metrics"),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]
