@@ -8,7 +8,6 @@ import Tracing
 @Suite("Effect spans")
 struct EffectSpansTests {
   static let cancelled = "feedbackloop.effect.cancelled"
-  static let stopped = "feedbackloop.system.stopped"
 
   @Test("an effect's span starts when it starts, is named after its feedback, and ends when it finishes, without error")
   func finishedEffect() {
@@ -60,7 +59,6 @@ struct EffectSpansTests {
     let span = tracer.finishedSpans.first
     #expect(tracer.finishedSpans.count == 1)
     #expect(span?.attributes[Self.cancelled]?.toSpanAttribute() == .bool(true))
-    #expect(span?.attributes[Self.stopped] == nil)
     #expect(span?.status == nil)
     #expect(tracer.activeSpans.isEmpty)
     system.stop()

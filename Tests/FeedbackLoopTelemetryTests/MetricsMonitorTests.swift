@@ -177,6 +177,26 @@ struct MetricsMonitorTests {
     system.stop()
   }
 
+  @Test("G14 four threads send to a bounded system: every event counts once, as reduced or as dropped")
+  func sendersOnManyThreads() async throws {
+    let metrics = TestMetrics()
+    let system = System(
+      initial: 0, reduceReturning: { $0 + $1 }, environment: SystemEnvironment(eventBuffer: .dropNewest(limit: 4)),
+      monitor: .metrics(label: "adder", factory: metrics))
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<4 {
+        group.addTask { for _ in 0..<500 { system.send(1) } }
+      }
+    }
+    let reduced = try metrics.expectCounter(Names.eventsReduced, Self.system("adder")).totalValue
+    let dropped = try metrics.expectCounter(
+      Names.eventsDiscarded, Self.discarded(Names.DiscardedReason.bufferFull, of: "adder")
+    ).totalValue
+    #expect(reduced + dropped == 2_000)
+    #expect(Int64(system.state) == reduced)
+    system.stop()
+  }
+
   @Test("two systems with different labels count apart; the discard reasons are made once, per system")
   func twoSystemsTwoLabels() throws {
     let metrics = TestMetrics()

@@ -114,8 +114,10 @@ final class SystemMetrics<C: Clock>: Sendable where C.Duration == Duration {
     }
   }
 
-  /// Counts the effects still running as cancelled: whatever the core
-  /// reports about them afterwards is ignored, so that none is counted twice.
+  /// A safety net: the core reports each running effect cancelled before it
+  /// reports `.stopped`, so none is left here today. If one were, it would
+  /// count as cancelled and leave the in-flight gauge, and what the core
+  /// reported about it afterwards would be ignored, so that none counts twice.
   private func stop() {
     let now = clock.now
     table.withLock { table in

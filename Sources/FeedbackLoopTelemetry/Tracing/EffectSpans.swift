@@ -32,7 +32,6 @@ final class EffectSpans: Sendable {
     static let effectNumber = "feedbackloop.effect.number"
     static let trigger = "feedbackloop.effect.trigger"
     static let cancelled = "feedbackloop.effect.cancelled"
-    static let systemStopped = "feedbackloop.system.stopped"
   }
 
   init(system: String, tracer: any Tracer) {
@@ -82,6 +81,9 @@ final class EffectSpans: Sendable {
     table.withLock { $0.open.removeValue(forKey: RunningEffect(effect)) }
   }
 
+  /// A safety net: the core reports each running effect cancelled before
+  /// it reports `.stopped`, so no span is open here today; if one were, it
+  /// would end as cancelled rather than stay open for good.
   private func stop() {
     let open = table.withLock { table in
       table.isStopped = true
@@ -90,7 +92,6 @@ final class EffectSpans: Sendable {
     }
     for span in open {
       span.attributes[Attribute.cancelled] = true
-      span.attributes[Attribute.systemStopped] = true
       span.end()
     }
   }

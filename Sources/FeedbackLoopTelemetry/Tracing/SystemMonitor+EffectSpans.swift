@@ -9,7 +9,7 @@ extension SystemMonitor {
   /// feedback's name. It ends when the effect finishes; when it fails, with
   /// the error recorded and the status `error`; when it is cancelled, with
   /// the attribute `feedbackloop.effect.cancelled` set to `true`. When the
-  /// system stops, the spans still open end as cancelled. Each span carries
+  /// system stops, it cancels its running effects: their spans end as cancelled. Each span carries
   /// `feedbackloop.system` (`label`), `feedbackloop.effect.number` and, when
   /// the core knows it, `feedbackloop.effect.trigger` (the query, request or
   /// key, as text).
