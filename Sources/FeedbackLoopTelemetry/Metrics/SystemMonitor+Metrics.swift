@@ -10,7 +10,7 @@ extension SystemMonitor {
   /// label per kind of system (`"search"`, `"checkout"`), never one per
   /// user, request or id, since each label makes its own time series in the
   /// backend. Per-feedback metrics add the dimension `feedback`, the
-  /// feedback's name (``FeedbackID/name``): name your feedbacks, so that the
+  /// feedback's name (`FeedbackID.name`): name your feedbacks, so that the
   /// figures say which one.
   ///
   /// The metrics go to `factory`, by default the one the app bootstrapped
