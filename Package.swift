@@ -24,12 +24,17 @@ let package = Package(
 
     .library(name: "FeedbackLoopDebugging", targets: ["FeedbackLoopDebugging"]),
     .library(name: "FeedbackLoopCompatibility", targets: ["FeedbackLoopCompatibility"]),
+    .library(name: "FeedbackLoopTelemetry", targets: ["FeedbackLoopTelemetry"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    // FeedbackLoopTelemetry only: the server ecosystem's metrics and tracing
+    // APIs (the backends are the app's choice).
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     // Test targets only.
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
@@ -96,7 +101,17 @@ let package = Package(
       name: "FeedbackLoopCompatibility",
       dependencies: ["FeedbackLoop", "FeedbackLoopDeclarative"]
     ),
-    // The seed scenarios (seed 000's search, seed 001's skip-intro, the
+    // Layer 7: telemetry: swift-metrics and swift-distributed-tracing,
+    // through the core's monitor hook.
+    .target(
+      name: "FeedbackLoopTelemetry",
+      dependencies: [
+        "FeedbackLoop",
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+      ]
+    ),
+    // The shared scenarios (the search, the skip-intro, the
     // player chart), the articles' code check and the test harness, written
     // once for the test targets. Not a product: no app sees it.
     .target(
@@ -147,6 +162,14 @@ let package = Package(
     .testTarget(
       name: "FeedbackLoopDebuggingTests",
       dependencies: ["FeedbackLoop", "FeedbackLoopDebugging", "FeedbackLoopTesting", "FeedbackLoopScenarios"]
+    ),
+    .testTarget(
+      name: "FeedbackLoopTelemetryTests",
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopTelemetry", "FeedbackLoopTesting",
+        .product(name: "MetricsTestKit", package: "swift-metrics"),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

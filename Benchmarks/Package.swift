@@ -20,6 +20,8 @@ let package = Package(
     .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     // HashTreeCollections: W6 keeps its keys in a TreeSet.
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    // W1metrics-memory: swift-metrics' in-memory backend.
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
   ],
   targets: [
     // The workloads W0...W6, shared by the suite and the timings executable.
@@ -33,6 +35,10 @@ let package = Package(
         .product(name: "FeedbackLoopUI", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopCycle", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDebugging", package: "FeedbackLoop"),
+        // W1metrics-noop and W1metrics-memory.
+        .product(name: "FeedbackLoopTelemetry", package: "FeedbackLoop"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "MetricsTestKit", package: "swift-metrics"),
         .product(name: "HashTreeCollections", package: "swift-collections"),
       ]
     ),

@@ -36,6 +36,7 @@ public enum Workloads {
     Composition.deepThroughCase(levels: 1), Composition.deepThroughCase(levels: 5),
     Composition.deepThroughCase(levels: 10), Composition.mixedLevels,
     RecordedInputThroughput.emptyMonitor, RecordedInputThroughput.inMemory, RecordedInputThroughput.toFile,
+    MetricsInputThroughput.noBackend, MetricsInputThroughput.inMemory,
   ]
 
   /// The UI store on the main actor (W12 to W14, and W12 through scoped

@@ -1,0 +1,56 @@
+/// The labels and dimensions of the metrics that
+/// `SystemMonitor.metrics(label:factory:clock:)` records, for dashboards and
+/// tests.
+///
+/// ```swift
+/// let reduced = try testMetrics.expectCounter(
+///   MetricNames.eventsReduced, [(MetricNames.system, "search")])
+/// ```
+public enum MetricNames {
+  /// Counter: events reduced. Dimension ``system``.
+  public static let eventsReduced = "feedbackloop_events_reduced"
+  /// Counter: events accepted or sent but never reduced. Dimensions
+  /// ``system`` and ``reason`` (``DiscardedReason``).
+  public static let eventsDiscarded = "feedbackloop_events_discarded"
+  /// Counter: effects queued behind a running one (the `queue` strategy).
+  /// Dimensions ``system`` and ``feedback``.
+  public static let effectsQueued = "feedbackloop_effects_queued"
+  /// Counter: effects started. Dimensions ``system`` and ``feedback``.
+  public static let effectsStarted = "feedbackloop_effects_started"
+  /// Counter: effects cancelled (replaced, no longer wanted, or stopped
+  /// with their system), queued ones included. Dimensions ``system`` and
+  /// ``feedback``.
+  public static let effectsCancelled = "feedbackloop_effects_cancelled"
+  /// Counter: effects that ended on their own. Dimensions ``system`` and ``feedback``.
+  public static let effectsFinished = "feedbackloop_effects_finished"
+  /// Counter: effects that threw an error no `catch` turned into an event.
+  /// Dimensions ``system`` and ``feedback``.
+  public static let effectsFailed = "feedbackloop_effects_failed"
+  /// Meter: effects started and not yet finished, failed or cancelled.
+  /// Dimensions ``system`` and ``feedback``.
+  public static let effectsInFlight = "feedbackloop_effects_in_flight"
+  /// Timer: how long an effect ran, from its start to its end, whichever
+  /// way it ended. Dimensions ``system`` and ``feedback``.
+  public static let effectDuration = "feedbackloop_effect_duration"
+
+  /// The dimension that names the system: the label given to the monitor.
+  public static let system = "system"
+  /// The dimension that names the feedback: its name.
+  public static let feedback = "feedback"
+  /// The dimension that says why an event was discarded.
+  public static let reason = "reason"
+
+  /// The values of the ``reason`` dimension.
+  public enum DiscardedReason {
+    /// The effect that sent the event had been cancelled.
+    public static let effectCancelled = "effect_cancelled"
+    /// Dropped: the bounded event buffer was full.
+    public static let bufferFull = "buffer_full"
+    /// Refused: the system had stopped.
+    public static let systemStopped = "system_stopped"
+    /// The event named a child that does not exist.
+    public static let noSuchChild = "no_such_child"
+    /// A reason this version does not know of.
+    public static let other = "other"
+  }
+}

@@ -1,0 +1,98 @@
+import FeedbackLoop
+import Synchronization
+import Tracing
+
+/// The open spans behind `SystemMonitor.effectSpans(label:tracer:)`, one per
+/// running effect.
+final class EffectSpans: Sendable {
+  private let system: String
+  private let tracer: any Tracer
+  private let table = Mutex(Table())
+
+  private struct Table: ~Copyable {
+    var open: [RunningEffect: any Span] = [:]
+    var isStopped = false
+  }
+
+  /// An effect, by its feedback's position and its number: hashing an
+  /// `EffectID` would build its feedback's name.
+  private struct RunningEffect: Hashable {
+    let feedback: Int
+    let number: UInt64
+
+    init(_ effect: EffectID) {
+      feedback = effect.feedback.index
+      number = effect.number
+    }
+  }
+
+  /// The attributes the spans carry.
+  enum Attribute {
+    static let system = "feedbackloop.system"
+    static let effectNumber = "feedbackloop.effect.number"
+    static let trigger = "feedbackloop.effect.trigger"
+    static let cancelled = "feedbackloop.effect.cancelled"
+  }
+
+  init(system: String, tracer: any Tracer) {
+    self.system = system
+    self.tracer = tracer
+  }
+
+  func report<State, Event>(_ activity: SystemActivity<State, Event>) {
+    switch activity {
+    case .effectStarted(let effect): start(effect)
+    case .effectFinished(let effect): take(effect)?.end()
+    case .effectFailed(let effect, let error):
+      guard let span = take(effect) else { return }
+      span.recordError(error)
+      span.setStatus(SpanStatus(code: .error, message: "\(error)"))
+      span.end()
+    case .effectCancelled(let effect):
+      guard let span = take(effect) else { return }
+      span.attributes[Attribute.cancelled] = true
+      span.end()
+    case .stopped: stop()
+    default: break
+    }
+  }
+
+  private func start(_ effect: EffectID) {
+    // A root span, on purpose: the context current on the loop's thread is
+    // whatever the thread that happened to run the loop had, not the
+    // sender's (see the monitor's documentation).
+    let span = tracer.startSpan(effect.feedback.name, context: .topLevel) as any Span
+    span.attributes[Attribute.system] = system
+    span.attributes[Attribute.effectNumber] = Int64(truncatingIfNeeded: effect.number)
+    if let trigger = effect.trigger { span.attributes[Attribute.trigger] = trigger }
+    let refused: (any Span)? = table.withLock { table in
+      guard !table.isStopped else { return span }
+      table.open[RunningEffect(effect)] = span
+      return nil
+    }
+    // Started as the system stopped: it never runs.
+    if let refused {
+      refused.attributes[Attribute.cancelled] = true
+      refused.end()
+    }
+  }
+
+  private func take(_ effect: EffectID) -> (any Span)? {
+    table.withLock { $0.open.removeValue(forKey: RunningEffect(effect)) }
+  }
+
+  /// A safety net: the core reports each running effect cancelled before
+  /// it reports `.stopped`, so no span is open here today; if one were, it
+  /// would end as cancelled rather than stay open for good.
+  private func stop() {
+    let open = table.withLock { table in
+      table.isStopped = true
+      defer { table.open = [:] }
+      return Array(table.open.values)
+    }
+    for span in open {
+      span.attributes[Attribute.cancelled] = true
+      span.end()
+    }
+  }
+}
