@@ -49,7 +49,8 @@ public enum RecordedInputThroughput {
     let input = Input<CounterEvent>()
     let recorder =
       file.map { Recorder(capacity: ringCapacity, file: $0) } ?? Recorder<Int, CounterEvent>(capacity: ringCapacity)
-    let system = System(initial: 0, reduceReturning: Counter.reduce, feedbacks: [.input(input)], monitor: recorder.monitor)
+    let system = System(
+      initial: 0, reduceReturning: Counter.reduce, feedbacks: [.input(input)], monitor: recorder.monitor)
     let expected = Counter.finalState(count: events.count)
     return Trial(
       run: {

@@ -28,7 +28,8 @@ enum VolumeDemo {
     let printer = TimelinePrinter<Volume.State, Volume.Event>(
       console: session.console, now: now, describeState: describe, describeEvent: { "\($0)" })
     return System(
-      initial: Volume.State(value: initial), reduceReturning: Volume.reduce, feedbacks: Volume.feedbacks(target: target),
+      initial: Volume.State(value: initial), reduceReturning: Volume.reduce,
+      feedbacks: Volume.feedbacks(target: target),
       environment: environment, monitor: printer.monitor)
   }
 

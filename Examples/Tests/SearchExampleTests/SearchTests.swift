@@ -23,7 +23,8 @@ struct SearchTests {
     let clock = TestClock()
     let api = CatalogSearchAPI(catalog: catalog, clock: clock)
     let search = TestSystem(
-      initial: Search.State.initial, reduceReturning: Search.reduce, feedbacks: Search.feedbacks(api: api), clock: clock)
+      initial: Search.State.initial, reduceReturning: Search.reduce, feedbacks: Search.feedbacks(api: api), clock: clock
+    )
     return (search, api)
   }
 
