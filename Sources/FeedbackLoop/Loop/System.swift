@@ -62,7 +62,7 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - initial: the state the system starts in.
-  ///   - reduceReturning: the pure function `(State, Event) -> State`, the
+  ///   - reduce: the pure function `(State, Event) -> State`, the
   ///     only place the state changes.
   ///   - feedbacks: the feedbacks, in the order they see each state.
   ///   - isolation: where the reducer and the feedbacks run (G10).

@@ -49,7 +49,7 @@ import FeedbackLoop
 public struct Transitions<State: Sendable, Event: Sendable>: Sendable {
   /// The blocks, in the order they were listed.
   public internal(set) var blocks: [From<State, Event>]
-  /// Where the reducer runs, if these transitions say (``effectExecutor(_:)``).
+  /// Where the reducer runs, if these transitions say (``isolation(_:)``).
   public internal(set) var isolation: SystemIsolation?
 
   /// Transitions from the blocks `content` lists.

@@ -24,7 +24,7 @@ extension Store where State: Sendable, Event: Sendable {
   ///
   /// - Parameters:
   ///   - initial: the state the system starts in.
-  ///   - reduceReturning: the pure function `(State, Event) -> State`.
+  ///   - reduce: the pure function `(State, Event) -> State`.
   ///   - feedbacks: the feedbacks, in the order they see each state.
   ///   - environment: the clock, effect executor, logger and event buffer.
   ///   - monitor: receives every reduction and effect.
