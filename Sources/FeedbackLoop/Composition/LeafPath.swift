@@ -237,7 +237,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
     let (logic, makeMemory, strategy, effect, path) = (
       self.logic, self.makeMemory, self.strategy, self.effect, self
     )
-    return Feedback(name: name, kind: "lensing", fileID: #fileID, line: #line) { id, core in
+    return Feedback(name: name, kind: "query", fileID: #fileID, line: #line) { id, core in
       let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
       let runner = runtime.unretained
       let memory = makeMemory()

@@ -176,7 +176,7 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// This feedback, lifted into a parent whose state holds the child's at
-  /// `state`, its name prefixed with `prefix` (`search/lensing@...`).
+  /// `state`, its name prefixed with `prefix` (`search/query@...`).
   /// A feature's lifts call it for each of its feedbacks.
   ///
   /// ```swift

@@ -59,7 +59,8 @@ extension EffectfulRuntime {
     triggers[number] = nil
     // Checked first, not left to `nextWaiting`: this function is compiled
     // unspecialized, and a waiting effect's optional, whose size depends on
-    // `Event`, costs a metadata look-up per call (W2a, measured).
+    // `Event`, costs a metadata look-up per call (the task-effects benchmark,
+    // measured).
     guard strategy == .queue else { return }
     // Immediate effects end as they start: keep starting until one runs.
     while let next = book.nextWaiting(queueing: true) {

@@ -182,7 +182,7 @@ where Case.Child == Child.Event {
 extension FeatureProtocol {
   /// This feature, as the child at `state` of a parent whose events hold
   /// its own as `event` says. Its feedbacks are named after it
-  /// (`search/lensing@Search.swift:12`). Lifted again, the levels compose
+  /// (`search/query@Search.swift:12`). Lifted again, the levels compose
   /// into one reducer that the compiler inlines; ``feature`` makes it a
   /// ``Feature`` again, to store or to combine with
   /// `Feature.combine(name:_:)`.

@@ -21,7 +21,8 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
   /// A waiting effect is kept as an object (a ``WaitingEffect``), so that
   /// the book's type does not depend on `Event`: the unspecialized code of
   /// this class (`endEffect`, run once per task effect) then reaches it at
-  /// fixed offsets, with no metadata look-up (W2a, measured: 12% slower
+  /// fixed offsets, with no metadata look-up (the task-effects benchmark,
+  /// measured: 12% slower
   /// with `Effect<Event>` in the book's type).
   @exclusivity(unchecked) @usableFromInline final var book = EffectBook<Never, Task<Void, Never>, AnyObject>()
   @exclusivity(unchecked) @usableFromInline final var triggers: [UInt64: String] = [:]
@@ -58,7 +59,7 @@ class EffectfulRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<State,
   @inlinable
   final var loop: Unmanaged<SystemCore<State, Event>> { Unmanaged.passUnretained(core) }
 
-  /// `lensing` / `skippingRepeated` / `react(request:)`: a query from each
+  /// `Feedback.query(_:)`: a query from each
   /// state; a changed query triggers its effect, `nil` cancels (G4).
   @inlinable
   static func query<Query: Equatable & Sendable>(
