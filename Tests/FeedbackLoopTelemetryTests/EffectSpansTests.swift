@@ -5,7 +5,7 @@ import InMemoryTracing
 import Testing
 import Tracing
 
-@Suite("Effect spans")
+@Suite("Effect spans", .runsLeftoverJobs)
 struct EffectSpansTests {
   static let cancelled = "feedbackloop.effect.cancelled"
 

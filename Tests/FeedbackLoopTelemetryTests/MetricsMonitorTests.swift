@@ -5,7 +5,7 @@ import MetricsTestKit
 import Synchronization
 import Testing
 
-@Suite("Metrics monitor")
+@Suite("Metrics monitor", .runsLeftoverJobs)
 struct MetricsMonitorTests {
   typealias Names = MetricNames
 
