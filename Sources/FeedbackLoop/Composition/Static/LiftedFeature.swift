@@ -59,8 +59,12 @@ where Case.Child == Child.Event {
 
   /// Extracts the child's event, and has the child reduce it in place.
   /// Each level of a chain of lifts adds its own offset; the compiler,
-  /// which sees every level's type, inlines the chain into one reducer.
-  @inlinable @inline(__always)
+  /// which sees every level's type, may inline the chain into one reducer.
+  /// Not forced to: forced at every level, a chain of a few lifts over
+  /// combined, optional and by-id features, inlined into a larger function,
+  /// crashed Swift 6.3's optimizer in release builds (Mem2Reg, "too
+  /// many/large bit fields allocated in function").
+  @inlinable
   public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
     guard let childEvent = eventCase.extract(event) else { return nil }
     guard let offset else { return throughKeyPath!(&state, childEvent) }
