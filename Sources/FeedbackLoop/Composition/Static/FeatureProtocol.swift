@@ -1,7 +1,8 @@
 /// A feature whose type records how it was composed, so that the compiler
 /// composes its reducer: a ``Feature`` lifted through an ``EventCase``, then
-/// lifted again, reduces an event in one inlined pass, at the cost of one
-/// level whatever the number of levels (the nested-lifts benchmark in BENCHMARKS.md).
+/// lifted again, reduces an event through code the compiler may inline
+/// level into level (the event-case lifts benchmark in BENCHMARKS.md says
+/// what a level costs today).
 ///
 /// ``Feature`` is one: any feature, a declared system's among them, is
 /// lifted through an ``EventCase`` into a ``LiftedFeature`` (an
