@@ -58,8 +58,8 @@ import Testing
     var byClosures = Parent.State()
     var byCases = Parent.State()
     for event in Self.randomEvents(count: 400, seed: seed) {
-      let closureDiscard = Self.reduceOnce(closures, &byClosures, event)
-      let caseDiscard = Self.reduceOnce(cases, &byCases, event)
+      let closureDiscard = closures.reduceReportingDiscards(&byClosures, event)
+      let caseDiscard = cases.reduceReportingDiscards(&byCases, event)
       #expect(byCases == byClosures, "after \(event)")
       #expect(caseDiscard == closureDiscard, "after \(event)")
     }
@@ -82,25 +82,14 @@ import Testing
     var byClosures = start
     var byCases = start
     for event in Self.randomEvents(count: 300, seed: 7) {
-      let closureDiscard = Self.reduceOnce(closures, &byClosures, event)
-      let caseDiscard = Self.reduceOnce(cases, &byCases, event)
+      let closureDiscard = closures.reduceReportingDiscards(&byClosures, event)
+      let caseDiscard = cases.reduceReportingDiscards(&byCases, event)
       #expect(byCases == byClosures, "after \(event)")
       #expect(caseDiscard == closureDiscard, "after \(event)")
     }
     // The padding around each level is untouched.
     #expect(byCases.before == 0 && byCases.after == 0 && !byCases.flag)
     #expect(byCases.inner.stored.before == 0 && byCases.inner.stored.inner.after == 0)
-  }
-
-  /// One reduction, in a function of its own: Swift 6.3's optimizer
-  /// crashed (Mem2Reg, "too many/large bit fields allocated in function")
-  /// in release builds when the whole composed chain was inlined into this
-  /// test's loop, among its expectations.
-  @inline(never)
-  static func reduceOnce<Composed: FeatureProtocol>(
-    _ feature: Composed, _ state: inout Composed.State, _ event: Composed.Event
-  ) -> String? {
-    feature.reduceReportingDiscards(&state, event)
   }
 
   @Test("a chain of lifts at stored properties reaches its state through each level's offset")
