@@ -25,6 +25,7 @@ let package = Package(
     .library(name: "FeedbackLoopDebugging", targets: ["FeedbackLoopDebugging"]),
     .library(name: "FeedbackLoopCompatibility", targets: ["FeedbackLoopCompatibility"]),
     .library(name: "FeedbackLoopTelemetry", targets: ["FeedbackLoopTelemetry"]),
+    .library(name: "FeedbackLoopDurable", targets: ["FeedbackLoopDurable"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -110,6 +111,14 @@ let package = Package(
         .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "Tracing", package: "swift-distributed-tracing"),
       ]
+    ),
+    // Layer 8: durable systems: the journal contract, the in-memory journal
+    // and the durable system. Backends with a heavy dependency (SQLite,
+    // PostgreSQL) are packages of their own, so that no app resolves them
+    // unless it uses them.
+    .target(
+      name: "FeedbackLoopDurable",
+      dependencies: ["FeedbackLoop"]
     ),
     // The shared scenarios (the search, the skip-intro, the
     // player chart), the articles' code check and the test harness, written

@@ -1,0 +1,34 @@
+import Foundation
+
+/// What one system appends to a ``Journal`` in one transaction: its next
+/// events, and optionally a snapshot of its state after the last of them.
+///
+/// ```swift
+/// // The system has stored 10 events; append two more and a snapshot of the
+/// // state after the 12th.
+/// let batch = JournalBatch(
+///   systemID: "cart-42", expectedSequence: 10,
+///   events: [encodedEvent11, encodedEvent12], snapshot: encodedState12)
+/// ```
+public struct JournalBatch: Sendable, Equatable {
+  /// The system whose journal this is.
+  public var systemID: String
+  /// The sequence of the last event the writer believes is stored (0 when
+  /// none); the batch is refused when it is not.
+  public var expectedSequence: UInt64
+  /// The encoded events, numbered `expectedSequence + 1` onward.
+  public var events: [Data]
+  /// The encoded state after the batch's last event (after
+  /// `expectedSequence` when `events` is empty), or `nil`.
+  public var snapshot: Data?
+
+  public init(systemID: String, expectedSequence: UInt64, events: [Data], snapshot: Data? = nil) {
+    self.systemID = systemID
+    self.expectedSequence = expectedSequence
+    self.events = events
+    self.snapshot = snapshot
+  }
+
+  /// The sequence of the batch's last event once appended.
+  public var lastSequence: UInt64 { expectedSequence + UInt64(events.count) }
+}
