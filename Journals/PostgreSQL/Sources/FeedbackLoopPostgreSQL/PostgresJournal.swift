@@ -1,0 +1,280 @@
+import FeedbackLoopDurable
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// A ``Journal`` in PostgreSQL, for durable systems that outgrow one machine.
+///
+/// It keeps three tables, named after a prefix (`feedbackloop_` by default):
+/// the events (`system_id`, `sequence`, `payload`), the latest snapshot of
+/// each system, and each system's last sequence (its head). An append claims
+/// the head with a conditional update, so that two writers of one system can
+/// never both append after the same sequence: the second waits for the
+/// first's transaction and is refused (``SequenceConflict``), whichever
+/// process or machine it runs on.
+///
+/// The client is yours: run it (``PostgresClient/run()``) for as long as the
+/// journal is used, as postgres-nio asks.
+///
+/// ```swift
+/// let client = PostgresClient(configuration: .init(
+///   host: "127.0.0.1", username: "app", password: nil, database: "app", tls: .disable))
+/// try await withThrowingDiscardingTaskGroup { group in
+///   group.addTask { await client.run() }
+///   let journal = try await PostgresJournal.open(client: client)
+///   _ = try await journal.append([
+///     JournalBatch(systemID: "cart-42", expectedSequence: 0, events: [added])
+///   ])
+///   group.cancelAll()
+/// }
+/// ```
+public struct PostgresJournal: Journal {
+  private let client: PostgresClient
+  private let tables: Tables
+  private let logger: Logger
+
+  /// Makes the journal's tables if they do not exist, and returns the
+  /// journal. Calling it again, from this process or another, is harmless.
+  ///
+  /// - Parameter tablePrefix: lowercase letters, digits and underscores,
+  ///   starting with a letter or an underscore.
+  public static func open(
+    client: PostgresClient,
+    tablePrefix: String = "feedbackloop_",
+    logger: Logger = Logger(label: "FeedbackLoopPostgreSQL")
+  ) async throws -> PostgresJournal {
+    let journal = PostgresJournal(client: client, tables: Tables(prefix: tablePrefix), logger: logger)
+    try await journal.createTables()
+    return journal
+  }
+
+  private init(client: PostgresClient, tables: Tables, logger: Logger) {
+    self.client = client
+    self.tables = tables
+    self.logger = logger
+  }
+
+  public func append(_ batches: [JournalBatch]) async throws -> [JournalAppendResult] {
+    guard !batches.isEmpty else { return [] }
+    for batch in batches where batch.lastSequence > UInt64(Int64.max) {
+      throw PostgresJournalError(
+        operation: "append to \"\(batch.systemID)\"",
+        reason: "sequence \(batch.lastSequence) does not fit PostgreSQL's bigint")
+    }
+    // Heads are claimed in the order of their ids (a stable order, so that a
+    // system's batches keep theirs): two calls that touch the same systems
+    // then lock their heads in one order and cannot deadlock.
+    let order = batches.indices.sorted { (batches[$0].systemID, $0) < (batches[$1].systemID, $1) }
+    let tables = self.tables
+    let logger = self.logger
+    let outcomes = try await run("append \(batches.count) batch\(batches.count == 1 ? "" : "es")") {
+      try await client.withTransaction(logger: logger) { connection in
+        var outcomes: [(Int, JournalAppendResult)] = []
+        for index in order {
+          outcomes.append((index, try await Self.append(batches[index], on: connection, tables, logger)))
+        }
+        return outcomes
+      }
+    }
+    var results = [JournalAppendResult](repeating: .appended(through: 0), count: batches.count)
+    for (index, result) in outcomes { results[index] = result }
+    return results
+  }
+
+  private static func append(
+    _ batch: JournalBatch, on connection: PostgresConnection, _ tables: Tables, _ logger: Logger
+  ) async throws -> JournalAppendResult {
+    let id = batch.systemID
+    let expected = Int64(batch.expectedSequence)
+    let last = Int64(batch.lastSequence)
+    let claim: PostgresQuery
+    if expected == 0 {
+      // A system with nothing stored has no head yet; one that stored only
+      // a snapshot of its first state has a head at 0.
+      claim = """
+        INSERT INTO \(unescaped: tables.heads) (system_id, last_sequence) VALUES (\(id), \(last))
+        ON CONFLICT (system_id) DO UPDATE SET last_sequence = EXCLUDED.last_sequence
+        WHERE \(unescaped: tables.heads).last_sequence = 0
+        RETURNING last_sequence
+        """
+    } else {
+      claim = """
+        UPDATE \(unescaped: tables.heads) SET last_sequence = \(last)
+        WHERE system_id = \(id) AND last_sequence = \(expected)
+        RETURNING last_sequence
+        """
+    }
+    let claimed = try await connection.query(claim, logger: logger).collect()
+    guard claimed.count == 1 else {
+      let stored = try await connection.query(
+        "SELECT last_sequence FROM \(unescaped: tables.heads) WHERE system_id = \(id)", logger: logger
+      ).collect()
+      let storedSequence = try stored.first.map { try $0.decode(Int64.self) } ?? 0
+      return .refused(
+        SequenceConflict(
+          systemID: id, expectedSequence: batch.expectedSequence, storedSequence: UInt64(storedSequence)))
+    }
+    if !batch.events.isEmpty {
+      let sequences = batch.events.indices.map { expected + 1 + Int64($0) }
+      let payloads = batch.events.map { ByteBuffer(bytes: $0) }
+      try await connection.query(
+        """
+        INSERT INTO \(unescaped: tables.events) (system_id, sequence, payload)
+        SELECT \(id), event.sequence, event.payload
+        FROM unnest(\(sequences)::bigint[], \(payloads)::bytea[]) AS event(sequence, payload)
+        """, logger: logger)
+    }
+    if let snapshot = batch.snapshot {
+      try await connection.query(
+        """
+        INSERT INTO \(unescaped: tables.snapshots) (system_id, sequence, payload)
+        VALUES (\(id), \(last), \(ByteBuffer(bytes: snapshot)))
+        ON CONFLICT (system_id) DO UPDATE SET sequence = EXCLUDED.sequence, payload = EXCLUDED.payload
+        """, logger: logger)
+    }
+    return .appended(through: batch.lastSequence)
+  }
+
+  public func load(_ systemID: String) async throws -> JournalHistory? {
+    let tables = self.tables
+    let logger = self.logger
+    return try await run("load \"\(systemID)\"") {
+      try await client.withTransaction(logger: logger) { connection -> JournalHistory? in
+        // One view of the tables for the three reads: an append committed
+        // between them cannot pair a snapshot with the wrong events.
+        try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: logger)
+        let head = try await connection.query(
+          "SELECT last_sequence FROM \(unescaped: tables.heads) WHERE system_id = \(systemID)", logger: logger
+        ).collect()
+        guard !head.isEmpty else { return nil }
+        var snapshot: JournalRecord?
+        for try await (sequence, payload) in try await connection.query(
+          "SELECT sequence, payload FROM \(unescaped: tables.snapshots) WHERE system_id = \(systemID)",
+          logger: logger
+        ).decode((Int64, ByteBuffer).self) {
+          snapshot = JournalRecord(sequence: UInt64(sequence), payload: Data(payload.readableBytesView))
+        }
+        let after = Int64(snapshot?.sequence ?? 0)
+        var events: [JournalRecord] = []
+        for try await (sequence, payload) in try await connection.query(
+          """
+          SELECT sequence, payload FROM \(unescaped: tables.events)
+          WHERE system_id = \(systemID) AND sequence > \(after) ORDER BY sequence
+          """, logger: logger
+        ).decode((Int64, ByteBuffer).self) {
+          events.append(JournalRecord(sequence: UInt64(sequence), payload: Data(payload.readableBytesView)))
+        }
+        return JournalHistory(snapshot: snapshot, events: events)
+      }
+    }
+  }
+
+  public func systemIDs(after id: String?, limit: Int) async throws -> [String] {
+    guard limit > 0 else { return [] }
+    let query: PostgresQuery
+    if let id {
+      query = """
+        SELECT system_id FROM \(unescaped: tables.heads) WHERE system_id > \(id)
+        ORDER BY system_id LIMIT \(limit)
+        """
+    } else {
+      query = "SELECT system_id FROM \(unescaped: tables.heads) ORDER BY system_id LIMIT \(limit)"
+    }
+    let logger = self.logger
+    return try await run("list systems") {
+      var ids: [String] = []
+      for try await systemID in try await client.query(query, logger: logger).decode(String.self) {
+        ids.append(systemID)
+      }
+      return ids
+    }
+  }
+
+  public func delete(_ systemID: String) async throws {
+    let tables = self.tables
+    let logger = self.logger
+    try await run("delete \"\(systemID)\"") {
+      try await client.withTransaction(logger: logger) { connection in
+        for table in [tables.events, tables.snapshots, tables.heads] {
+          try await connection.query(
+            "DELETE FROM \(unescaped: table) WHERE system_id = \(systemID)", logger: logger)
+        }
+      }
+    }
+  }
+
+  private func createTables() async throws {
+    let logger = self.logger
+    let tables = self.tables
+    try await run("create its tables") {
+      // `COLLATE "C"`: ids in the byte order of their UTF-8, which is the
+      // order of Swift's `String` comparison, whatever the database's locale.
+      try await client.withTransaction(logger: logger) { connection in
+        // Two processes opening one database at once would race on
+        // CREATE TABLE IF NOT EXISTS; the lock makes the second wait.
+        try await connection.query("SELECT pg_advisory_xact_lock(\(Self.creationLock))", logger: logger)
+        try await connection.query(
+          """
+          CREATE TABLE IF NOT EXISTS \(unescaped: tables.heads) (
+            system_id text COLLATE "C" PRIMARY KEY,
+            last_sequence bigint NOT NULL)
+          """, logger: logger)
+        try await connection.query(
+          """
+          CREATE TABLE IF NOT EXISTS \(unescaped: tables.events) (
+            system_id text COLLATE "C" NOT NULL,
+            sequence bigint NOT NULL,
+            payload bytea NOT NULL,
+            PRIMARY KEY (system_id, sequence))
+          """, logger: logger)
+        try await connection.query(
+          """
+          CREATE TABLE IF NOT EXISTS \(unescaped: tables.snapshots) (
+            system_id text COLLATE "C" PRIMARY KEY,
+            sequence bigint NOT NULL,
+            payload bytea NOT NULL)
+          """, logger: logger)
+      }
+    }
+  }
+
+  /// An arbitrary constant that names the journal's table creation among
+  /// the database's advisory locks.
+  private static let creationLock: Int64 = 0x4665_6564_4c6f_6f70
+
+  private func run<Result: Sendable>(
+    _ operation: String, _ body: () async throws -> Result
+  ) async throws -> Result {
+    do {
+      return try await body()
+    } catch let error as PostgresTransactionError {
+      let cause: any Error = error.closureError ?? error.commitError ?? error.beginError ?? error
+      throw PostgresJournalError(operation: operation, reason: String(reflecting: cause))
+    } catch {
+      throw PostgresJournalError(operation: operation, reason: String(reflecting: error))
+    }
+  }
+
+  private struct Tables: Sendable {
+    let heads: String
+    let events: String
+    let snapshots: String
+
+    init(prefix: String) {
+      let allowed = prefix.utf8.allSatisfy { byte in
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+          || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+      }
+      guard allowed, let first = prefix.utf8.first, !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+      else {
+        fatalError(
+          "PostgresJournal's table prefix \"\(prefix)\" must be lowercase letters, digits and underscores, "
+            + "starting with a letter or an underscore: it is written into SQL as it is.")
+      }
+      heads = prefix + "heads"
+      events = prefix + "events"
+      snapshots = prefix + "snapshots"
+    }
+  }
+}
