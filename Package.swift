@@ -26,6 +26,7 @@ let package = Package(
     .library(name: "FeedbackLoopCompatibility", targets: ["FeedbackLoopCompatibility"]),
     .library(name: "FeedbackLoopTelemetry", targets: ["FeedbackLoopTelemetry"]),
     .library(name: "FeedbackLoopDurable", targets: ["FeedbackLoopDurable"]),
+    .library(name: "FeedbackLoopDurableTesting", targets: ["FeedbackLoopDurableTesting"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -119,6 +120,13 @@ let package = Package(
     .target(
       name: "FeedbackLoopDurable",
       dependencies: ["FeedbackLoop"]
+    ),
+    // The journal conformance suite: the checks every backend's tests run
+    // (the SQLite and PostgreSQL packages' too). No test framework: a check
+    // throws, so that any framework can run it.
+    .target(
+      name: "FeedbackLoopDurableTesting",
+      dependencies: ["FeedbackLoopDurable"]
     ),
     // The shared scenarios (the search, the skip-intro, the
     // player chart), the articles' code check and the test harness, written
