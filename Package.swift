@@ -118,7 +118,7 @@ let package = Package(
     // unless it uses them.
     .target(
       name: "FeedbackLoopDurable",
-      dependencies: ["FeedbackLoop"]
+      dependencies: ["FeedbackLoop", .product(name: "Logging", package: "swift-log")]
     ),
     // The shared scenarios (the search, the skip-intro, the
     // player chart), the articles' code check and the test harness, written
@@ -179,6 +179,10 @@ let package = Package(
         .product(name: "MetricsTestKit", package: "swift-metrics"),
         .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
       ]
+    ),
+    .testTarget(
+      name: "FeedbackLoopDurableTests",
+      dependencies: ["FeedbackLoop", "FeedbackLoopDurable", "FeedbackLoopTesting"]
     ),
   ],
   swiftLanguageModes: [.v6]
