@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-@Suite("Stored records and their schema version", .runsLeftoverJobs)
+@Suite("Stored records and their schema version", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct SchemaVersionTests {
   @Test("each stored event is an envelope with the schema version and the value, in JSON by default")
   func envelope() async throws {

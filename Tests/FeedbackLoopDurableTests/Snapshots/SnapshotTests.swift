@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-@Suite("Snapshots", .runsLeftoverJobs)
+@Suite("Snapshots", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct SnapshotTests {
   @Test("a snapshot every n events: a restore reads the snapshot and fewer than n events, and has the same state")
   func everyNEvents() async throws {

@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-@Suite("Durability (G16)", .runsLeftoverJobs)
+@Suite("Durability (G16)", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct DurabilityTests {
   @Test("G16 events acknowledged by sendDurably survive a crash: the restored system has exactly their state")
   func acknowledgedEventsSurviveACrash() async throws {

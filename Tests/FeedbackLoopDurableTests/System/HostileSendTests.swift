@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-@Suite("Sends from everywhere", .runsLeftoverJobs)
+@Suite("Sends from everywhere", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct HostileSendTests {
   @Test("G16 events sent by feedbacks and observers while a commit is pending are all stored, in the order reduced")
   func sendsFromFeedbacksAndObserversDuringACommit() async throws {

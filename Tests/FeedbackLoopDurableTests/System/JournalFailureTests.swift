@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-@Suite("Journal failures", .runsLeftoverJobs)
+@Suite("Journal failures", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct JournalFailureTests {
   @Test(
     "G16 a journal that fails: the system stops acknowledging, callers get the error, nothing acknowledged is lost, a restore recovers"

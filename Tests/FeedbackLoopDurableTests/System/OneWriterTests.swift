@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-@Suite("One writer (G17)", .runsLeftoverJobs)
+@Suite("One writer (G17)", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct OneWriterTests {
   @Test("G17 a second owner of one id is refused by the journal with a clear error, stops, and nothing is merged")
   func secondOwnerIsRefused() async throws {

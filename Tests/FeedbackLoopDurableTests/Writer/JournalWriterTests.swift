@@ -4,7 +4,7 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-@Suite("Journal writer", .runsLeftoverJobs)
+@Suite("Journal writer", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct JournalWriterTests {
   @Test("group commit: the events of three systems, sent while an append runs, land in one append call")
   func groupCommit() async throws {
