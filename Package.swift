@@ -182,7 +182,10 @@ let package = Package(
     ),
     .testTarget(
       name: "FeedbackLoopDurableTests",
-      dependencies: ["FeedbackLoop", "FeedbackLoopDurable", "FeedbackLoopTesting"]
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopDurable", "FeedbackLoopTesting", "FeedbackLoopScenarios",
+        .product(name: "Logging", package: "swift-log"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]
