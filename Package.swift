@@ -119,7 +119,7 @@ let package = Package(
     // unless it uses them.
     .target(
       name: "FeedbackLoopDurable",
-      dependencies: ["FeedbackLoop"]
+      dependencies: ["FeedbackLoop", .product(name: "Logging", package: "swift-log")]
     ),
     // The journal conformance suite: the checks every backend's tests run
     // (the SQLite and PostgreSQL packages' too). No test framework: a check
@@ -186,6 +186,13 @@ let package = Package(
         "FeedbackLoop", "FeedbackLoopTelemetry", "FeedbackLoopTesting",
         .product(name: "MetricsTestKit", package: "swift-metrics"),
         .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+      ]
+    ),
+    .testTarget(
+      name: "FeedbackLoopDurableTests",
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopDurable", "FeedbackLoopTesting", "FeedbackLoopScenarios",
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
   ],
