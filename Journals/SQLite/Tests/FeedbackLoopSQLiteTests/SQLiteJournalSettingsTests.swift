@@ -40,6 +40,25 @@ struct SQLiteJournalSettingsTests {
       "\(plan)")
   }
 
+  @Test("a closed journal fails every later call with an error naming the file, and the file reopens whole")
+  func closed() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path("journal.sqlite")
+    let journal = try SQLiteJournal(path: path)
+    _ = try await journal.append([JournalBatch(systemID: "s", expectedSequence: 0, events: [Data("1".utf8)])])
+    try journal.close()
+    let append = try await firstError {
+      _ = try await journal.append([JournalBatch(systemID: "s", expectedSequence: 1, events: [Data("2".utf8)])])
+    }
+    #expect(append.operation == .append)
+    #expect(append.description.contains(path))
+    let load = try await firstError { _ = try await journal.load("s") }
+    #expect(load.operation == .load)
+    let reopened = try SQLiteJournal(path: path)
+    #expect(try await reopened.load("s")?.events.map(\.sequence) == [1])
+  }
+
   @Test("G17 two journals on one file (two owners) expecting the same sequence: one is appended, the other refused")
   func twoOwners() async throws {
     let directory = try TemporaryDirectory()
