@@ -195,6 +195,10 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    .testTarget(
+      name: "FeedbackLoopDurableTestingTests",
+      dependencies: ["FeedbackLoopDurable", "FeedbackLoopDurableTesting"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
