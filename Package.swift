@@ -26,6 +26,7 @@ let package = Package(
     .library(name: "FeedbackLoopCompatibility", targets: ["FeedbackLoopCompatibility"]),
     .library(name: "FeedbackLoopTelemetry", targets: ["FeedbackLoopTelemetry"]),
     .library(name: "FeedbackLoopDurable", targets: ["FeedbackLoopDurable"]),
+    .library(name: "FeedbackLoopDurableTesting", targets: ["FeedbackLoopDurableTesting"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -118,7 +119,14 @@ let package = Package(
     // unless it uses them.
     .target(
       name: "FeedbackLoopDurable",
-      dependencies: ["FeedbackLoop"]
+      dependencies: ["FeedbackLoop", .product(name: "Logging", package: "swift-log")]
+    ),
+    // The journal conformance suite: the checks every backend's tests run
+    // (the SQLite and PostgreSQL packages' too). No test framework: a check
+    // throws, so that any framework can run it.
+    .target(
+      name: "FeedbackLoopDurableTesting",
+      dependencies: ["FeedbackLoopDurable"]
     ),
     // The shared scenarios (the search, the skip-intro, the
     // player chart), the articles' code check and the test harness, written
@@ -179,6 +187,17 @@ let package = Package(
         .product(name: "MetricsTestKit", package: "swift-metrics"),
         .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
       ]
+    ),
+    .testTarget(
+      name: "FeedbackLoopDurableTests",
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopDurable", "FeedbackLoopTesting", "FeedbackLoopScenarios",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .testTarget(
+      name: "FeedbackLoopDurableTestingTests",
+      dependencies: ["FeedbackLoopDurable", "FeedbackLoopDurableTesting"]
     ),
   ],
   swiftLanguageModes: [.v6]

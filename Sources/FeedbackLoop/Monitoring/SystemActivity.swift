@@ -147,7 +147,7 @@ public struct DiscardReason: Sendable, Hashable, CustomStringConvertible {
 /// )
 /// ```
 public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
-  @usableFromInline let report: @Sendable (SystemActivity<State, Event>) -> Void
+  @usableFromInline package let report: @Sendable (SystemActivity<State, Event>) -> Void
   /// A shortcut for `.reduced`, the one report per event: the same as
   /// `report(.reduced(...))`, without building the enum. Built, handed
   /// over and destroyed per event, the generic enum went through its value

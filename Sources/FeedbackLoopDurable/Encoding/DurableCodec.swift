@@ -1,0 +1,77 @@
+import Foundation
+
+/// How a durable system turns its events and states into the bytes a
+/// ``Journal`` stores, and back.
+///
+/// ``JSONDurableCodec`` is the default. Another format (a binary one, or JSON
+/// with other date and key strategies) conforms to this protocol:
+///
+/// ```swift
+/// struct PropertyListCodec: DurableCodec {
+///   func encode(_ value: some Encodable) throws -> Data {
+///     try PropertyListEncoder().encode(value)
+///   }
+///   func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+///     try PropertyListDecoder().decode(type, from: data)
+///   }
+/// }
+/// ```
+///
+/// What the codec encodes is a ``DurableEnvelope``: the value and the schema
+/// version the system was given, so that a later version of the app can tell
+/// what it reads.
+public protocol DurableCodec: Sendable {
+  /// The bytes of `value`.
+  func encode(_ value: some Encodable) throws -> Data
+  /// The value of type `type` that `data` holds.
+  func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value
+}
+
+/// The default ``DurableCodec``: Foundation's JSON, keys sorted so that the
+/// same value always gives the same bytes.
+///
+/// ```swift
+/// let cart = try await DurableSystem.restore(
+///   id: "cart-42", writer: writer, initial: Cart(), reduce: Cart.reduce,
+///   codec: JSONDurableCodec())
+/// ```
+public struct JSONDurableCodec: DurableCodec {
+  public init() {}
+
+  public func encode(_ value: some Encodable) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    return try encoder.encode(value)
+  }
+
+  public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+    try JSONDecoder().decode(type, from: data)
+  }
+}
+
+/// What a durable system stores for each event and snapshot: the value and
+/// the schema version of the code that wrote it.
+///
+/// A restore reads the version before the value, and refuses a version it
+/// was not given (``DurableSystemError/unsupportedSchemaVersion(systemID:sequence:found:supported:)``)
+/// rather than misread it.
+///
+/// ```swift
+/// // {"value":{"added":{"item":"tea"}},"version":1}
+/// let bytes = try JSONDurableCodec().encode(DurableEnvelope(version: 1, value: event))
+/// ```
+public struct DurableEnvelope<Value: Codable>: Codable {
+  /// The schema version of the code that wrote the value.
+  public var version: Int
+  public var value: Value
+
+  public init(version: Int, value: Value) {
+    self.version = version
+    self.value = value
+  }
+}
+
+/// Only the version of a stored envelope, read before its value.
+struct DurableEnvelopeVersion: Decodable {
+  var version: Int
+}

@@ -1,0 +1,315 @@
+import FeedbackLoop
+import Foundation
+
+/// A ``FeedbackLoop/System`` whose events are written to a ``Journal``, so
+/// that its state survives a crash of the process, and whose effects start
+/// only once the state that asked for them is stored.
+///
+/// A durable system is restored, never just created: ``restore(id:writer:initial:reduce:feedbacks:snapshots:codec:schemaVersion:isolation:environment:monitor:caller:)``
+/// reads the system's latest snapshot (or takes `initial` when there is
+/// none), folds the events stored after it through the reducer, and starts
+/// the system with that state. Like any system's initial state, the
+/// restored state reaches every feedback first (G1), so query, predicate and
+/// keyed feedbacks start the effects it needs again. Replayed events are
+/// folded before the system starts: event-triggered feedbacks
+/// (`Feedback.onEvent`) and observers do not see them again.
+///
+/// ```swift
+/// let writer = JournalWriter(journal: journal)
+/// let cart = try await DurableSystem.restore(
+///   id: "cart-42", writer: writer,
+///   initial: Cart(), reduce: Cart.reduce, feedbacks: Cart.feedbacks(api: api),
+///   snapshots: .every(100))
+/// cart.send(.add("tea"))             // reduced now, written soon
+/// try await cart.sendDurably(.pay)   // returns once `.pay` is stored
+/// ```
+///
+/// ## What is durable, and when
+///
+/// ``send(_:isolation:)`` is synchronous, as a system's is: the event is
+/// reduced at once and queued for the journal's ``JournalWriter``, which
+/// appends the events of every system that uses it in one transaction.
+/// The loop never waits for the disk. A caller that needs to know the event
+/// is stored awaits ``sendDurably(_:isolation:)`` (or
+/// ``waitForCommit()``): they return once it is (G16), and throw when it
+/// cannot be.
+///
+/// - Effects: a state's effects start only after the events that produced
+///   it are committed (G16): the system's effects run on an executor that
+///   holds their tasks until then. Observers (``observe(isolation:_:onStop:)``,
+///   ``states(buffering:isolation:)``) and ``state`` see a state as soon as it is
+///   reduced, before it is stored: a crash may lose a state an observer saw.
+///   An effect given an executor of its own (`Effect.executorPreference(_:)`)
+///   is not held: do not give one to an effect that must wait.
+/// - Effects are at least once across crashes: a restored state starts the
+///   effects it asks for again, even if they ran before the crash.
+/// - One writer (G17): the journal refuses an append whose expected
+///   sequence is stale, as when another process restored the same id and
+///   wrote first. The system then stops, every awaiting caller gets
+///   ``DurableSystemError/refusedByJournal(_:)``, and nothing is merged.
+/// - Failures: when the journal fails to append, the system stops rather
+///   than acknowledge what is not stored; awaiting callers get
+///   ``DurableSystemError/journalFailed(systemID:underlying:)``, and the
+///   error is logged with the environment's logger. Every acknowledged
+///   event is in the journal: restore the system from it once the journal
+///   works again.
+/// - Stopping: ``stop(isolation:)`` stops the loop; the events it reduced
+///   before are still written.
+///
+/// The system's environment must keep the default unbounded event buffer:
+/// the writer's queue is the one to bound (``JournalWriter/QueuePolicy``).
+public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sendable>: Sendable {
+  /// The system's id in its journal.
+  public let id: String
+  private let system: System<State, Event>
+  private let ledger: DurableLedger<State, Event>
+  private let monitor: SystemMonitor<State, Event>?
+
+  private init(
+    id: String, system: System<State, Event>, ledger: DurableLedger<State, Event>,
+    monitor: SystemMonitor<State, Event>?
+  ) {
+    self.id = id
+    self.system = system
+    self.ledger = ledger
+    self.monitor = monitor
+  }
+
+  deinit {
+    system.stop(isolation: nil)
+    ledger.systemStopped()
+  }
+
+  /// Restores the system `id` from its writer's journal and starts it.
+  ///
+  /// The state it starts with is the latest snapshot's (or `initial` when
+  /// none is stored) with every event stored after it folded in, in order.
+  /// A record that does not decode, or that a schema version other than
+  /// `schemaVersion` wrote, stops the restore with an error that names the
+  /// system and the sequence, and writes nothing.
+  ///
+  /// ```swift
+  /// let counter = try await DurableSystem.restore(
+  ///   id: "counter", writer: JournalWriter(journal: InMemoryJournal()),
+  ///   initial: 0, reduce: { count, step in count += step })
+  /// try await counter.sendDurably(2)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - id: the system's id in the journal.
+  ///   - writer: the writer of the journal, shared by the systems that use it.
+  ///   - initial: the state of a system with nothing stored.
+  ///   - reduce: the reducer; it must be the same function that reduced the
+  ///     stored events (G13).
+  ///   - feedbacks: the feedbacks, in the order they see each state.
+  ///   - snapshots: when to store a snapshot with the events.
+  ///   - codec: how events and states become bytes; JSON by default.
+  ///   - schemaVersion: the version of `State` and `Event` that this code
+  ///     writes and reads.
+  ///   - isolation: where the reducer and the feedbacks run (G10).
+  ///   - environment: the clock, effect executor and logger (its event
+  ///     buffer must be unbounded).
+  ///   - monitor: receives every reduction and effect.
+  ///   - caller: the caller's isolation, filled in by the compiler.
+  public static func restore(
+    id: String,
+    writer: JournalWriter,
+    initial: State,
+    reduce: @escaping @Sendable (inout State, Event) -> Void,
+    feedbacks: [Feedback<State, Event>] = [],
+    snapshots: SnapshotPolicy<State> = .every(100),
+    codec: some DurableCodec = JSONDurableCodec(),
+    schemaVersion: Int = 1,
+    isolation: SystemIsolation = .sendingThread,
+    environment: SystemEnvironment = SystemEnvironment(),
+    monitor: SystemMonitor<State, Event>? = nil,
+    caller: isolated (any Actor)? = #isolation
+  ) async throws -> DurableSystem {
+    guard environment.eventBuffer == .unbounded else {
+      fatalError(
+        "DurableSystem \"\(id)\": its environment's event buffer must be unbounded, not \(environment.eventBuffer): "
+          + "an event dropped by the buffer would leave its sender waiting for an acknowledgement; "
+          + "bound the journal writer's queue instead (JournalWriter(journal:queue:)).")
+    }
+    let history = try await writer.journal.load(id)
+    var state = initial
+    if let snapshot = history?.snapshot {
+      state = try decode(State.self, snapshot, systemID: id, codec: codec, schemaVersion: schemaVersion)
+    }
+    for record in history?.events ?? [] {
+      reduce(&state, try decode(Event.self, record, systemID: id, codec: codec, schemaVersion: schemaVersion))
+    }
+    let committed = history?.lastSequence ?? 0
+    let gate = CommitGate(underlying: environment.effectExecutor ?? globalConcurrentExecutor, committed: committed)
+    let ledger = DurableLedger<State, Event>(
+      systemID: id, writer: writer, gate: gate, committed: committed, codec: codec, schemaVersion: schemaVersion,
+      snapshots: snapshots, logger: environment.logger)
+    var gatedEnvironment = environment
+    gatedEnvironment.effectExecutor = gate
+    let system = System(
+      initial: state, reduce: reduce, feedbacks: feedbacks, isolation: isolation, environment: gatedEnvironment,
+      monitor: ledgerMonitor(ledger, forwardingTo: monitor), caller: caller)
+    ledger.setStopSystem { [weak system, weak ledger] in
+      system?.stop(isolation: nil)
+      ledger?.systemStopped()
+    }
+    return DurableSystem(id: id, system: system, ledger: ledger, monitor: monitor)
+  }
+
+  /// The monitor that tells the ledger of each reduction, then `user`.
+  /// Made with the core's `.reduced` shortcut (`package`): built as an
+  /// enum per event, the report cost the loop a copy and a destroy of
+  /// it through its value witnesses.
+  private static func ledgerMonitor(
+    _ ledger: DurableLedger<State, Event>, forwardingTo user: SystemMonitor<State, Event>?
+  ) -> SystemMonitor<State, Event> {
+    SystemMonitor(
+      { activity in
+        if case .reduced(let event, _, let state, let source) = activity {
+          ledger.didReduce(event, state: state, isExternal: source == .external)
+        }
+        user?.report(activity)
+      },
+      reduced: { event, before, after, isExternal, source in
+        ledger.didReduce(event, state: after, isExternal: isExternal)
+        user?.reportReduction(event, from: before, to: after, isExternal: isExternal, source: source)
+      })
+  }
+
+  private static func decode<Value: Codable>(
+    _ type: Value.Type, _ record: JournalRecord, systemID: String, codec: some DurableCodec, schemaVersion: Int
+  ) throws(DurableSystemError) -> Value {
+    let version: Int
+    do {
+      version = try codec.decode(DurableEnvelopeVersion.self, from: record.payload).version
+    } catch {
+      throw .decodingFailed(systemID: systemID, sequence: record.sequence, underlying: error)
+    }
+    guard version == schemaVersion else {
+      throw .unsupportedSchemaVersion(
+        systemID: systemID, sequence: record.sequence, found: version, supported: schemaVersion)
+    }
+    do {
+      return try codec.decode(DurableEnvelope<Value>.self, from: record.payload).value
+    } catch {
+      throw .decodingFailed(systemID: systemID, sequence: record.sequence, underlying: error)
+    }
+  }
+
+  // MARK: - Sending
+
+  /// Sends an event, from any thread, task or actor; it is reduced as a
+  /// system's `send` reduces it, and written to the journal soon after.
+  ///
+  /// An event the writer's queue refuses
+  /// (``JournalWriter/QueuePolicy/refuseNewEvents(limit:)``) is not reduced,
+  /// and is reported to the monitor as
+  /// ``FeedbackLoop/DiscardReason/bufferFull``.
+  ///
+  /// ```swift
+  /// cart.send(.add("tea"))
+  /// ```
+  public func send(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
+    guard ledger.writer.hasRoom else {
+      monitor?.report(.eventDiscarded(event, reason: .bufferFull))
+      return
+    }
+    ledger.countExternal()
+    system.send(event, isolation: caller)
+  }
+
+  /// Sends an event, and returns once it is stored in the journal, with
+  /// every event reduced before it.
+  ///
+  /// ```swift
+  /// try await cart.sendDurably(.pay)
+  /// // `.pay` survives a crash from here on.
+  /// ```
+  ///
+  /// - Throws: a ``DurableSystemError``: the journal failed or refused the
+  ///   append (the system stopped), the writer's queue is full, or the
+  ///   system stopped before reducing the event. The event is then not
+  ///   known to be stored.
+  public func sendDurably(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) async throws {
+    do {
+      try ledger.willSendExternal()
+    } catch {
+      if case .writerQueueFull = error { monitor?.report(.eventDiscarded(event, reason: .bufferFull)) }
+      throw error
+    }
+    system.send(event, isolation: caller)
+    _ = try await ledger.waitForSentEvent()
+  }
+
+  /// Returns once every event reduced so far is stored in the journal.
+  ///
+  /// ```swift
+  /// cart.send(.add("tea"))
+  /// cart.send(.add("milk"))
+  /// try await cart.waitForCommit()
+  /// ```
+  ///
+  /// - Throws: a ``DurableSystemError`` when they cannot be stored.
+  public func waitForCommit() async throws {
+    _ = try await ledger.waitForCommit()
+  }
+
+  /// The sequence of the latest event stored in the journal.
+  public var committedSequence: UInt64 { ledger.committedSequence }
+
+  /// The error that stopped the system's durability (and the system), or
+  /// `nil` while it is durable.
+  public var failure: DurableSystemError? { ledger.failure }
+
+  // MARK: - The system
+
+  /// The current state, from any thread: the latest reduced, which may not
+  /// be stored yet.
+  public var state: State { system.state }
+
+  /// Calls `observer` with the current state, then with each new one; see
+  /// the core's `System.observe`. An observer may see a state before it is
+  /// stored.
+  ///
+  /// ```swift
+  /// let observation = cart.observe { state in print(state.items) }
+  /// ```
+  public func observe(
+    isolation caller: isolated (any Actor)? = #isolation,
+    _ observer: @escaping @Sendable (State) -> Void,
+    onStop: @escaping @Sendable () -> Void = {}
+  ) -> StateObservation {
+    system.observe(isolation: caller, observer, onStop: onStop)
+  }
+
+  /// The states, from the current one, as an async sequence; see the core's
+  /// `System.states(buffering:)`.
+  ///
+  /// ```swift
+  /// for await state in cart.states(buffering: .newest(1)) { render(state) }
+  /// ```
+  public func states(
+    buffering: StateBuffering = .all, isolation caller: isolated (any Actor)? = #isolation
+  ) -> StateSequence<State> {
+    system.states(buffering: buffering, isolation: caller)
+  }
+
+  /// Stops the system (G9); the events it reduced before are still
+  /// written, and callers of ``sendDurably(_:isolation:)`` whose event was
+  /// not reduced get ``DurableSystemError/stopped(systemID:)``.
+  ///
+  /// ```swift
+  /// cart.stop()
+  /// try await cart.waitForCommit()  // everything it reduced is stored
+  /// ```
+  public func stop(isolation caller: isolated (any Actor)? = #isolation) {
+    system.stop(isolation: caller)
+    ledger.systemStopped()
+  }
+
+  /// Whether the system has stopped.
+  public var isStopped: Bool { system.isStopped }
+
+  /// The number of the system's effect and input tasks that have not ended.
+  public var runningTaskCount: Int { system.runningTaskCount }
+}
