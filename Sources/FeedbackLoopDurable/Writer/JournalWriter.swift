@@ -96,7 +96,11 @@ public final class JournalWriter: Sendable {
       return !queue.isRunning
     }
     if starts {
-      Task { await self.writeUntilIdle() }
+      // On the global executor, whatever the scheduling code's preference:
+      // an effect's event, reduced on the effect's thread, schedules the
+      // writer, and a writer on the durable system's own effect executor
+      // would wait for the commit it is there to make.
+      Task(executorPreference: globalConcurrentExecutor) { await self.writeUntilIdle() }
     }
   }
 
