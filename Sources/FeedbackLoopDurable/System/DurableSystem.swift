@@ -39,8 +39,11 @@ import Foundation
 ///   holds their tasks until then. Observers (``observe(isolation:_:onStop:)``,
 ///   ``states(buffering:isolation:)``) and ``state`` see a state as soon as it is
 ///   reduced, before it is stored: a crash may lose a state an observer saw.
-///   An effect given an executor of its own (`Effect.executorPreference(_:)`)
-///   is not held: do not give one to an effect that must wait.
+///   What waits is the effects' tasks: a feedback's own synchronous code
+///   (its query, the closure that makes the effect) runs when the state is
+///   reduced, so it must not act on the world. An effect given an executor
+///   of its own (`Effect.executorPreference(_:)`) is not held either: do
+///   not give one to an effect that must wait.
 /// - Effects are at least once across crashes: a restored state starts the
 ///   effects it asks for again, even if they ran before the crash.
 /// - One writer (G17): the journal refuses an append whose expected
