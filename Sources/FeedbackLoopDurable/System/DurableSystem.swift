@@ -1,7 +1,7 @@
 import FeedbackLoop
 import Foundation
 
-/// A ``FeedbackLoop/System`` whose events are written to a ``Journal``, so
+/// A `System` whose events are written to a ``Journal``, so
 /// that its state survives a crash of the process, and whose effects start
 /// only once the state that asked for them is stored.
 ///
@@ -207,7 +207,7 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   /// An event the writer's queue refuses
   /// (``JournalWriter/QueuePolicy/refuseNewEvents(limit:)``) is not reduced,
   /// and is reported to the monitor as
-  /// ``FeedbackLoop/DiscardReason/bufferFull``.
+  /// `DiscardReason.bufferFull`.
   ///
   /// ```swift
   /// cart.send(.add("tea"))

@@ -40,7 +40,7 @@ public final class JournalWriter: Sendable {
     case unbounded
     /// A send from outside a system is refused, before it is reduced, while
     /// `limit` events or more wait to be appended: `send` reports it to the
-    /// monitor as ``FeedbackLoop/DiscardReason/bufferFull``, and
+    /// monitor as `DiscardReason.bufferFull`, and
     /// ``DurableSystem/sendDurably(_:isolation:)`` throws
     /// ``DurableSystemError/writerQueueFull(systemID:)``. Events that
     /// feedbacks send in answer to reduced ones are not refused, so the
