@@ -232,7 +232,9 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   /// - Throws: a ``DurableSystemError``: the journal failed or refused the
   ///   append (the system stopped), the writer's queue is full, or the
   ///   system stopped before reducing the event. The event is then not
-  ///   known to be stored.
+  ///   known to be stored. Cancelling the calling task ends the wait with
+  ///   `CancellationError`; the event is sent all the same, and may be
+  ///   stored.
   public func sendDurably(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) async throws {
     do {
       try ledger.willSendExternal()
@@ -252,7 +254,8 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   /// try await cart.waitForCommit()
   /// ```
   ///
-  /// - Throws: a ``DurableSystemError`` when they cannot be stored.
+  /// - Throws: a ``DurableSystemError`` when they cannot be stored;
+  ///   `CancellationError` when the calling task is cancelled.
   public func waitForCommit() async throws {
     _ = try await ledger.waitForCommit()
   }
