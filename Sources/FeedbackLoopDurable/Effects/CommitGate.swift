@@ -93,7 +93,4 @@ final class CommitGate: TaskExecutor {
     }
     for job in released { underlying.enqueue(ExecutorJob(job)) }
   }
-
-  /// The number of jobs waiting for a commit.
-  var heldJobCount: Int { gate.withLock { $0.held.count } }
 }

@@ -21,7 +21,15 @@ import Synchronization
 /// the latest sequence: never too early, at worst a few events late. This
 /// needs no lock around the core's `send`, which may run the whole loop.
 final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>: JournalWriterClient {
-  typealias Waiter = CheckedContinuation<UInt64, any Error>
+  /// A caller waiting; its id lets its task's cancellation find it.
+  struct Waiter {
+    var id: UInt64
+    var continuation: CheckedContinuation<UInt64, any Error>
+
+    func resume(with result: Result<UInt64, DurableSystemError>) { continuation.resume(with: result) }
+    func resume(returning sequence: UInt64) { continuation.resume(returning: sequence) }
+    func resume(throwing error: any Error) { continuation.resume(throwing: error) }
+  }
 
   private struct Queued {
     var sequence: UInt64
@@ -44,6 +52,9 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     var commitWaiters: [(sequence: UInt64, waiter: Waiter)] = []
     var failure: DurableSystemError?
     var isStopped = false
+    var lastWaiterID: UInt64 = 0
+    /// Waiters whose task was cancelled before they were registered.
+    var cancelledWaiters: Set<UInt64> = []
   }
 
   let systemID: String
@@ -139,32 +150,59 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   /// returns the sequence committed then.
   func waitForSentEvent() async throws -> UInt64 {
     let count = externalSent.load(ordering: .sequentiallyConsistent)
-    return try await withCheckedThrowingContinuation { (waiter: Waiter) in
-      let outcome = book.withLock { book -> Result<UInt64, DurableSystemError>? in
-        if let failure = book.failure { return .failure(failure) }
-        if book.externalReduced >= count {
-          if book.committed >= book.reduced { return .success(book.committed) }
-          book.commitWaiters.append((book.reduced, waiter))
-          return nil
-        }
-        if book.isStopped { return .failure(.stopped(systemID: systemID)) }
-        book.externalWaiters.append((count, waiter))
+    return try await wait { book, waiter in
+      if book.externalReduced >= count {
+        if book.committed >= book.reduced { return .success(book.committed) }
+        book.commitWaiters.append((book.reduced, waiter))
         return nil
       }
-      if let outcome { waiter.resume(with: outcome) }
+      if book.isStopped { return .failure(.stopped(systemID: systemID)) }
+      book.externalWaiters.append((count, waiter))
+      return nil
     }
   }
 
   /// Waits until every event reduced so far is committed.
   func waitForCommit() async throws -> UInt64 {
-    try await withCheckedThrowingContinuation { (waiter: Waiter) in
-      let outcome = book.withLock { book -> Result<UInt64, DurableSystemError>? in
-        if let failure = book.failure { return .failure(failure) }
-        if book.committed >= book.reduced { return .success(book.committed) }
-        book.commitWaiters.append((book.reduced, waiter))
+    try await wait { book, waiter in
+      if book.committed >= book.reduced { return .success(book.committed) }
+      book.commitWaiters.append((book.reduced, waiter))
+      return nil
+    }
+  }
+
+  /// Registers a waiter with `register`, which answers at once or keeps
+  /// it; a cancelled task stops waiting with `CancellationError` (its
+  /// event is still sent, and may still be stored).
+  private func wait(
+    _ register: (inout Book, Waiter) -> Result<UInt64, DurableSystemError>?
+  ) async throws -> UInt64 {
+    let id = book.withLock { book in
+      book.lastWaiterID += 1
+      return book.lastWaiterID
+    }
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let waiter = Waiter(id: id, continuation: continuation)
+        let outcome = book.withLock { book -> Result<UInt64, any Error>? in
+          if book.cancelledWaiters.remove(id) != nil { return .failure(CancellationError()) }
+          if let failure = book.failure { return .failure(failure) }
+          return register(&book, waiter).map { $0.mapError { $0 as any Error } }
+        }
+        if let outcome { continuation.resume(with: outcome) }
+      }
+    } onCancel: {
+      let waiter = book.withLock { book -> Waiter? in
+        if let index = book.externalWaiters.firstIndex(where: { $0.waiter.id == id }) {
+          return book.externalWaiters.remove(at: index).waiter
+        }
+        if let index = book.commitWaiters.firstIndex(where: { $0.waiter.id == id }) {
+          return book.commitWaiters.remove(at: index).waiter
+        }
+        book.cancelledWaiters.insert(id)
         return nil
       }
-      if let outcome { waiter.resume(with: outcome) }
+      waiter?.resume(throwing: CancellationError())
     }
   }
 

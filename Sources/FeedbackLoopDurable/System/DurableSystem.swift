@@ -1,7 +1,7 @@
 import FeedbackLoop
 import Foundation
 
-/// A ``FeedbackLoop/System`` whose events are written to a ``Journal``, so
+/// A `System` whose events are written to a ``Journal``, so
 /// that its state survives a crash of the process, and whose effects start
 /// only once the state that asked for them is stored.
 ///
@@ -39,8 +39,11 @@ import Foundation
 ///   holds their tasks until then. Observers (``observe(isolation:_:onStop:)``,
 ///   ``states(buffering:isolation:)``) and ``state`` see a state as soon as it is
 ///   reduced, before it is stored: a crash may lose a state an observer saw.
-///   An effect given an executor of its own (`Effect.executorPreference(_:)`)
-///   is not held: do not give one to an effect that must wait.
+///   What waits is the effects' tasks: a feedback's own synchronous code
+///   (its query, the closure that makes the effect) runs when the state is
+///   reduced, so it must not act on the world. An effect given an executor
+///   of its own (`Effect.executorPreference(_:)`) is not held either: do
+///   not give one to an effect that must wait.
 /// - Effects are at least once across crashes: a restored state starts the
 ///   effects it asks for again, even if they ran before the crash.
 /// - One writer (G17): the journal refuses an append whose expected
@@ -204,7 +207,7 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   /// An event the writer's queue refuses
   /// (``JournalWriter/QueuePolicy/refuseNewEvents(limit:)``) is not reduced,
   /// and is reported to the monitor as
-  /// ``FeedbackLoop/DiscardReason/bufferFull``.
+  /// `DiscardReason.bufferFull`.
   ///
   /// ```swift
   /// cart.send(.add("tea"))
@@ -229,7 +232,9 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   /// - Throws: a ``DurableSystemError``: the journal failed or refused the
   ///   append (the system stopped), the writer's queue is full, or the
   ///   system stopped before reducing the event. The event is then not
-  ///   known to be stored.
+  ///   known to be stored. Cancelling the calling task ends the wait with
+  ///   `CancellationError`; the event is sent all the same, and may be
+  ///   stored.
   public func sendDurably(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) async throws {
     do {
       try ledger.willSendExternal()
@@ -249,7 +254,8 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   /// try await cart.waitForCommit()
   /// ```
   ///
-  /// - Throws: a ``DurableSystemError`` when they cannot be stored.
+  /// - Throws: a ``DurableSystemError`` when they cannot be stored;
+  ///   `CancellationError` when the calling task is cancelled.
   public func waitForCommit() async throws {
     _ = try await ledger.waitForCommit()
   }

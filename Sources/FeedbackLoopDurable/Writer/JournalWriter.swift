@@ -40,7 +40,7 @@ public final class JournalWriter: Sendable {
     case unbounded
     /// A send from outside a system is refused, before it is reduced, while
     /// `limit` events or more wait to be appended: `send` reports it to the
-    /// monitor as ``FeedbackLoop/DiscardReason/bufferFull``, and
+    /// monitor as `DiscardReason.bufferFull`, and
     /// ``DurableSystem/sendDurably(_:isolation:)`` throws
     /// ``DurableSystemError/writerQueueFull(systemID:)``. Events that
     /// feedbacks send in answer to reduced ones are not refused, so the
@@ -96,7 +96,11 @@ public final class JournalWriter: Sendable {
       return !queue.isRunning
     }
     if starts {
-      Task { await self.writeUntilIdle() }
+      // On the global executor, whatever the scheduling code's preference:
+      // an effect's event, reduced on the effect's thread, schedules the
+      // writer, and a writer on the durable system's own effect executor
+      // would wait for the commit it is there to make.
+      Task(executorPreference: globalConcurrentExecutor) { await self.writeUntilIdle() }
     }
   }
 

@@ -131,3 +131,29 @@ struct DurabilityTests {
     await #expect(throws: DurableSystemError.self) { try await account.sendDurably(.deposit(5)) }
   }
 }
+
+@Suite("Durable main-actor systems", .runsLeftoverJobs, .timeLimit(.minutes(1)))
+@MainActor
+struct DurableMainActorTests {
+  @Test("G10 G16 a main-actor durable system reduces on the main actor, and its effect waits for the commit")
+  func mainActorSystem() async throws {
+    let harness = DurableHarness()
+    let payouts = Locked<[Int]>([])
+    let account = try await DurableSystem.restore(
+      id: "account", writer: harness.writer, initial: Account.State(), reduce: Account.reduce,
+      feedbacks: [Account.payouts(started: payouts)], isolation: .mainActor, environment: harness.environment)
+    harness.journal.hold()
+    account.send(.requestPayout(3))
+    #expect(account.state.pendingPayout == 3)  // reduced before send returned, on the main actor
+    await harness.journal.waitForAppendCalls(1)
+    #expect(harness.executor.runUntilIdle() == 0)
+    harness.journal.release()
+    try await account.waitForCommit()
+    harness.executor.runUntilIdle()
+    #expect(payouts.withLock { $0 } == [3])
+    try await account.sendDurably(.deposit(1))  // `.paidOut(3)` hops to the main actor first
+    try await account.waitForCommit()
+    #expect(try await harness.storedEvents() == [.requestPayout(3), .paidOut(3), .deposit(1)])
+    account.stop()
+  }
+}

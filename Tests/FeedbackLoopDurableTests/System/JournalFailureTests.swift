@@ -58,3 +58,41 @@ struct JournalFailureTests {
     #expect(try await harness.storedEvents().isEmpty)
   }
 }
+
+@Suite("Cancelled callers", .runsLeftoverJobs, .timeLimit(.minutes(1)))
+struct CancelledCallerTests {
+  @Test("a caller whose task is cancelled stops waiting with CancellationError; its event is still stored")
+  func cancelledWhileWaiting() async throws {
+    let harness = DurableHarness()
+    let account = try await harness.restore()
+    harness.journal.hold()
+    let caller = Task { try await account.sendDurably(.deposit(1)) }
+    await harness.journal.waitForAppendCalls(1)
+    caller.cancel()
+    await #expect(throws: CancellationError.self) { try await caller.value }
+    let waiting = Task { try await account.waitForCommit() }
+    waiting.cancel()
+    await #expect(throws: CancellationError.self) { try await waiting.value }
+    harness.journal.release()
+    try await account.waitForCommit()
+    #expect(try await harness.storedEvents() == [.deposit(1)])
+    account.stop()
+  }
+
+  @Test("a caller cancelled before it sends still sends, and does not wait")
+  func cancelledBeforeSending() async throws {
+    let harness = DurableHarness()
+    let account = try await harness.restore()
+    harness.journal.hold()
+    let caller = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      try await account.sendDurably(.deposit(2))
+    }
+    await #expect(throws: CancellationError.self) { try await caller.value }
+    #expect(account.state.deposits == [2])
+    harness.journal.release()
+    try await account.waitForCommit()
+    #expect(try await harness.storedEvents() == [.deposit(2)])
+    account.stop()
+  }
+}
