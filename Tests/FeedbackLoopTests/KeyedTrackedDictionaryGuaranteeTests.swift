@@ -104,7 +104,7 @@ import Testing
     "G6 TrackedDictionary requests: among 1,000 ids, one state that adds, removes and changes ids starts, cancels and hands over exactly those",
     arguments: [false, true])
   func test_G6_trackedDictionaryChangesAmongManyIDs(monitored: Bool) {
-    let initial = TrackedDictionary(uniqueKeysWithValues: Self.names(0..<1_000).map { ($0, 0) })
+    let initial = TrackedDictionary(Dictionary(uniqueKeysWithValues: Self.names(0..<1_000).map { ($0, 0) }))
     let probe = Probe(initial: State(priorities: initial), monitored: monitored)
     probe.harness.settle()
     #expect(probe.system.state.log.count == 1_000)
@@ -147,7 +147,7 @@ import Testing
     "G6 TrackedDictionary requests: more writes in one state than the log holds, and a dictionary replaced wholesale",
     arguments: [false, true])
   func test_G6_trackedDictionaryBeyondTheLog(monitored: Bool) {
-    let initial = TrackedDictionary(uniqueKeysWithValues: Self.names(0..<200).map { ($0, 0) })
+    let initial = TrackedDictionary(Dictionary(uniqueKeysWithValues: Self.names(0..<200).map { ($0, 0) }))
     let probe = Probe(initial: State(priorities: initial), monitored: monitored)
     probe.harness.settle()
     // 100 removed, 100 changed, 50 added: more than the log keeps for 200 ids.
@@ -180,7 +180,8 @@ import Testing
     let hashes = Log<Int>()
     let system = System(
       initial: Window(
-        requests: TrackedDictionary(uniqueKeysWithValues: (0..<count).map { (Request(value: $0, hashes: hashes), 0) }),
+        requests: TrackedDictionary(
+          Dictionary(uniqueKeysWithValues: (0..<count).map { (Request(value: $0, hashes: hashes), 0) })),
         low: 0),
       reduce: { (window: inout Window, _: Int) in
         window.requests[Request(value: window.low, hashes: hashes)] = nil

@@ -61,6 +61,25 @@ import Testing
     #expect(copy[0] == 1)
   }
 
+  @Test(
+    "The range replacements log as the changes they are made of: in place and at the end by position; a shift restarts the log"
+  )
+  func rangeReplacementsLogPositions() {
+    var array: TrackedArray = [0, 1, 2, 3]
+    let start = array.changeCursor
+    array.replaceSubrange(1..<3, with: [7, 8])
+    array.append(contentsOf: [4, 5])
+    array.removeLast(2)
+    #expect(positions(array.changes(since: start)) == [1, 2, 4, 5, 4, 5])
+    let beforeShift = array.changeCursor
+    array.removeFirst()
+    #expect(isUnknown(array.changes(since: beforeShift)))
+    #expect(array == [7, 8, 3])
+    let beforeRemoveAll = array.changeCursor
+    array.removeAll()
+    #expect(isUnknown(array.changes(since: beforeRemoveAll)) && array.isEmpty)
+  }
+
   func positions(_ reading: ChangeLogReading<Int>) -> [Int]? {
     switch reading {
     case .unchanged: return []

@@ -35,7 +35,7 @@ import Testing
     #expect(changed.elements == [3, 7])
     changed.subtract([3])
     #expect(changed.elements == [7])
-    changed.removeAll()
+    changed = []
     #expect(changed.isEmpty)
     #expect(set.elements == [2, 3, 4, 5], "copies are independent")
     #expect(TrackedSet([2, 3, 4, 5]) == set)
@@ -87,7 +87,7 @@ import Testing
 
     var replaced = set
     let beforeRemoveAll = replaced.changeCursor
-    replaced.removeAll()
+    replaced = []
     #expect(isUnknown(replaced.changes(since: beforeRemoveAll)))
   }
 

@@ -30,7 +30,7 @@ public enum KeyedChurnByID {
       makeTrial: {
         trial(
           initial: State(
-            requests: TrackedDictionary(uniqueKeysWithValues: (0..<ids).map { ($0, 0) }), low: 0),
+            requests: TrackedDictionary(Dictionary(uniqueKeysWithValues: (0..<ids).map { ($0, 0) })), low: 0),
           ids: ids,
           reduce: { state, event in
             state.requests[state.low] = nil

@@ -64,7 +64,7 @@ public enum Composition {
           ? Child.feature.lifted(children: \Parent.children, event: IntoChild()).feature
           : Child.feature.lifted(children: \Parent.children, event: toChild).feature
         let initial = Parent(
-          children: TrackedDictionary(uniqueKeysWithValues: (0..<children).map { ($0, Child.State()) }))
+          children: TrackedDictionary(Dictionary(uniqueKeysWithValues: (0..<children).map { ($0, Child.State()) })))
         let system = System(initial: initial, feature: feature)
         let events = (0..<eventCount).map { ParentEvent.child($0 % children, .tick) }
         let expected = eventCount / children + (eventCount % children > 0 ? 1 : 0)

@@ -23,11 +23,14 @@
 /// }
 /// ```
 ///
-/// It is a `MutableCollection` and a `RandomAccessCollection` indexed from 0,
-/// with `Array`'s semantics and costs; `==` compares elements. Setting an
-/// element (`array[i] = x`, `array[i] += 1`, `swapAt`), `append` and
-/// `removeLast` log the positions they change; `insert(_:at:)` and
-/// `remove(at:)`, which shift the elements after them, and `removeAll()`
+/// It is a `MutableCollection`, a `RandomAccessCollection` indexed from 0
+/// and a `RangeReplaceableCollection`, with `Array`'s semantics and costs,
+/// and those protocols' members (`append`, `insert(_:at:)`,
+/// `remove(at:)`, `removeAll()`, `init(repeating:count:)`...); `==`
+/// compares elements. Setting an element (`array[i] = x`, `array[i] += 1`,
+/// `swapAt`), and a change at the end (`append`, `removeLast`) log the
+/// positions they change; a change that shifts the elements after it
+/// (`insert(_:at:)` or `remove(at:)` before the end) and `removeAll()`
 /// restart the log, and the watching feedbacks then compare every element
 /// once. As with ``TrackedSet``, a change made while another copy of the array
 /// is alive (kept by an observer, a view, a ``SystemMonitor``) copies it and
@@ -39,17 +42,10 @@ public struct TrackedArray<Element: Sendable>: Sendable, TrackedCollection {
   @inlinable
   public init() { storage = TrackedStorage([]) }
 
-  /// An array of the elements of `elements`, in order.
+  /// An array of `elements` (not logged: a feedback compares a new array
+  /// whole once).
   @inlinable
-  public init<Elements: Sequence>(_ elements: Elements) where Elements.Element == Element {
-    storage = TrackedStorage(Array(elements))
-  }
-
-  /// An array of `count` copies of `element`.
-  @inlinable
-  public init(repeating element: Element, count: Int) {
-    storage = TrackedStorage(Array(repeating: element, count: count))
-  }
+  init(contents elements: [Element]) { storage = TrackedStorage(elements) }
 
   /// The elements, as an `Array` (shares the storage until either changes).
   @inlinable
@@ -81,53 +77,35 @@ extension TrackedArray: RandomAccessCollection, MutableCollection {
   }
 }
 
-extension TrackedArray {
-  /// Appends `element`: a change at its new position.
+extension TrackedArray: RangeReplaceableCollection {
+  /// Replaces the elements at `subrange` with `newElements`; every other
+  /// change of the array's length (`append`, `insert(_:at:)`,
+  /// `remove(at:)`, `removeLast()`...) comes here. A change at the end, or
+  /// one that keeps the length, logs the positions it changes; one that
+  /// shifts the elements after it restarts the log.
   @inlinable
-  public mutating func append(_ element: Element) {
+  public mutating func replaceSubrange<Replacement: Collection>(
+    _ subrange: Range<Int>, with newElements: Replacement
+  ) where Replacement.Element == Element {
     makeUnique()
-    storage.contents.append(element)
-    storage.log.record(storage.contents.count - 1, count: storage.contents.count)
+    let oldCount = storage.contents.count
+    storage.contents.replaceSubrange(subrange, with: newElements)
+    let newCount = storage.contents.count
+    if newCount == oldCount {
+      for position in subrange { storage.log.record(position, count: newCount) }
+    } else if subrange.upperBound == oldCount {
+      for position in subrange.lowerBound..<Swift.max(oldCount, newCount) {
+        storage.log.record(position, count: newCount)
+      }
+    } else {
+      storage.log.restart()
+    }
   }
-
-  /// Removes and returns the last element: a change at its old position.
-  @inlinable
-  @discardableResult
-  public mutating func removeLast() -> Element {
-    makeUnique()
-    let element = storage.contents.removeLast()
-    storage.log.record(storage.contents.count, count: storage.contents.count)
-    return element
-  }
-
-  /// Inserts `element` at `index`, shifting the elements after it: the log
-  /// restarts.
-  @inlinable
-  public mutating func insert(_ element: Element, at index: Int) {
-    makeUnique()
-    storage.contents.insert(element, at: index)
-    storage.log.restart()
-  }
-
-  /// Removes the element at `index`, shifting the elements after it: the
-  /// log restarts.
-  @inlinable
-  @discardableResult
-  public mutating func remove(at index: Int) -> Element {
-    makeUnique()
-    let element = storage.contents.remove(at: index)
-    storage.log.restart()
-    return element
-  }
-
-  /// Removes every element: the array starts a new storage.
-  @inlinable
-  public mutating func removeAll() { storage = TrackedStorage([]) }
 }
 
 extension TrackedArray: ExpressibleByArrayLiteral {
   @inlinable
-  public init(arrayLiteral elements: Element...) { self.init(elements) }
+  public init(arrayLiteral elements: Element...) { self.init(contents: elements) }
 }
 
 extension TrackedArray: Equatable where Element: Equatable {
@@ -156,6 +134,6 @@ extension TrackedArray: Encodable where Element: Encodable {
 
 extension TrackedArray: Decodable where Element: Decodable {
   public init(from decoder: any Decoder) throws {
-    self.init(try decoder.singleValueContainer().decode([Element].self))
+    self.init(contents: try decoder.singleValueContainer().decode([Element].self))
   }
 }

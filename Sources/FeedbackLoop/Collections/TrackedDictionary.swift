@@ -25,14 +25,16 @@
 /// ```
 ///
 /// It is a `Collection` of key-value pairs with `Dictionary`'s semantics and
-/// costs; `==` compares entries. Writing a key (`dictionary[id] = value`,
-/// `updateValue(_:forKey:)`, `removeValue(forKey:)`) logs it, whether or not
-/// the value changed. The log holds the last `max(32, count / 4)` changes.
+/// costs; `==` compares entries. Its subscript by key is the one way to
+/// write an entry (`dictionary[id] = value`; `dictionary[id] = nil`
+/// removes it), and a write logs the key, whether or not the value
+/// changed (removing a missing key is no change); build one from a `Dictionary` (`TrackedDictionary(entries)`,
+/// which shares its storage) or a literal. The log holds the last `max(32, count / 4)` changes.
 /// A feedback compares the whole dictionary, once, when it cannot read the
 /// log, for the reasons ``TrackedSet`` gives: at its first state, after
 /// more changes in one event than the log keeps, after a change made while
 /// another copy was alive (kept by an observer, a view, a
-/// ``SystemMonitor``), and after `removeAll()` or an assignment.
+/// ``SystemMonitor``), and after an assignment (`dictionary = [:]`).
 public struct TrackedDictionary<Key: Hashable & Sendable, Value: Sendable>: Sendable, TrackedCollection {
   @usableFromInline var storage: TrackedStorage<[Key: Value], Key>
 
@@ -44,24 +46,22 @@ public struct TrackedDictionary<Key: Hashable & Sendable, Value: Sendable>: Send
   @inlinable
   public init(_ dictionary: [Key: Value]) { storage = TrackedStorage(dictionary) }
 
-  /// A dictionary of `keysAndValues`, whose keys must be unique.
-  @inlinable
-  public init<Entries: Sequence>(uniqueKeysWithValues keysAndValues: Entries)
-  where Entries.Element == (Key, Value) {
-    storage = TrackedStorage(Dictionary(uniqueKeysWithValues: keysAndValues))
-  }
-
   /// The entries, as a `Dictionary` (shares the storage until either changes).
   @inlinable
   public var dictionary: [Key: Value] { storage.contents }
 
-  /// The value for `key`, or `nil`; setting `nil` removes the entry.
+  /// The value for `key`, or `nil`; setting `nil` removes the entry (and
+  /// logs nothing if there was none).
   @inlinable
   public subscript(key: Key) -> Value? {
     get { storage.contents[key] }
     set {
       makeUnique()
-      storage.contents[key] = newValue
+      if let newValue {
+        storage.contents[key] = newValue
+      } else if storage.contents.removeValue(forKey: key) == nil {
+        return
+      }
       storage.log.record(key, count: storage.contents.count)
     }
   }
@@ -99,31 +99,6 @@ public struct TrackedDictionary<Key: Hashable & Sendable, Value: Sendable>: Send
     return (body(&value), address)
   }
 
-  /// Sets the value for `key` and returns the previous one.
-  @inlinable
-  @discardableResult
-  public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
-    makeUnique()
-    let previous = storage.contents.updateValue(value, forKey: key)
-    storage.log.record(key, count: storage.contents.count)
-    return previous
-  }
-
-  /// Removes the entry for `key` and returns its value.
-  @inlinable
-  @discardableResult
-  public mutating func removeValue(forKey key: Key) -> Value? {
-    makeUnique()
-    let removed = storage.contents.removeValue(forKey: key)
-    if removed != nil { storage.log.record(key, count: storage.contents.count) }
-    return removed
-  }
-
-  /// Removes every entry. The dictionary starts a new storage: a feedback
-  /// over it compares it whole once, as the change concerns every entry.
-  @inlinable
-  public mutating func removeAll() { storage = TrackedStorage([:]) }
-
   /// The keys, in the dictionary's order.
   @inlinable
   public var keys: Dictionary<Key, Value>.Keys { storage.contents.keys }
@@ -143,12 +118,13 @@ extension TrackedDictionary: Collection {
   @inlinable public var isEmpty: Bool { storage.contents.isEmpty }
   @inlinable public func index(after index: Index) -> Index { storage.contents.index(after: index) }
   @inlinable public subscript(position: Index) -> Element { storage.contents[position] }
-  @inlinable public func makeIterator() -> Dictionary<Key, Value>.Iterator { storage.contents.makeIterator() }
 }
 
 extension TrackedDictionary: ExpressibleByDictionaryLiteral {
   @inlinable
-  public init(dictionaryLiteral elements: (Key, Value)...) { self.init(uniqueKeysWithValues: elements) }
+  public init(dictionaryLiteral elements: (Key, Value)...) {
+    self.init(Dictionary(uniqueKeysWithValues: elements))
+  }
 }
 
 extension TrackedDictionary: Equatable where Value: Equatable {

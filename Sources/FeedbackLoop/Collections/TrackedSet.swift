@@ -29,14 +29,15 @@
 /// ```
 ///
 /// It is a `SetAlgebra` and a `Collection`, with `Set`'s semantics and
-/// costs; `==` compares elements. The log holds the last `max(32, count / 4)`
+/// costs, and their members (`subtracting(_:)`, `isSubset(of:)`, `map`,
+/// an array literal...) are the protocols' own; `==` compares elements. The log holds the last `max(32, count / 4)`
 /// changes (one element each). A feedback compares the whole set, once, when
 /// it cannot read the log: at its first state, when it fell further behind
 /// than the log goes (a reducer that changed more than a quarter of the set
 /// in one event), and when the state holds another storage than the one it
 /// read last, that is after a change made while another copy of the set was
 /// alive, which copies the set as `Set` would, or after an operation that
-/// builds a new set (`union`, `removeAll()`, an assignment). Copies stay
+/// builds a new set (`union`, an assignment such as `set = []`). Copies stay
 /// alive where states are kept: an observer that stores them, a view, a
 /// ``SystemMonitor`` (handed the state before and after every event, it
 /// makes every change copy the set), a test's recorded timeline.
@@ -47,11 +48,8 @@ public struct TrackedSet<Element: Hashable & Sendable>: Sendable, TrackedCollect
   @inlinable
   public init() { storage = TrackedStorage([]) }
 
-  /// A set of the elements of `set`.
-  @inlinable
-  public init(_ set: Set<Element>) { storage = TrackedStorage(set) }
-
-  /// A set of the elements of `elements`.
+  /// A set of the elements of `elements` (a `Set` is adopted as it is,
+  /// sharing its storage).
   @inlinable
   public init<Elements: Sequence>(_ elements: Elements) where Elements.Element == Element {
     storage = TrackedStorage(Set(elements))
@@ -75,11 +73,6 @@ extension TrackedSet: Hashable {
   public func hash(into hasher: inout Hasher) { hasher.combine(storage.contents) }
 }
 
-extension TrackedSet: ExpressibleByArrayLiteral {
-  @inlinable
-  public init(arrayLiteral elements: Element...) { self.init(elements) }
-}
-
 extension TrackedSet: Collection {
   public typealias Index = Set<Element>.Index
 
@@ -89,7 +82,6 @@ extension TrackedSet: Collection {
   @inlinable public var isEmpty: Bool { storage.contents.isEmpty }
   @inlinable public func index(after index: Index) -> Index { storage.contents.index(after: index) }
   @inlinable public subscript(position: Index) -> Element { storage.contents[position] }
-  @inlinable public func makeIterator() -> Set<Element>.Iterator { storage.contents.makeIterator() }
 }
 
 extension TrackedSet: SetAlgebra {
@@ -126,11 +118,6 @@ extension TrackedSet: SetAlgebra {
   }
 
   @inlinable
-  public func union<Other: Sequence>(_ other: Other) -> Self where Other.Element == Element {
-    Self(storage.contents.union(other))
-  }
-
-  @inlinable
   public func union(_ other: Self) -> Self { Self(storage.contents.union(other.storage.contents)) }
 
   @inlinable
@@ -141,20 +128,12 @@ extension TrackedSet: SetAlgebra {
     Self(storage.contents.symmetricDifference(other.storage.contents))
   }
 
-  @inlinable
-  public func subtracting(_ other: Self) -> Self { Self(storage.contents.subtracting(other.storage.contents)) }
-
   // The mutating forms change the set element by element, so that a
   // feedback reads what they changed from the log (O(changes)).
 
   @inlinable
   public mutating func formUnion(_ other: Self) {
     for element in other where !contains(element) { insert(element) }
-  }
-
-  @inlinable
-  public mutating func formUnion<Other: Sequence>(_ other: Other) where Other.Element == Element {
-    for element in other { insert(element) }
   }
 
   @inlinable
@@ -173,16 +152,6 @@ extension TrackedSet: SetAlgebra {
   public mutating func subtract(_ other: Self) {
     for element in other { remove(element) }
   }
-
-  @inlinable
-  public mutating func subtract<Other: Sequence>(_ other: Other) where Other.Element == Element {
-    for element in other { remove(element) }
-  }
-
-  /// Removes every element. The set starts a new storage: a feedback over
-  /// it compares it whole once, as the change concerns every element anyway.
-  @inlinable
-  public mutating func removeAll() { storage = TrackedStorage([]) }
 }
 
 extension TrackedSet: CustomStringConvertible, CustomDebugStringConvertible {

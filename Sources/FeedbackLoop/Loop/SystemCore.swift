@@ -101,11 +101,13 @@ import Logging
 ///    and the observers), the owner's side of the reads;
 /// 3. this file: what the core stores, and the rules above;
 /// 4. OwnershipStateMachine.swift: the decisions the drain asks for;
-/// 5. WorkQueue.swift: the items of work and the owner's queue;
-/// 6. Observing/StateObservers.swift: the observers, their arrival and
-///    their end.
+/// 5. WorkQueue.swift: the items of work, an event's `EffectToken`, and
+///    the owner's queue;
+/// 6. FanOutLinks.swift: the links the fan-out calls (the feedbacks'
+///    handlers, then the observers).
 ///
-/// Off that path: SystemCore+Inbox.swift (queueing while the loop is
+/// Off that path: Observing/StateObservers.swift (an observer's arrival
+/// and removal, and its end), SystemCore+Inbox.swift (queueing while the loop is
 /// busy), EventInbox.swift (the shared queue and the buffer policy, a
 /// value), SystemCore+Effects.swift (effect and input tasks, the
 /// watermarks), SystemCore+Stopping.swift (start, stop, the teardown, the

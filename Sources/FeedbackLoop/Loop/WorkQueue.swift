@@ -33,6 +33,34 @@ enum InboxItem<State: Sendable, Event: Sendable>: Sendable {
   }
 }
 
+/// Where an event comes from, inside the system: the tag of an event item,
+/// which the drain reads to discard an event of a cancelled effect.
+///
+/// `feedback == -1` marks events sent from outside (``System/send(_:isolation:)``,
+/// an ``Input``); `number == 0` marks a feedback's own task (an input
+/// sequence, the general form). Neither is ever cancelled: only effects,
+/// numbered from 1, are.
+@usableFromInline
+struct EffectToken: Sendable, Hashable {
+  @usableFromInline var feedback: Int32
+  @usableFromInline var number: UInt64
+
+  @inlinable
+  init(feedback: Int32, number: UInt64) {
+    self.feedback = feedback
+    self.number = number
+  }
+
+  @inlinable static var external: EffectToken { EffectToken(feedback: -1, number: 0) }
+
+  static func feedbackTask(_ feedback: FeedbackID) -> EffectToken {
+    EffectToken(feedback: Int32(feedback.index), number: 0)
+  }
+
+  @inlinable var isExternal: Bool { feedback < 0 }
+  @inlinable var isEffect: Bool { number > 0 }
+}
+
 /// A value a feedback's own task produced for the loop.
 @usableFromInline
 final class ControlValue: Sendable {

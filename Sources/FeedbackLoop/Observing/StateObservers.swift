@@ -1,34 +1,14 @@
-/// The observers of a system, in one place: what an observer is (a link in
-/// a chain the loop walks after the feedbacks, G3), its arrival and removal,
-/// which are items of the loop's queue so that they take their place among
-/// the events (G2), and its end when the system stops (G9).
-///
-/// The public faces are ``System/states``, ``System/states(buffering:isolation:)``
-/// and ``System/observe(isolation:_:onStop:)`` (System+Observing.swift),
-/// and the values they return (StateSequence.swift). The per-event call of
-/// every observer is in the fan-out (`SystemCore.fanOut`,
-/// SystemCore+Drain.swift).
-/// A callback that receives every state of a system, in order, on the loop's
-/// thread, and a way to tell it the system stopped. A class, in a chain of
-/// observers like the handlers' (see ``StateLink`` and ``Linked``).
-@usableFromInline
-final class StateObserver<State: Sendable>: @unchecked Sendable, Linked {
-  // Sendable: the fields are immutable and Sendable, but `next`, which only
-  // the loop's owning thread reads and writes (SystemCore).
-  @usableFromInline let id: UInt64
-  @usableFromInline let onState: @Sendable (State) -> Void
-  @usableFromInline let stopped: @Sendable () -> Void
-  /// The next observer, retained by hand by this one (``Linked``): the
-  /// chain's first link is the core's `firstObserver`.
-  @exclusivity(unchecked) @usableFromInline var next: Unmanaged<StateObserver>?
-
-  @usableFromInline
-  init(id: UInt64, onState: @escaping @Sendable (State) -> Void, stopped: @escaping @Sendable () -> Void) {
-    self.id = id
-    self.onState = onState
-    self.stopped = stopped
-  }
-}
+// The observers of a system: their arrival and removal, which are items of
+// the loop's queue so that they take their place among the events (G2),
+// and their end when the system stops (G9). An observer itself
+// (`StateObserver`) is a link of the chains the fan-out walks after the
+// feedbacks (G3), beside the feedbacks' handlers, in FanOutLinks.swift.
+//
+// The public faces are ``System/states``, ``System/states(buffering:isolation:)``
+// and ``System/observe(isolation:_:onStop:)`` (System+Observing.swift),
+// and the values they return (StateSequence.swift). The per-event call of
+// every observer is in the fan-out (`SystemCore.fanOut`,
+// SystemCore+Drain.swift).
 
 extension SystemCore {
   /// Registers an observer; it receives the current state first, then every

@@ -177,6 +177,9 @@ public struct Wire<Frame: Sendable>: Sendable {
 @usableFromInline
 func reinterpret<Value, Target>(_ value: Value, as target: Target.Type) -> Target {
   precondition(Value.self == Target.self, "FeedbackLoopCycle: \(Value.self) read as \(Target.self)")
+  // Safe: `Value` and `Target` are one type (checked above, and the check
+  // traps in optimized builds too), so the memory holds a `Target`; the
+  // pointer does not outlive the closure, which copies the value out.
   return withUnsafePointer(to: value) { $0.withMemoryRebound(to: Target.self, capacity: 1) { $0.pointee } }
 }
 

@@ -15,7 +15,11 @@ public final class CurrentValueMediator<Value: Sendable>: Mediator {
   private let subscribers = MediatorSubscribers<Value>()
   private let storage: Storage
 
-  /// Sendable: `value` is read and written only under the subscribers' lock.
+  /// The current value, under the subscribers' lock, so that a new
+  /// subscriber gets the value and every later one with nothing between.
+  // Sendable: `value` is read and written only inside
+  // `subscribers.withLock`, `deliver`'s `update` or `add(_:current:)`'s `current`
+  // (both run under that lock); `Storage` is private to this mediator.
   private final class Storage: @unchecked Sendable {
     var value: Value
     init(_ value: Value) { self.value = value }

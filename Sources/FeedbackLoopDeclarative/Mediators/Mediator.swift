@@ -51,7 +51,10 @@ public final class MediatorSubscription: Sendable {
 /// outside the lock, so a subscriber may send to the mediator or subscribe
 /// without deadlocking.
 final class MediatorSubscribers<Value: Sendable>: @unchecked Sendable {
-  // Sendable: `subscribers` and `nextID` are guarded by `lock`.
+  // Sendable: `subscribers` and `nextID` are private and read or written
+  // only inside `lock.withLock` (`add`, `remove`, `deliver`, and `withLock`,
+  // whose callers touch only their own state), so no two threads reach
+  // them at once; the receivers are `@Sendable` and called outside the lock.
   private let lock = Lock()
   private var subscribers: [(id: UInt64, receive: @Sendable (Value) -> Void)] = []
   private var nextID: UInt64 = 0

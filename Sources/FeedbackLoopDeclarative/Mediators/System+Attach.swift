@@ -132,25 +132,23 @@ extension FeedbackLoop.System {
 /// Holds a mediator subscription so that its own subscriber can cancel it
 /// once the system it sends to is gone.
 final class SubscriptionCell: Sendable {
-  private let lock = Lock()
-  // Guarded by `lock`; `nonisolated(unsafe)` because the compiler cannot see it.
-  nonisolated(unsafe) private var subscription: MediatorSubscription?
-  nonisolated(unsafe) private var cancelled = false
+  /// The subscription held, and whether `cancel` came first.
+  private let state = Locked<(subscription: MediatorSubscription?, cancelled: Bool)>((nil, false))
 
   func hold(_ subscription: MediatorSubscription) {
-    let cancelNow = lock.withLock { () -> Bool in
-      if cancelled { return true }
-      self.subscription = subscription
+    let cancelNow = state.withLock { state -> Bool in
+      if state.cancelled { return true }
+      state.subscription = subscription
       return false
     }
     if cancelNow { subscription.cancel() }
   }
 
   func cancel() {
-    let subscription = lock.withLock { () -> MediatorSubscription? in
-      cancelled = true
-      defer { self.subscription = nil }
-      return self.subscription
+    let subscription = state.withLock { state -> MediatorSubscription? in
+      state.cancelled = true
+      defer { state.subscription = nil }
+      return state.subscription
     }
     subscription?.cancel()
   }

@@ -87,6 +87,12 @@ final class ChartTables<Context: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let uniformSelection: [ChartSelection]
 
   /// The boxes the unmanaged references above point to, kept alive here.
+  // Why the unretained references (`entryList`, `exitList`, `code`,
+  // `keyMatcher`) are safe: each box is appended to `owners` in `init`
+  // before its reference is taken, `owners` is a `let` never emptied, and a
+  // reducer reads them only through these tables, which it holds (its
+  // `hot`), so every box outlives every read. The boxes' closures are
+  // `let`s: a read races with no write.
   private let owners: [any AnyObject & Sendable]
 
   init(nodes: [ChartNode<Context, Event>], transitions: [ChartTransition<Context, Event>]) {

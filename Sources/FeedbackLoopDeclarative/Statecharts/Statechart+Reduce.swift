@@ -29,6 +29,7 @@ extension Statechart {
   func matchedKeys(_ event: Event) -> UInt64 {
     let hot = self.hot
     var keys: UInt64 = 0
+    // Guaranteed: the box is held by `hot.owners` (ChartTables), alive as `hot` is.
     for key in 0..<hot.keyCount where hot.keyMatcher[key]._withUnsafeGuaranteedRef({ $0.matches(event) }) {
       keys |= 1 << UInt64(key)
     }
@@ -70,6 +71,7 @@ extension Statechart {
     let row = first.row
     if row.isPlain {
       state.configuration = (state.configuration & ~row.exitMask) | row.entrySet
+      // Guaranteed: the box is held by `hot.owners` (ChartTables), alive as `hot` is.
       if row.hasAction { hot.code[index]._withUnsafeGuaranteedRef { $0.run(&state.context, event) } }
       transitionObserver?(index)
       return true
@@ -84,6 +86,7 @@ extension Statechart {
   @inlinable @inline(never)
   func takeAloneSlowly(_ state: inout ChartSnapshot<Context>, event: Event, transition index: Int) {
     var pendingDone: UInt64 = 0
+    // One slot, for the one transition written at index 0.
     withUnsafeTemporaryAllocation(of: Int.self, capacity: 1) { buffer in
       buffer[0] = index
       microstep(buffer[...], event: event, in: &state, pendingDone: &pendingDone)
@@ -95,6 +98,9 @@ extension Statechart {
   @inlinable @inline(never)
   func reduceBySelecting(_ state: inout ChartSnapshot<Context>, event: Event, keys: UInt64) {
     var pendingDone: UInt64 = 0
+    // Room enough: a chart has at most 64 states (its configuration is one word) and each selects
+    // at most one transition, so the enabled list fits the first 64 slots and the filtered one the
+    // next 64; the buffer checks its subscripts in debug builds.
     withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * 64) { buffer in
       let count = selectEventTransitions(event, keys: keys, in: &state, into: buffer)
       if count > 0 { microstep(buffer.prefix(count), event: event, in: &state, pendingDone: &pendingDone) }
@@ -111,9 +117,11 @@ extension Statechart {
     let hot = self.hot
     let source = hot.source[index]
     guard state.isActive(index: source), state.entries[source] == entry,
+      // Guaranteed: the box is held by `hot.owners` (ChartTables), alive as `hot` is.
       !hot.hasCondition[index] || hot.code[index]._withUnsafeGuaranteedRef({ $0.isAllowed(state.context, nil) })
     else { return }
     var pendingDone: UInt64 = 0
+    // One slot, for the one transition written at index 0.
     withUnsafeTemporaryAllocation(of: Int.self, capacity: 1) { buffer in
       buffer[0] = index
       microstep(buffer[...], event: nil, in: &state, pendingDone: &pendingDone)
@@ -174,6 +182,7 @@ extension Statechart where Event: Equatable {
         keys |= 1 << UInt64(key)
         if hot.keysAreValues { break }
       } else if hot.keyMatcher[key]._withUnsafeGuaranteedRef({ $0.matches(event) }) {
+        // (Guaranteed above: the box is held by `hot.owners`, alive as `hot` is.)
         keys |= 1 << UInt64(key)
       }
     }

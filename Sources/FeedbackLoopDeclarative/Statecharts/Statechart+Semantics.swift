@@ -37,10 +37,14 @@ extension Statechart {
       let finished = pendingDone.trailingZeroBitCount
       pendingDone &= ~(1 << UInt64(finished))
       guard state.isActive(index: finished) else { continue }
+      // Room enough: a chart has at most 64 states (its configuration is one word) and each selects
+      // at most one transition, so the enabled list fits the first 64 slots and the filtered one
+      // the next 64; the buffer checks its subscripts in debug builds.
       withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * 64) { buffer in
         let count = selectTransitions(configuration: state.configuration, into: buffer) { index in
           guard hot.triggerKind[index] == 2, hot.source[index] == finished else { return false }
           return !hot.hasCondition[index]
+            // Guaranteed: the box is held by `hot.owners` (ChartTables), alive as `hot` is.
             || hot.code[index]._withUnsafeGuaranteedRef { $0.isAllowed(state.context, nil) }
         }
         if count > 0 { microstep(buffer.prefix(count), event: nil, in: &state, pendingDone: &pendingDone) }
@@ -72,9 +76,11 @@ extension Statechart {
         if hot.usesKeyMask {
           guard keys & (1 << UInt64(hot.key[index])) != 0 else { continue }
         } else {
+          // Guaranteed: the box is held by `hot.owners` (ChartTables), alive as `hot` is.
           guard hot.code[index]._withUnsafeGuaranteedRef({ $0.matches?(event) ?? false }) else { continue }
         }
         if hot.hasCondition[index]
+          // Guaranteed: the box is held by `hot.owners` (ChartTables), alive as `hot` is.
           && !hot.code[index]._withUnsafeGuaranteedRef({ $0.isAllowed(state.context, event) })
         {
           continue
@@ -210,6 +216,7 @@ extension Statechart {
       while leaving != 0 {
         let left = 63 - leaving.leadingZeroBitCount
         for position in hot.exitStart[left]..<hot.exitStart[left + 1] {
+          // Guaranteed: the box is held by `hot.owners` (ChartTables), alive as `hot` is.
           hot.exitList[position]._withUnsafeGuaranteedRef { $0.body(&state.context) }
         }
         state.configuration &= ~(1 << UInt64(left))
@@ -217,6 +224,7 @@ extension Statechart {
       }
     }
     for index in selected {
+      // Guaranteed: the box is held by `hot.owners` (ChartTables), alive as `hot` is.
       if hot.hasAction[index] { hot.code[index]._withUnsafeGuaranteedRef { $0.run(&state.context, event) } }
       transitionObserver?(index)
     }
@@ -254,6 +262,7 @@ extension Statechart {
       state.configuration |= bit
       if hot.countsEntries & bit != 0 { state.entries[entered] &+= 1 }
       for position in hot.entryStart[entered]..<hot.entryStart[entered + 1] {
+        // Guaranteed: the box is held by `hot.owners` (ChartTables), alive as `hot` is.
         hot.entryList[position]._withUnsafeGuaranteedRef { $0.body(&state.context) }
       }
       guard hot.isFinal & bit != 0 else { continue }

@@ -25,10 +25,16 @@ final class TransitionTable<State: Sendable, Event: Sendable>: @unchecked Sendab
   /// calls, and this array keeps them alive.
   @usableFromInline let ranked: [RankedTransition<State, Event>]
   /// The first of `ranked`, linked to the next: walked without retaining.
+  // Unretained is safe: `ranked` holds every transition strongly, it is a
+  // `let`, and the table outlives each walk (the reducer runs on the table).
   @usableFromInline let first: Unmanaged<RankedTransition<State, Event>>?
   /// Per block, for the event being reduced: 0 not tried, 1 matched (its box
   /// holds the value), 2 not matched. Raw memory rather than an array, so
   /// that writing it costs no uniqueness or exclusivity check.
+  // Safe: allocated and initialized for `max(blocks.count, 1)` bytes in
+  // `init` and freed only in `deinit`; indexed only by a transition's
+  // `blockIndex`, which is `< blocks.count`; touched by one reducer call at
+  // a time (see the Sendable note above).
   @usableFromInline let blockStatus: UnsafeMutablePointer<UInt8>
   @usableFromInline let unmatched: UnmatchedEventPolicy<State, Event>
   @usableFromInline let environment: SystemEnvironment?
@@ -85,6 +91,8 @@ final class TransitionTable<State: Sendable, Event: Sendable>: @unchecked Sendab
     var candidate = first
     while let current = candidate {
       tried += 1
+      // Guaranteed: `ranked`, a `let` of this table, holds `current` alive
+      // across the call.
       (result, candidate) = current._withUnsafeGuaranteedRef {
         ($0.target(from: state, on: event, blockStatus: blockStatus), $0.next)
       }
@@ -93,6 +101,7 @@ final class TransitionTable<State: Sendable, Event: Sendable>: @unchecked Sendab
     // Empty the boxes of the blocks tried, and forget which matched.
     candidate = first
     for _ in 0..<tried {
+      // Guaranteed, as above: `ranked` keeps every link alive.
       candidate = candidate?._withUnsafeGuaranteedRef {
         $0.reset(blockStatus)
         return $0.next
@@ -143,6 +152,8 @@ final class RankedTransition<State: Sendable, Event: Sendable> {
   /// The `disable` conditions of the block, then of the transition.
   @usableFromInline let disabled: [@Sendable () -> Bool]
   /// The next transition in rank order, kept alive by the table.
+  // Unretained is safe: the table's `ranked` array holds the next link
+  // strongly for as long as this one can be reached (the table's life).
   @usableFromInline let next: Unmanaged<RankedTransition>?
 
   @inlinable
@@ -163,6 +174,8 @@ final class RankedTransition<State: Sendable, Event: Sendable> {
 
   /// The target of this transition, or `nil` if it does not apply; binds
   /// the block's value first if no transition before it did.
+  /// `blockStatus` is the table's: `blockIndex` is within it (see
+  /// `TransitionTable.blockStatus`).
   @inlinable
   func target(from state: State, on event: Event, blockStatus: UnsafeMutablePointer<UInt8>) -> State? {
     if blockStatus[blockIndex] == 0 {

@@ -16,5 +16,8 @@
 func checkedOnMainActor<A, B>(
   _ body: @escaping @Sendable @MainActor (A, B) -> Void
 ) -> @Sendable (A, B) -> Void {
+  // Safe: the two function types have one representation (above), and
+  // every caller checks `MainActor.preconditionIsolated` before each call,
+  // so the main-actor function still runs only on the main actor.
   unsafeBitCast(body, to: (@Sendable (A, B) -> Void).self)
 }

@@ -28,6 +28,8 @@ extension UnsafeMutablePointer<UInt64> {
   /// Marks the member at `position` as changed.
   @inlinable
   func markChanged(_ position: Int) {
+    // In bounds: the store reserves the bit of `position`
+    // (`MemberTable.reserveBit(for:)`) before it adds the member's comparison.
     self[position &>> 6] |= 1 &<< UInt64(position & 63)
   }
 }

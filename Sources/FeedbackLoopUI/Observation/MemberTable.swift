@@ -30,6 +30,14 @@ struct MemberGroup {
 /// dynamic checks were 10% of the many-members store benchmark.
 @usableFromInline
 final class MemberTable {
+  // The pointers are safe: this table allocates `groups` (`groupCapacity`
+  // slots, the first `groupCount` initialized), `changed`
+  // (`wordCapacity` words, the first `wordCount` initialized) and each
+  // group's `members` (`capacity`, the first `count` initialized), frees
+  // them only when it grows them (after moving their contents) and in
+  // `deinit`, and lends them only for the length of a comparison. Every
+  // index is under its count: a comparison visits `count` members, and a
+  // member's bit is reserved (`reserveBit(for:)`) before its group is added.
   @usableFromInline @exclusivity(unchecked) var groups: UnsafeMutablePointer<MemberGroup>
   @usableFromInline @exclusivity(unchecked) var groupCount = 0
   private var groupCapacity = 4

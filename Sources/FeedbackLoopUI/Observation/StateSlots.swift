@@ -15,6 +15,12 @@
 /// through these properties), so no two accesses overlap.
 @usableFromInline
 final class StateSlots<State> {
+  // The pointers are safe: both slots are allocated in `init` and freed
+  // only in `deinit`, so they live as long as the store that holds this
+  // object; `current` is always initialized (an old state is deinitialized
+  // only in `promoteSpare`, once it is no longer `current`), and `spare` is
+  // initialized only between the copy of a new state into it and
+  // `promoteSpare`, so `deinit` deinitializes `current` alone.
   /// The current state (initialized).
   @usableFromInline @exclusivity(unchecked) var current: UnsafeMutablePointer<State>
   /// The spare slot: uninitialized but while a new state is being taken.

@@ -72,6 +72,8 @@ public final class Store<State, Event> {
   /// `equality(of:)` where the store is made, in inlinable code.
   /// (It takes the states by address: an unspecialized closure given them
   /// by value copies each through the value witnesses.)
+  // The pointers it is given are the store's own slots (`StateSlots`), both
+  // initialized for the length of the call, which keeps none of them.
   @usableFromInline let isDuplicate: ((UnsafePointer<State>, UnsafePointer<State>) -> Bool)?
   /// Sends an event to the root system, mapped to the root's event type.
   @usableFromInline let forward: @MainActor (Event) -> Void

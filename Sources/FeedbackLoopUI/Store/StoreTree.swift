@@ -107,6 +107,11 @@ struct FollowedStore {
 @MainActor
 @usableFromInline
 struct StoreAnchor {
+  // The address is safe to read through: `base` is called on the main
+  // actor and its result used at once, before the store takes another
+  // state (which moves its current slot, `StateSlots`); the slots are kept
+  // alive by the closure (captured strongly, or through the store captured
+  // `unowned`, which traps rather than reads freed memory if it is gone).
   @usableFromInline let base: @MainActor () -> UnsafeRawPointer
   @usableFromInline let offset: Int
 

@@ -23,7 +23,7 @@ import Testing
       switch event {
       case .add(let id): state.ids[id] = "\(id)"
       case .replace(let kept):
-        state.ids = TrackedDictionary(uniqueKeysWithValues: kept.map { ($0, "\($0)") })
+        state.ids = TrackedDictionary(Dictionary(uniqueKeysWithValues: kept.map { ($0, "\($0)") }))
       }
     }
   }

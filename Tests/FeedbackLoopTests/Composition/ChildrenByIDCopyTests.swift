@@ -35,7 +35,7 @@ import Testing
   static let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
 
   static func manyChildren() -> TrackedDictionary<Int, Int> {
-    TrackedDictionary(uniqueKeysWithValues: (0..<1_000).map { ($0, 0) })
+    TrackedDictionary(Dictionary(uniqueKeysWithValues: (0..<1_000).map { ($0, 0) }))
   }
 
   @Test("an event for an id that is not there copies no shared dictionary, in both forms")

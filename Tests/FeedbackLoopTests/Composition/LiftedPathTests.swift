@@ -64,7 +64,8 @@ import Testing
     case .closeMiddle: state.middle = nil
     case .add(let id): state.items[id] = Loader.State()
     case .replaceItems(let kept):
-      state.items = TrackedDictionary(uniqueKeysWithValues: kept.map { ($0, state.items[$0] ?? Loader.State()) })
+      state.items = TrackedDictionary(
+        Dictionary(uniqueKeysWithValues: kept.map { ($0, state.items[$0] ?? Loader.State()) }))
     case .middle, .item: break
     }
   }

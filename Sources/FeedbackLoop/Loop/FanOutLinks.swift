@@ -1,3 +1,8 @@
+// The links the fan-out calls after every reduction, in order: the
+// feedbacks' state handlers (`StateLink`), their event handlers
+// (`EventLink`), then the observers (`StateObserver`); every chain has
+// the one shape `Linked`.
+
 /// A feedback's per-state handler, linked to the next one.
 ///
 /// The loop calls every handler after every reduction, so how it reaches
@@ -32,6 +37,29 @@ final class EventLink<State, Event>: Linked {
   @usableFromInline
   init(_ call: @escaping (Event, State) -> Void) {
     self.call = call
+  }
+}
+
+/// A callback that receives every state of a system, in order, on the loop's
+/// thread, and a way to tell it the system stopped: the last chain the
+/// fan-out walks, after the feedbacks' handlers. Added, removed and told
+/// the system stopped by the core (StateObservers.swift, `Observing/`).
+@usableFromInline
+final class StateObserver<State: Sendable>: @unchecked Sendable, Linked {
+  // Sendable: the fields are immutable and Sendable, but `next`, which only
+  // the loop's owning thread reads and writes (SystemCore).
+  @usableFromInline let id: UInt64
+  @usableFromInline let onState: @Sendable (State) -> Void
+  @usableFromInline let stopped: @Sendable () -> Void
+  /// The next observer, retained by hand by this one (``Linked``): the
+  /// chain's first link is the core's `firstObserver`.
+  @exclusivity(unchecked) @usableFromInline var next: Unmanaged<StateObserver>?
+
+  @usableFromInline
+  init(id: UInt64, onState: @escaping @Sendable (State) -> Void, stopped: @escaping @Sendable () -> Void) {
+    self.id = id
+    self.onState = onState
+    self.stopped = stopped
   }
 }
 
