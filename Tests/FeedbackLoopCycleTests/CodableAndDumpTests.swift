@@ -183,4 +183,45 @@ import Testing
 
         """)
   }
+
+  @Test("a Cycle event with no key, two keys or an unknown one does not decode: an error, not a crash")
+  func malformedCycleEvents() {
+    for json in [
+      #"{}"#, #"{"tick":{},"driverEnded":{"driver":"a"}}"#, #"{"jump":{}}"#, #"{"travel":{"type":"Nope","state":1}}"#,
+    ] {
+      #expect(throws: DecodingError.self, "\(json)") {
+        try JSONDecoder().decode(CycleEvent.self, from: Data(json.utf8))
+      }
+    }
+  }
+
+  @Test("routers made and events decoded on many threads at once: every event decodes, none is lost")
+  func concurrentRegistrationAndDecoding() throws {
+    let data = try JSONEncoder().encode(CycleEvent.driver("keys", Key.set(7)))
+    let decoded = Counter()
+    DispatchQueue.concurrentPerform(iterations: 64) { _ in
+      _ = Self.router()
+      if (try? JSONDecoder().decode(CycleEvent.self, from: data)) == .driver("keys", Key.set(7)) { decoded.add() }
+    }
+    #expect(decoded.value == 64)
+  }
+
+  @Test("a jump to a reel of another frame type stops the router with a message naming both types")
+  func jumpToAnotherFrameTypeStops() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let router = Router(seed: 0) { _ in [Wire("keys", driver: Keys(), model: { $0 }) { _, _ in .unchanged }] }
+      var reel = router.initial
+      router.reduce(&reel, .travel(to: Reel(seed: "not an Int")))
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Reel<String>") && message.contains("Reel<Int>"), "stderr: \(message)")
+  }
+
+  final class Counter: @unchecked Sendable {
+    // Sendable: `count` is only touched under `lock`.
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+  }
 }

@@ -101,4 +101,28 @@ import Testing
     #expect(!dumped.contains("configuration") && !dumped.contains("layout") && !dumped.contains("entries"))
     #expect(dumped.contains("activeStates") && dumped.contains("playing") && dumped.contains("plays: 1"))
   }
+
+  @Test("a jump to the state of a chart of another context stops the chart with a message naming both types")
+  func jumpToAnotherContextStops() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      var state = ChartCodableTests.chart.initialState(context: Context())
+      ChartCodableTests.chart.reduce(
+        &state, .travel(to: PlayerChart.chart.initialState(context: PlayerChart.Context())))
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("ChartSnapshot<"), "stderr: \(message)")
+  }
+
+  @Test("a state with an unknown kind of state, or an entry count per state missing, does not decode")
+  func malformedSnapshots() throws {
+    let json = String(decoding: try JSONEncoder().encode(played()), as: UTF8.self)
+    for broken in [
+      json.replacingOccurrences(of: #""kind":"atomic""#, with: #""kind":"quantum""#),
+      json.replacingOccurrences(of: #""entries":["#, with: #""entries":[9,"#),
+    ] {
+      #expect(throws: DecodingError.self) {
+        try JSONDecoder().decode(ChartSnapshot<Context>.self, from: Data(broken.utf8))
+      }
+    }
+  }
 }
