@@ -86,3 +86,16 @@ enum ChartSnapshotTypes {
     decoders.withLock { $0[name] }
   }
 }
+
+/// A chart's event dumps as the case a test writes (`.event(.pause)`,
+/// `.travel(…)`, `.timeout(…)`), not as its storage.
+extension ChartEvent: CustomReflectable {
+  public var customMirror: Mirror {
+    switch kind {
+    case .event(let event): Mirror(self, children: ["event": event], displayStyle: .enum)
+    case .timeout(let transition, let entry):
+      Mirror(self, children: ["timeout": (transition: transition, entry: entry)], displayStyle: .enum)
+    case .travel(let snapshot): Mirror(self, children: ["travel": snapshot], displayStyle: .enum)
+    }
+  }
+}

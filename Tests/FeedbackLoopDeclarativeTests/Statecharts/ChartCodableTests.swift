@@ -94,6 +94,14 @@ import Testing
     #expect(!ChartEvent<Press>.event(.play).isTravel)
   }
 
+  @Test("a chart's event dumps as the case a test writes, not its storage")
+  func eventDump() {
+    var dumped = ""
+    Swift.dump(ChartEvent.event(Press.pause), to: &dumped)
+    #expect(!dumped.contains("kind"))
+    #expect(dumped.contains("event: ") && dumped.contains("pause"))
+  }
+
   @Test("a chart's state dumps as what it says: active states, finished, context")
   func dump() {
     var dumped = ""
