@@ -23,6 +23,8 @@ let package = Package(
     .library(name: "FeedbackLoopCycle", targets: ["FeedbackLoopCycle"]),
 
     .library(name: "FeedbackLoopDebugging", targets: ["FeedbackLoopDebugging"]),
+    .library(name: "FeedbackLoopCycleDebugging", targets: ["FeedbackLoopCycleDebugging"]),
+    .library(name: "FeedbackLoopDeclarativeDebugging", targets: ["FeedbackLoopDeclarativeDebugging"]),
     .library(name: "FeedbackLoopCompatibility", targets: ["FeedbackLoopCompatibility"]),
     .library(name: "FeedbackLoopTelemetry", targets: ["FeedbackLoopTelemetry"]),
     .library(name: "FeedbackLoopDurable", targets: ["FeedbackLoopDurable"]),
@@ -97,6 +99,19 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
+    // The debugging tools for the library's own event types: a Cycle
+    // application's and a statechart's events carry time travel's jumps. A
+    // target of their own, so that neither Cycle nor the declarative layer
+    // brings the debugging layer (and Foundation) into every app, and the
+    // debugging layer knows neither (see the Architecture article).
+    .target(
+      name: "FeedbackLoopCycleDebugging",
+      dependencies: ["FeedbackLoopCycle", "FeedbackLoopDebugging"]
+    ),
+    .target(
+      name: "FeedbackLoopDeclarativeDebugging",
+      dependencies: ["FeedbackLoopDeclarative", "FeedbackLoopDebugging"]
+    ),
     // The spellings of RxFeedback, ReactiveFeedback and the Feedbacks
     // library, forwarding to FeedbackLoop's own, for code moved from them.
     .target(
@@ -167,7 +182,10 @@ let package = Package(
     ),
     .testTarget(
       name: "FeedbackLoopCycleTests",
-      dependencies: ["FeedbackLoop", "FeedbackLoopCycle", "FeedbackLoopTesting"]
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopCycle", "FeedbackLoopTesting",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
     ),
     .testTarget(
       name: "FeedbackLoopCompatibilityTests",
@@ -178,7 +196,11 @@ let package = Package(
     ),
     .testTarget(
       name: "FeedbackLoopDebuggingTests",
-      dependencies: ["FeedbackLoop", "FeedbackLoopDebugging", "FeedbackLoopTesting", "FeedbackLoopScenarios"]
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopDebugging", "FeedbackLoopTesting", "FeedbackLoopScenarios",
+        "FeedbackLoopCycle", "FeedbackLoopDeclarative", "FeedbackLoopCycleDebugging",
+        "FeedbackLoopDeclarativeDebugging",
+      ]
     ),
     .testTarget(
       name: "FeedbackLoopTelemetryTests",

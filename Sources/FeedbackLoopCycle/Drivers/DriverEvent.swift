@@ -30,11 +30,16 @@ public struct DriverEvent: Sendable, Equatable, CustomStringConvertible {
   }
 
   public static func == (lhs: DriverEvent, rhs: DriverEvent) -> Bool {
-    guard lhs.driver == rhs.driver else { return false }
-    if let equatable = lhs.event as? any Equatable {
-      return equatable.isEqual(to: rhs.event)
+    lhs.driver == rhs.driver && payloads(lhs.event, rhs.event)
+  }
+
+  /// Whether two payloads are equal: by `==` when they are `Equatable`,
+  /// by description otherwise.
+  static func payloads(_ lhs: any Sendable, _ rhs: any Sendable) -> Bool {
+    if let equatable = lhs as? any Equatable {
+      return equatable.isEqual(to: rhs)
     }
-    return String(describing: lhs.event) == String(describing: rhs.event)
+    return String(describing: lhs) == String(describing: rhs)
   }
 
   public var description: String { "\(driver): \(event)" }

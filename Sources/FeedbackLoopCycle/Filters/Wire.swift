@@ -51,6 +51,7 @@ public struct Wire<Frame: Sendable>: Sendable {
     events eventFilter: @escaping @Sendable (D.Event, Frames<Frame>) -> FrameUpdate<Frame>
   ) where D.Model: Equatable {
     self.name = name
+    DriverEvent.registerIfDecodable(D.Event.self)
     makeRender = { _ in
       Feedback.observer(
         name: "render \(name)",
@@ -111,6 +112,7 @@ public struct Wire<Frame: Sendable>: Sendable {
     catch mapError: @escaping @Sendable (any Error) -> D.Event
   ) where D.Model: Equatable {
     self.name = name
+    DriverEvent.registerIfDecodable(D.Event.self)
     makeRender = { _ in
       Feedback.observer(
         name: "render \(name)",

@@ -233,7 +233,7 @@ extension Reel: CustomStringConvertible {
 }
 
 /// How a driver's event sequence ended.
-public struct DriverEnd: Sendable, Hashable, CustomStringConvertible {
+public struct DriverEnd: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The driver's name.
   public let driver: String
   /// The error's description when the sequence threw; `nil` when it ended.

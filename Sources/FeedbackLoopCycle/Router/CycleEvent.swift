@@ -8,7 +8,7 @@
 /// It grows: a later version may add a case. End a `switch` over it with
 /// `default:` or `@unknown default:`, so that a new case does not break your
 /// build.
-public enum CycleEvent: Sendable, Equatable, CustomStringConvertible {
+public enum CycleEvent: Sendable, CustomStringConvertible {
   /// An event of a driver, for its event filter.
   case driver(DriverEvent)
   /// The animation clock ticked: the next queued frame becomes the current one.
@@ -17,6 +17,14 @@ public enum CycleEvent: Sendable, Equatable, CustomStringConvertible {
   case driverEnded(String)
   /// A driver's event sequence threw. The other drivers keep running.
   case driverFailed(String, message: String)
+  /// Sets the reel to `reel`, a `Reel` of the router's frame: a jump of
+  /// time travel, or an edited state, reduced like any event. A reel of
+  /// another frame type stops the router with a message naming both.
+  ///
+  /// ```swift
+  /// app.send(.travel(to: Reel(queue: [3], previous: [2])))
+  /// ```
+  case travel(to: any Sendable)
 
   /// An event of the driver named `name`.
   ///
@@ -33,6 +41,31 @@ public enum CycleEvent: Sendable, Equatable, CustomStringConvertible {
     case .tick: "tick"
     case .driverEnded(let name): "\(name) ended"
     case .driverFailed(let name, let message): "\(name) failed: \(message)"
+    case .travel(let reel): "travel to \(reel)"
+    }
+  }
+
+  /// Whether this event is a jump (``travel(to:)``).
+  public var isTravel: Bool {
+    if case .travel = self { true } else { false }
+  }
+
+  /// The event that sets the reel to `state`, a `Reel` of the router's frame.
+  public static func travel(toAnyState state: any Sendable) -> CycleEvent { .travel(to: state) }
+}
+
+extension CycleEvent: Equatable {
+  /// Driver events compare as ``DriverEvent``s do; two jumps compare their
+  /// reels (by description when they are not `Equatable`).
+  public static func == (lhs: CycleEvent, rhs: CycleEvent) -> Bool {
+    switch (lhs, rhs) {
+    case (.driver(let left), .driver(let right)): left == right
+    case (.tick, .tick): true
+    case (.driverEnded(let left), .driverEnded(let right)): left == right
+    case (.driverFailed(let left, let leftMessage), .driverFailed(let right, let rightMessage)):
+      left == right && leftMessage == rightMessage
+    case (.travel(let left), .travel(let right)): DriverEvent.payloads(left, right)
+    default: false
     }
   }
 }

@@ -71,6 +71,7 @@ public struct Router<Frame: Sendable>: Sendable {
     guard Set(names).count == names.count else {
       fatalError("FeedbackLoopCycle: two drivers of one router have the same name: \(names)")
     }
+    DriverEvent.registerIfDecodable(Reel<Frame>.self)
     self.seed = seed
     self.memory = memory
     self.frameRate = frameRate
@@ -104,8 +105,20 @@ public struct Router<Frame: Sendable>: Sendable {
         reel.recordEnd(DriverEnd(driver: name))
       case .driverFailed(let name, let message):
         reel.recordEnd(DriverEnd(driver: name, failure: message))
+      case .travel(let destination):
+        reel = Self.destination(destination)
       }
     }
+  }
+
+  /// The reel a jump sets, checked to be of this router's frame.
+  @usableFromInline
+  static func destination(_ destination: any Sendable) -> Reel<Frame> {
+    guard let reel = destination as? Reel<Frame> else {
+      fatalError(
+        "FeedbackLoopCycle: a jump to a \(type(of: destination)) reached a router whose state is a \(Reel<Frame>.self)")
+    }
+    return reel
   }
 
   /// The system's feedbacks: one render feedback per driver (its frame

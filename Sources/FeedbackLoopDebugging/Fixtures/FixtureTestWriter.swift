@@ -86,10 +86,11 @@ public struct FixtureTestWriter: Sendable {
         """
           @Test("\(title)")
           func moment\(fixture.sequence)() throws {
+            let assertions = \(assertions)
             let given = try decode(\(stateType).self, \(given))
             let when = try decode(\(eventType).self, \(when))
             let then = try decode(\(stateType).self, \(then))
-            \(assertions).assertThat(from: given, on: when, newStateIs: then)
+            assertions.assertThat(from: given, on: when, newStateIs: then)
           }
         """)
     }

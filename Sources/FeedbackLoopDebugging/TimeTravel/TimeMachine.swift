@@ -13,7 +13,11 @@ import FeedbackLoop
 /// machine.jump(to: 3)          // back to "loading page 2": that request starts again
 /// machine.playEvents(from: 3)  // and recompute what followed
 /// ```
-public struct TimeMachine<State: Sendable, Event: TimeTravelEvent>: Sendable where Event.TravelState == State {
+///
+/// A system whose event type is the library's own (a Cycle application's,
+/// a statechart's) travels the same way: its event carries the jump
+/// (``AnyStateTravelEvent``) and its reducer sets the state.
+public struct TimeMachine<State: Sendable, Event: AnyStateTravelEvent>: Sendable {
   private let send: @Sendable (Event) -> Void
   private let moments: @Sendable () -> [Moment<State, Event>]
 
@@ -41,13 +45,13 @@ public struct TimeMachine<State: Sendable, Event: TimeTravelEvent>: Sendable whe
   @discardableResult
   public func jump(to sequence: UInt64) -> Bool {
     guard let moment = moments().first(where: { $0.sequence == sequence }) else { return false }
-    send(.travel(to: moment.state))
+    send(.travel(toAnyState: moment.state))
     return true
   }
 
   /// Sets the system to `state` (an edited state, say).
   public func jump(toState state: State) {
-    send(.travel(to: state))
+    send(.travel(toAnyState: state))
   }
 
   /// Jumps to moment `sequence`, then sends the recorded events after it
@@ -80,10 +84,10 @@ public struct TimeMachine<State: Sendable, Event: TimeTravelEvent>: Sendable whe
   ) -> Int {
     let recorded = moments()
     guard let start = recorded.first(where: { $0.sequence == sequence }) else { return 0 }
-    send(.travel(to: start.state))
+    send(.travel(toAnyState: start.state))
     var sent = 0
     for moment in recorded where moment.sequence > sequence && moment.sequence <= last {
-      guard let event = moment.event, event.travelDestination == nil, events.includes(moment.source) else { continue }
+      guard let event = moment.event, !event.isTravel, events.includes(moment.source) else { continue }
       send(event)
       sent += 1
     }
@@ -96,7 +100,7 @@ public struct TimeMachine<State: Sendable, Event: TimeTravelEvent>: Sendable whe
   public func playStates(from sequence: UInt64, through last: UInt64 = .max) -> Int {
     var sent = 0
     for moment in moments() where moment.sequence >= sequence && moment.sequence <= last {
-      send(.travel(to: moment.state))
+      send(.travel(toAnyState: moment.state))
       sent += 1
     }
     return sent

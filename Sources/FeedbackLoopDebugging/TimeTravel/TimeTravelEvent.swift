@@ -22,13 +22,49 @@
 ///   initial: State(), reduce: TimeTravel.reducer(reduce), feedbacks: feedbacks, monitor: recorder.monitor
 /// )
 /// ```
-public protocol TimeTravelEvent: Sendable {
+public protocol TimeTravelEvent: AnyStateTravelEvent {
   /// The state a jump restores.
   associatedtype TravelState: Sendable
   /// The event that sets the state to `state`.
   static func travel(to state: TravelState) -> Self
   /// The state this event restores, if it is a jump.
   var travelDestination: TravelState? { get }
+}
+
+extension TimeTravelEvent {
+  /// ``travel(to:)``, for a state of type ``TravelState``.
+  public static func travel(toAnyState state: any Sendable) -> Self {
+    guard let state = state as? TravelState else {
+      fatalError(
+        "FeedbackLoopDebugging: \(Self.self) jumps to a \(TravelState.self); it was given a \(type(of: state))")
+    }
+    return travel(to: state)
+  }
+
+  /// Whether ``travelDestination`` is set.
+  public var isTravel: Bool { travelDestination != nil }
+}
+
+/// An event type that can carry a jump to a state it does not name in its
+/// type: the library's event types that many systems share whatever their
+/// state (a Cycle application's `CycleEvent`, a statechart's `ChartEvent`),
+/// whose system's reducer sets the state it is given. Your own event types
+/// conform to ``TimeTravelEvent``, which refines this protocol and
+/// implements it.
+///
+/// A ``TimeMachine`` drives a system whose event conforms to either.
+///
+/// ```swift
+/// let machine = TimeMachine(system: app, recorder: recorder)  // a System<Reel<Frame>, CycleEvent>
+/// machine.jump(to: 3)
+/// ```
+public protocol AnyStateTravelEvent: Sendable {
+  /// The event that sets the system's state to `state`. The system's
+  /// reducer stops with a message naming both types when `state` is not
+  /// its state's type.
+  static func travel(toAnyState state: any Sendable) -> Self
+  /// Whether this event is a jump (a playback of events skips jumps).
+  var isTravel: Bool { get }
 }
 
 /// Time travel in a live system.

@@ -21,7 +21,20 @@ extension Statechart {
       reduce(&state, event: event, keys: hot.usesKeyMask ? matchedKeys(event) : 0)
     case .timeout(let index, let entry):
       reduceTimeout(&state, transition: index, entry: entry)
+    case .travel(let destination):
+      state = Self.destination(destination)
     }
+  }
+
+  /// The state a jump sets, checked to be of this chart's context.
+  @usableFromInline
+  static func destination(_ destination: any Sendable) -> ChartSnapshot<Context> {
+    guard let snapshot = destination as? ChartSnapshot<Context> else {
+      fatalError(
+        "FeedbackLoopDeclarative: a jump to a \(type(of: destination)) reached a chart whose state is a \(ChartSnapshot<Context>.self)"
+      )
+    }
+    return snapshot
   }
 
   /// The keys `event` matches, each key's matcher asked.
@@ -156,14 +169,14 @@ extension Statechart where Event: Equatable {
   }
 
   /// What the `Equatable` `reduce` does when the chart has a closure key
-  /// or more than 64 keys, or for a delay's expiry.
+  /// or more than 64 keys, or for a delay's expiry or a jump.
   @inlinable @inline(never)
   func reduceByMatchingKeys(_ state: inout ChartSnapshot<Context>, _ event: ChartEvent<Event>) {
     guard case .event(let event) = event.kind, hot.usesKeyMask else {
-      if case .timeout(let index, let entry) = event.kind {
-        reduceTimeout(&state, transition: index, entry: entry)
-      } else if case .event(let event) = event.kind {
-        reduce(&state, event: event, keys: 0)
+      switch event.kind {
+      case .timeout(let index, let entry): reduceTimeout(&state, transition: index, entry: entry)
+      case .event(let event): reduce(&state, event: event, keys: 0)
+      case .travel(let destination): state = Self.destination(destination)
       }
       return
     }

@@ -62,6 +62,7 @@ public struct Statechart<Context: Sendable, Event: Sendable>: Sendable {
       id: name, kind: .plain, initial: initial, historyDefault: nil, elements: content())
     var compiler = ChartCompiler<Context, Event>(chartName: name)
     try compiler.compile(root)
+    ChartSnapshotTypes.registerIfDecodable(ChartSnapshot<Context>.self)
     self.name = name
     self.nodes = compiler.nodes
     self.transitions = compiler.transitions

@@ -14,170 +14,191 @@ import Testing
 @Suite struct RecordedHostileTextTests {
   @Test("moment 1: \\#")
   func moment1() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, #"{"allKnown":true,"texts":[]}"#)
     let when = try decode(String.self, ##""\\#""##)
     let then = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#"]}"##)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 2: \\#t")
   func moment2() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#"]}"##)
     let when = try decode(String.self, ##""\\#t""##)
     let then = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t"]}"##)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 3: \\#(")
   func moment3() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t"]}"##)
     let when = try decode(String.self, ##""\\#(""##)
     let then = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t","\\#("]}"##)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 4: \\#q")
   func moment4() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t","\\#("]}"##)
     let when = try decode(String.self, ##""\\#q""##)
     let then = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q"]}"##)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 5: \"#")
   func moment5() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q"]}"##)
     let when = try decode(String.self, ##""\"#""##)
     let then = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#"]}"##)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 6: \"##")
   func moment6() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ##"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#"]}"##)
     let when = try decode(String.self, ###""\"##""###)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##"]}"###)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 7: \\##(x)")
   func moment7() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##"]}"###)
     let when = try decode(String.self, ###""\\##(x)""###)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)"]}"###)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 8: #\"#")
   func moment8() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)"]}"###)
     let when = try decode(String.self, ##""#\"#""##)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#"]}"###)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 9: \\\"#\\##")
   func moment9() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#"]}"###)
     let when = try decode(String.self, ###""\\\"#\\##""###)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##"]}"###)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 10: tab\u{9}carriage\u{d} line")
   func moment10() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##"]}"###)
     let when = try decode(String.self, #""tab\tcarriage\r\nline""#)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline"]}"###)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 11: nul\u{0}bell\u{7}")
   func moment11() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline"]}"###)
     let when = try decode(String.self, #""nul\u0000bell\u0007""#)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"]}"###)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 12: \u{2028}separator")
   func moment12() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"]}"###)
     let when = try decode(String.self, #"" separator""#)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator"]}"###)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 13: ends with \"\"\"")
   func moment13() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator"]}"###)
     let when = try decode(String.self, #""ends with \"\"\"""#)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\""]}"###)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 14: ends with #\"")
   func moment14() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\""]}"###)
     let when = try decode(String.self, #""ends with #\"""#)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\""]}"###)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 15: ends with \"#")
   func moment15() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\""]}"###)
     let when = try decode(String.self, ##""ends with \"#""##)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#"]}"###)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 16: ends with \\")
   func moment16() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#"]}"###)
     let when = try decode(String.self, #""ends with \\""#)
     let then = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\"]}"###)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 17: \"########################################")
   func moment17() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, ###"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\"]}"###)
     let when = try decode(String.self, #########################################""\"########################################""#########################################)
     let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################"]}"#########################################)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 18: \\u{1F600} \\(x)")
   func moment18() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################"]}"#########################################)
     let when = try decode(String.self, #""\\u{1F600} \\(x)""#)
     let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)"]}"#########################################)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 19: 😀 👩‍👩‍👧 🇫🇷")
   func moment19() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)"]}"#########################################)
     let when = try decode(String.self, #""😀 👩‍👩‍👧 🇫🇷""#)
     let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷"]}"#########################################)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 20: \u{85}next﻿")
   func moment20() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷"]}"#########################################)
     let when = try decode(String.self, #""next﻿""#)
     let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷","next﻿"]}"#########################################)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 21: default")
   func moment21() throws {
+    let assertions = TransitionAssertions(HostileText.reduce)
     let given = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷","next﻿"]}"#########################################)
     let when = try decode(String.self, #""default""#)
     let then = try decode(HostileText.State.self, #########################################"{"allKnown":true,"texts":["\\#","\\#t","\\#(","\\#q","\"#","\"##","\\##(x)","#\"#","\\\"#\\##","tab\tcarriage\r\nline","nul\u0000bell\u0007"," separator","ends with \"\"\"","ends with #\"","ends with \"#","ends with \\","\"########################################","\\u{1F600} \\(x)","😀 👩‍👩‍👧 🇫🇷","next﻿","default"]}"#########################################)
-    TransitionAssertions(HostileText.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   private func decode<Value: Decodable>(_ type: Value.Type, _ json: String) throws -> Value {

@@ -14,58 +14,65 @@ import Testing
 @Suite struct RecordedPagedSearchTests {
   @Test("moment 1: search(\"swift\")")
   func moment1() throws {
+    let assertions = TransitionAssertions(PagedSearch.reduce)
     let given = try decode(PagedSearch.State.self, #"{"query":"","results":[]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"search":{"_0":"swift"}}"#)
     let then = try decode(PagedSearch.State.self, #"{"loadingPage":1,"query":"swift","results":[]}"#)
-    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 2: loaded(page: 1, results: [\"swift-1-0\", \"swift-1-1\"])")
   func moment2() throws {
+    let assertions = TransitionAssertions(PagedSearch.reduce)
     let given = try decode(PagedSearch.State.self, #"{"loadingPage":1,"query":"swift","results":[]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"loaded":{"page":1,"results":["swift-1-0","swift-1-1"]}}"#)
     let then = try decode(PagedSearch.State.self, #"{"nextPage":2,"query":"swift","results":["swift-1-0","swift-1-1"]}"#)
-    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 3: loadNextPage")
   func moment3() throws {
+    let assertions = TransitionAssertions(PagedSearch.reduce)
     let given = try decode(PagedSearch.State.self, #"{"nextPage":2,"query":"swift","results":["swift-1-0","swift-1-1"]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"loadNextPage":{}}"#)
     let then = try decode(PagedSearch.State.self, #"{"loadingPage":2,"nextPage":2,"query":"swift","results":["swift-1-0","swift-1-1"]}"#)
-    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 4: loaded(page: 2, results: [\"swift-2-0\", \"swift-2-1\"])")
   func moment4() throws {
+    let assertions = TransitionAssertions(PagedSearch.reduce)
     let given = try decode(PagedSearch.State.self, #"{"loadingPage":2,"nextPage":2,"query":"swift","results":["swift-1-0","swift-1-1"]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"loaded":{"page":2,"results":["swift-2-0","swift-2-1"]}}"#)
     let then = try decode(PagedSearch.State.self, #"{"nextPage":3,"query":"swift","results":["swift-1-0","swift-1-1","swift-2-0","swift-2-1"]}"#)
-    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 5: search(\"rust\")")
   func moment5() throws {
+    let assertions = TransitionAssertions(PagedSearch.reduce)
     let given = try decode(PagedSearch.State.self, #"{"nextPage":3,"query":"swift","results":["swift-1-0","swift-1-1","swift-2-0","swift-2-1"]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"search":{"_0":"rust"}}"#)
     let then = try decode(PagedSearch.State.self, #"{"loadingPage":1,"query":"rust","results":[]}"#)
-    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 6: loadNextPage")
   func moment6() throws {
+    let assertions = TransitionAssertions(PagedSearch.reduce)
     let given = try decode(PagedSearch.State.self, #"{"loadingPage":1,"query":"rust","results":[]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"loadNextPage":{}}"#)
     let then = try decode(PagedSearch.State.self, #"{"loadingPage":1,"query":"rust","results":[]}"#)
-    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 7: loaded(page: 1, results: [\"rust-1-0\", \"rust-1-1\"])")
   func moment7() throws {
+    let assertions = TransitionAssertions(PagedSearch.reduce)
     let given = try decode(PagedSearch.State.self, #"{"loadingPage":1,"query":"rust","results":[]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"loaded":{"page":1,"results":["rust-1-0","rust-1-1"]}}"#)
     let then = try decode(PagedSearch.State.self, #"{"nextPage":2,"query":"rust","results":["rust-1-0","rust-1-1"]}"#)
-    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   private func decode<Value: Decodable>(_ type: Value.Type, _ json: String) throws -> Value {
