@@ -135,6 +135,15 @@ import Testing
     var computed = Padded(inner: Computed(stored: Padded(inner: 2)))
     above.reducer.reduce(&computed, 3)
     #expect(computed == Padded(inner: Computed(stored: Padded(inner: 5))))
+    // A reducer replaced after the lift brings no reach: lifted again, the
+    // new reducer runs, not the path of the one it replaced.
+    var replaced = once
+    replaced.reducer = Reducer(reduceReturning: { padded, step in Padded(inner: padded.inner - step) })
+    let afterReplacing = replaced.lifted(state: \Padded<Padded<Int>>.inner, event: Self.sameNumber).feature
+    #expect(afterReplacing.reducer.reach?.offset == outer)
+    var replacedState = Padded(inner: Padded(inner: 10))
+    afterReplacing.reducer.reduce(&replacedState, 3)
+    #expect(replacedState == Padded(inner: Padded(inner: 7)))
   }
 
   @Test("an event that a level of a closure chain does not extract leaves every level alone")
