@@ -4,8 +4,8 @@
 /// feedback or a feature goes through one.
 ///
 /// Write one as a type: its methods are seen by the compiler, so that a
-/// feature lifted through it many levels deep reduces an event through code
-/// the compiler may inline level into level. ``EventPath`` is the one made of two
+/// feature lifted through it many levels deep reduces an event in one
+/// inlined pass, whatever the depth. ``EventPath`` is the one made of two
 /// closures, for a way written inline. An enum case works without macros:
 /// the case's constructor embeds, a `case let` pattern extracts.
 ///

@@ -19,10 +19,16 @@
 public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
   /// Reduces, and returns why a part of the event was discarded, or `nil`.
   @usableFromInline let body: @Sendable (inout State, Event) -> String?
+  /// For the reducer of a lift at a stored property (``LiftedFeature``'s
+  /// ``FeatureProtocol/feature``): the way to the child it reaches, so that
+  /// lifting it again through closures composes one path (one call a
+  /// level) instead of calling this reducer from the next one's.
+  @usableFromInline package let reach: ChildReach<State, Event>?
 
   @inlinable
-  init(body: @escaping @Sendable (inout State, Event) -> String?) {
+  init(body: @escaping @Sendable (inout State, Event) -> String?, reach: ChildReach<State, Event>? = nil) {
     self.body = body
+    self.reach = reach
   }
 
   /// A reducer that changes the state in place.
@@ -41,6 +47,7 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
       reduce(&state, event)
       return nil
     }
+    self.reach = nil
   }
 
   /// A reducer that returns the new state.
@@ -54,6 +61,7 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
       state = reduce(state, event)
       return nil
     }
+    self.reach = nil
   }
 
   /// Reduces `event` into `state`.
@@ -161,4 +169,51 @@ public struct Reducer<State: Sendable, Event: Sendable>: Sendable {
   ) -> Reducer<Parent, Case.Parent> where Case.Child == Event {
     Feature(name: "", reducer: self).lifted(children: path, event: event).feature.reducer
   }
+}
+
+/// The way from a parent's event and state to the child that a chain of
+/// lifts at stored properties reaches: the extractions one after the other,
+/// then the child's reducer on its state, found `offset` bytes into the
+/// parent's. Lifting a reducer that has one adds one extraction in front
+/// and its own offset: the reduction is one path through the levels, not
+/// one reducer calling the next.
+@usableFromInline
+package struct ChildReach<State: Sendable, Event: Sendable>: Sendable {
+  /// Where the reached child's state is, in bytes from the start of `State`.
+  @usableFromInline package let offset: Int
+  /// Reduces the event into the reached child's state, at the pointer, if
+  /// the event holds one of the child's.
+  @usableFromInline let reduce: @Sendable (Event, UnsafeMutableRawPointer) -> ChildReachOutcome
+
+  @inlinable
+  init(offset: Int, reduce: @escaping @Sendable (Event, UnsafeMutableRawPointer) -> ChildReachOutcome) {
+    self.offset = offset
+    self.reduce = reduce
+  }
+
+  /// This reach as a reducer of `State`.
+  @inlinable
+  var reducer: Reducer<State, Event> {
+    let (offset, reduce) = (self.offset, self.reduce)
+    return Reducer(
+      body: { state, event in
+        withUnsafeMutablePointer(to: &state) { pointer in
+          // `offset` is the sum of the stored properties' offsets on the way
+          // to the child: its state is there, inside `state`, for this call.
+          switch reduce(event, UnsafeMutableRawPointer(pointer) + offset) {
+          case .notForChild: nil
+          case .reduced(let discard): discard
+          }
+        }
+      }, reach: self)
+  }
+}
+
+/// What a ``ChildReach`` did with an event.
+@usableFromInline
+package enum ChildReachOutcome {
+  /// The event holds none of the child's.
+  case notForChild
+  /// The child reduced its event, and said why a part of it was discarded.
+  case reduced(String?)
 }

@@ -30,6 +30,7 @@ import Testing
   typealias Deep = Padded<Computed<Padded<Padded<Parent.State>>>>
 
   static let sameEvent = EventPath<Parent.Event, Parent.Event>.identity
+  static let sameNumber = EventPath<Int, Int>.identity
 
   /// Every kind of parent event, some for children that do not exist.
   static func randomEvents(count: Int, seed: UInt64) -> [Parent.Event] {
@@ -111,6 +112,61 @@ import Testing
     var computed = Padded(inner: Computed(stored: 1))
     _ = behindComputed.reduceReportingDiscards(&computed, 2)
     #expect(computed.inner.stored == 3)
+  }
+
+  @Test("a feature lifted through closures at stored properties, level after level, reaches its child in one path")
+  func closureLiftsComposeOneReach() {
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
+    let once = counter.lifted(state: \Padded<Int>.inner, event: Self.sameNumber).feature
+    let twice = once.lifted(state: \Padded<Padded<Int>>.inner, event: Self.sameNumber).feature
+    let inner = MemoryLayout<Padded<Int>>.offset(of: \Padded<Int>.inner)!
+    let outer = MemoryLayout<Padded<Padded<Int>>>.offset(of: \Padded<Padded<Int>>.inner)!
+    #expect(inner > 0)
+    #expect(once.reducer.reach?.offset == inner)
+    #expect(twice.reducer.reach?.offset == outer + inner)
+    var state = Padded(inner: Padded(inner: 1))
+    #expect(twice.reducer.reduceReportingDiscards(&state, 5) == nil)
+    #expect(state == Padded(inner: Padded(inner: 6)))
+    // A computed level has no offset: no reach through it; one again above.
+    let behindComputed = once.lifted(state: \Computed<Padded<Int>>.inner, event: Self.sameNumber).feature
+    #expect(behindComputed.reducer.reach == nil)
+    let above = behindComputed.lifted(state: \Padded<Computed<Padded<Int>>>.inner, event: Self.sameNumber).feature
+    #expect(above.reducer.reach?.offset == MemoryLayout<Padded<Computed<Padded<Int>>>>.offset(of: \.inner)!)
+    var computed = Padded(inner: Computed(stored: Padded(inner: 2)))
+    above.reducer.reduce(&computed, 3)
+    #expect(computed == Padded(inner: Computed(stored: Padded(inner: 5))))
+    // A reducer replaced after the lift brings no reach: lifted again, the
+    // new reducer runs, not the path of the one it replaced.
+    var replaced = once
+    replaced.reducer = Reducer(reduceReturning: { padded, step in Padded(inner: padded.inner - step) })
+    let afterReplacing = replaced.lifted(state: \Padded<Padded<Int>>.inner, event: Self.sameNumber).feature
+    #expect(afterReplacing.reducer.reach?.offset == outer)
+    var replacedState = Padded(inner: Padded(inner: 10))
+    afterReplacing.reducer.reduce(&replacedState, 3)
+    #expect(replacedState == Padded(inner: Padded(inner: 7)))
+  }
+
+  @Test("an event that a level of a closure chain does not extract leaves every level alone")
+  func closureReachLeavesOtherEventsAlone() throws {
+    enum Outer: Sendable, Equatable { case inner(Int), other }
+    let toInner = EventPath<Outer, Int>(embed: Outer.inner, extract: { if case .inner(let n) = $0 { n } else { nil } })
+    let counter = Feature<Int, Int>(name: "counter", reducer: Reducer(reduceReturning: +))
+    let chain = counter.lifted(state: \Padded<Int>.inner, event: toInner).feature
+      .lifted(state: \Padded<Padded<Int>>.inner, event: EventPath<Outer, Outer>.identity).feature
+      .lifted(state: \Padded<Padded<Padded<Int>>>.inner, event: EventPath<Outer, Outer>.identity).feature
+    let reach = try #require(chain.reducer.reach)
+    var state = Padded(inner: Padded(inner: Padded(inner: 7)))
+    #expect(chain.reducer.reduceReportingDiscards(&state, .other) == nil)
+    #expect(state == Padded(inner: Padded(inner: Padded(inner: 7))))
+    chain.reducer.reduce(&state, .inner(-7))
+    #expect(state == Padded(inner: Padded(inner: Padded(inner: 0))))
+    // Lifted again as an event case, and erased: the reach goes on.
+    let cased = chain.lifted(state: \Padded<Padded<Padded<Padded<Int>>>>.inner, event: SameEvent()).feature
+    let outerOffset = try #require(MemoryLayout<Padded<Padded<Padded<Padded<Int>>>>>.offset(of: \.inner))
+    #expect(cased.reducer.reach?.offset == reach.offset + outerOffset)
+    var outer = Padded(inner: state)
+    cased.reducer.reduce(&outer, .inner(4))
+    #expect(outer.inner.inner.inner.inner == 4 && outer.before == 0 && outer.after == 0)
   }
 
   @Test("a lift over an optional or by-id child reaches that child's own state")

@@ -1,8 +1,8 @@
 /// A feature whose type records how it was composed, so that the compiler
 /// composes its reducer: a ``Feature`` lifted through an ``EventCase``, then
-/// lifted again, reduces an event through code the compiler may inline
-/// level into level (the event-case lifts benchmark in BENCHMARKS.md says
-/// what a level costs today).
+/// lifted again, reduces an event in one inlined pass, at the cost of one
+/// level whatever the number of levels (the event-case lifts benchmark in
+/// BENCHMARKS.md).
 ///
 /// ``Feature`` is one: any feature, a declared system's among them, is
 /// lifted through an ``EventCase`` into a ``LiftedFeature`` (an
@@ -32,20 +32,45 @@ public protocol FeatureProtocol<State, Event>: Sendable {
   /// Reduces `event` into `state`, and returns why a part of it reached no
   /// child, or `nil` if nothing was discarded.
   func reduceReportingDiscards(_ state: inout State, _ event: Event) -> String?
+  /// Reduces `event` into `state` as the child of a lift: the same
+  /// reduction as ``reduceReportingDiscards(_:_:)``, which the default
+  /// calls. ``LiftedFeature`` implements it inlined into its parent's, so
+  /// that a chain of lifts reduces in one pass, at the cost of one level,
+  /// while its ``reduceReportingDiscards(_:_:)``, where the chain starts, is
+  /// left to the optimizer (forced into every caller, a few deep chains in
+  /// one function crashed Swift 6.3's optimizer). A type of your own keeps
+  /// the default.
+  ///
+  /// ```swift
+  /// var state = App.State()
+  /// let discard = search.reduceAsChild(&state, .search(.query("swift")))
+  /// // the same as search.reduceReportingDiscards(&state, .search(.query("swift")))
+  /// ```
+  func reduceAsChild(_ state: inout State, _ event: Event) -> String?
   /// The feature as a ``Feature``: its reducer one closure around this
   /// value's.
   var feature: Feature<State, Event> { get }
 }
 
 extension FeatureProtocol {
+  /// Reduces as ``reduceReportingDiscards(_:_:)`` does.
+  @inlinable @inline(__always)
+  public func reduceAsChild(_ state: inout State, _ event: Event) -> String? {
+    reduceReportingDiscards(&state, event)
+  }
+
   /// The feature as a ``Feature``: its reducer calls this value's, which the
   /// compiler specialized in the module that composed it, and a chain of
   /// lifts inlines into it.
   @inlinable
-  public var feature: Feature<State, Event> {
+  public var feature: Feature<State, Event> { Feature(name: name, reducer: composedReducer, feedbacks: feedbacks) }
+
+  /// This feature's reduction, one closure around it: the chain of lifts
+  /// below inlines into the closure.
+  @inlinable
+  var composedReducer: Reducer<State, Event> {
     let box = ComposedFeatureBox(self)
-    return Feature(
-      name: name, reducer: Reducer(body: { box.composed.reduceReportingDiscards(&$0, $1) }), feedbacks: feedbacks)
+    return Reducer(body: { box.composed.reduceAsChild(&$0, $1) })
   }
 }
 

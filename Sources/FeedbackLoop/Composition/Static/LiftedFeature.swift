@@ -57,21 +57,65 @@ where Case.Child == Child.Event {
     return child.feedbacks.map { $0.lifted(state: path, event: event, name: name) }
   }
 
-  /// Extracts the child's event, and has the child reduce it in place.
-  /// Each level of a chain of lifts adds its own offset; the compiler,
-  /// which sees every level's type, may inline the chain into one reducer.
-  /// Not forced to: forced at every level, a chain of a few lifts over
-  /// combined, optional and by-id features, inlined into a larger function,
-  /// crashed Swift 6.3's optimizer in release builds (Mem2Reg, "too
-  /// many/large bit fields allocated in function").
+  /// This lift as a ``Feature``: its reducer one closure around this lift's
+  /// reduction. At a stored property, the reducer also carries the way to
+  /// the child's state, so that lifting the feature
+  /// again through closures, level after level, goes to the child in one
+  /// path: one call a level, the levels' offsets summed once.
+  @inlinable
+  public var feature: Feature<Parent, Case.Parent> {
+    Feature(name: name, reducer: reducer, feedbacks: feedbacks)
+  }
+
+  /// The reducer of ``feature``, with its `ChildReach` where this lift is
+  /// at a stored property.
+  @inlinable
+  var reducer: Reducer<Parent, Case.Parent> {
+    guard let offset else { return composedReducer }
+    let eventCase = self.eventCase
+    if let inner = (child as? Feature<Child.State, Child.Event>)?.reducer.reach {
+      // The child is a lift through closures: one more extraction in front
+      // of its path, this lift's offset added to its own.
+      let innerReduce = inner.reduce
+      return ChildReach<Parent, Case.Parent>(offset: offset + inner.offset) { event, reached in
+        guard let childEvent = eventCase.extract(event) else { return .notForChild }
+        return innerReduce(childEvent, reached)
+      }.reducer
+    }
+    let box = ComposedFeatureBox(child)
+    let reach = ChildReach<Parent, Case.Parent>(offset: offset) { event, reached in
+      guard let childEvent = eventCase.extract(event) else { return .notForChild }
+      // `reached` is this lift's offset into a `Parent`: the child's state.
+      return .reduced(
+        box.composed.reduceAsChild(&reached.assumingMemoryBound(to: Child.State.self).pointee, childEvent))
+    }
+    return Reducer(body: composedReducer.body, reach: reach)
+  }
+
+  /// Extracts the child's event, and has the child reduce it in place: the
+  /// whole chain below, which ``reduceAsChild(_:_:)`` inlines level into
+  /// level.
   @inlinable
   public func reduceReportingDiscards(_ state: inout Parent, _ event: Case.Parent) -> String? {
+    reduceAsChild(&state, event)
+  }
+
+  /// One level of a chain of lifts: extracts the child's event, and has the
+  /// child reduce it in place, at this lift's offset. Forced inline, so that
+  /// a chain of lifts is one reduction whatever its depth; the chain starts
+  /// at ``reduceReportingDiscards(_:_:)``, which is not forced: forced,
+  /// every caller inlined the whole chain, and a caller with a loop of a few
+  /// such chains crashed Swift 6.3's optimizer in release builds (Mem2Reg,
+  /// "too many/large bit fields allocated in function"; the reproducer is
+  /// in `Benchmarks/CompilerCrash`).
+  @inlinable @inline(__always)
+  public func reduceAsChild(_ state: inout Parent, _ event: Case.Parent) -> String? {
     guard let childEvent = eventCase.extract(event) else { return nil }
     guard let offset else { return throughKeyPath!(&state, childEvent) }
     return withUnsafeMutablePointer(to: &state) { parent in
       // `offset` is `MemoryLayout<Parent>.offset(of: path)`: the child's
       // state is stored there, inside `state`, for the length of this call.
-      child.reduceReportingDiscards(
+      child.reduceAsChild(
         &(UnsafeMutableRawPointer(parent) + offset).assumingMemoryBound(to: Child.State.self).pointee, childEvent)
     }
   }
