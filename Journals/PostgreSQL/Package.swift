@@ -29,6 +29,7 @@ let package = Package(
       dependencies: [
         "FeedbackLoopPostgreSQL",
         .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDurableTesting", package: "FeedbackLoop"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
       ]
     ),

@@ -52,8 +52,18 @@ struct TestServer: Sendable {
   /// Runs `body` with a journal in tables of its own on this server, and a
   /// client running for as long as `body` does.
   func withJournal<Result: Sendable>(
-    tablePrefix: String = "t\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))_",
+    tablePrefix: String = TestServer.newTablePrefix(),
     _ body: @escaping @Sendable (PostgresJournal) async throws -> Result
+  ) async throws -> Result {
+    try await withClient { client in
+      try await body(try await PostgresJournal.open(client: client, tablePrefix: tablePrefix))
+    }
+  }
+
+  /// Runs `body` with a client of this server, running for as long as
+  /// `body` does.
+  func withClient<Result: Sendable>(
+    _ body: @escaping @Sendable (PostgresClient) async throws -> Result
   ) async throws -> Result {
     let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "test"))
     return try await withThrowingTaskGroup(of: Result?.self) { group in
@@ -61,15 +71,18 @@ struct TestServer: Sendable {
         await client.run()
         return nil
       }
-      group.addTask {
-        try await body(try await PostgresJournal.open(client: client, tablePrefix: tablePrefix))
-      }
+      group.addTask { try await body(client) }
       defer { group.cancelAll() }
       while let result = try await group.next() {
         if let result { return result }
       }
       throw ServerError(message: "the client stopped before the test did")
     }
+  }
+
+  /// Table names of their own, so that tests share one server.
+  static func newTablePrefix() -> String {
+    "t\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))_"
   }
 
   private static let scriptPath = URL(fileURLWithPath: #filePath)
