@@ -71,20 +71,17 @@ struct MonitorCommand: AsyncParsableCommand {
       say("warning: listening on \(host): anyone who can reach it and knows the secret can change your app's state")
     }
     let info = MonitorInfo(host: host, ports: ports, secret: server.secret)
-    var stopSignals: [any DispatchSourceSignal] = []
     if let infoFile {
+      StopSignals.removeOnStop(infoFile)
       do {
         try info.write(to: infoFile)
       } catch {
         await server.stop()
         throw RunError(description: "cannot write --info-file \(infoFile): \(error)")
       }
-      stopSignals = StopSignals.removeOnStop(infoFile)
     }
     say("page:         \(info.page)")
     say("applications: MonitorClient.connect(host: \"\(host)\", port: \(ports.app), secret: \"\(server.secret)\", …)")
-    // The signal handlers live as long as their sources: until the monitor ends.
-    defer { withExtendedLifetime(stopSignals) {} }
     while true { try await Task.sleep(for: .seconds(3_600)) }
   }
 

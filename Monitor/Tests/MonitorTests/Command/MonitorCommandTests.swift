@@ -7,8 +7,9 @@ import Testing
 @testable import MonitorServer
 
 /// `feedbackloop-monitor` as a user runs it: the executable itself, its
-/// output sent to pipes, as a script or a log file has it.
-@Suite(.enabled(if: MonitorProcess.isAvailable, "needs the executable: swift build --build-tests"))
+/// output sent to files, as a script or a log file has it.
+// Serialized: a process started while another starts may inherit its pipes, and hold them open.
+@Suite(.serialized, .enabled(if: MonitorProcess.isAvailable, "needs the executable: swift build --build-tests"))
 struct MonitorCommandTests {
   /// What `--info-file` holds.
   struct Info: Decodable {
@@ -24,7 +25,7 @@ struct MonitorCommandTests {
   }
 
   @Test(
-    "its output sent to a pipe, the monitor prints the page's address and the secret at once, and writes them to --info-file"
+    "its output sent to a file, the monitor prints the page's address and the secret at once, and writes them to --info-file"
   )
   func printsTheAddressAtOnce() async throws {
     let infoFile = Self.scratchFile("info.json")

@@ -6,24 +6,18 @@ import Foundation
   import Darwin
 #endif
 
-/// The real `feedbackloop-monitor` executable, run as a user runs it, its
-/// standard output and error sent to pipes (not a terminal). Killed after
+/// The real `feedbackloop-monitor` executable, run as a user runs it with its
+/// output sent to files (not a terminal), read while it runs. Killed after
 /// `timeLimit` of real time whatever happens, so that a monitor that never
 /// says what a test waits for ends the test with what it did say.
-final class MonitorProcess: @unchecked Sendable {
-  // Sendable: `captured` is only touched while `lock` is held; `process` is
-  // set up before it runs, then only read.
-  private let process = Process()
-  private let lock = NSLock()
-  private var captured = Captured()
-  private let changes: AsyncStream<Void>
-  private let changed: AsyncStream<Void>.Continuation
-
-  private struct Captured {
-    var output = Data()
-    var errors = Data()
-    var openPipes = 2
-  }
+///
+/// Files rather than pipes: a pipe's end that another process started at the
+/// same moment inherits stays open after the monitor exits, and its reader
+/// never sees the end.
+final class MonitorProcess: Sendable {
+  private let process: Process
+  private let outputPath: String
+  private let errorPath: String
 
   /// The executable, built beside this test bundle (`swift build --build-tests` builds it).
   static var executable: URL? {
@@ -44,67 +38,52 @@ final class MonitorProcess: @unchecked Sendable {
 
   init(_ arguments: [String], timeLimit: Duration = .seconds(30)) throws {
     guard let executable = Self.executable else { throw NotBuilt() }
-    (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("monitor-run-\(UUID().uuidString)")
+    outputPath = scratch.path + ".out"
+    errorPath = scratch.path + ".err"
+    for path in [outputPath, errorPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+    let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     process.standardInput = FileHandle.nullDevice
-    let outputPipe = Pipe()
-    let errorPipe = Pipe()
-    process.standardOutput = outputPipe
-    process.standardError = errorPipe
-    capture(outputPipe, into: \.output)
-    capture(errorPipe, into: \.errors)
+    process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+    process.standardError = FileHandle(forWritingAtPath: errorPath)
     try process.run()
-    let process = process
+    self.process = process
     Task.detached {
       try? await Task.sleep(for: timeLimit)
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
   }
 
-  private func capture(_ pipe: Pipe, into field: WritableKeyPath<Captured, Data> & Sendable) {
-    pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      if data.isEmpty { handle.readabilityHandler = nil }
-      guard let self else { return }
-      let ended = lock.withLock {
-        if data.isEmpty {
-          captured.openPipes -= 1
-        } else {
-          captured[keyPath: field].append(data)
-        }
-        return captured.openPipes == 0
-      }
-      changed.yield()
-      if ended { changed.finish() }
-    }
+  deinit {
+    try? FileManager.default.removeItem(atPath: outputPath)
+    try? FileManager.default.removeItem(atPath: errorPath)
   }
 
   /// What it wrote to standard output so far.
-  var standardOutput: String { lock.withLock { String(decoding: captured.output, as: UTF8.self) } }
+  var standardOutput: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
   /// What it wrote to standard error so far.
-  var standardError: String { lock.withLock { String(decoding: captured.errors, as: UTF8.self) } }
+  var standardError: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 
   /// Waits until standard output holds a line that satisfies `found`; nil
-  /// when both outputs end first (the monitor exited, or was killed at its
-  /// time limit).
+  /// when the monitor ends first (it exited, or was killed at its time limit).
   func line(where found: (String) -> Bool) async -> String? {
-    var lines: [String] { standardOutput.split(separator: "\n").map(String.init) }
-    if let line = lines.first(where: found) { return line }
-    for await _ in changes {
-      if let line = lines.first(where: found) { return line }
+    while true {
+      let running = process.isRunning
+      if let line = standardOutput.split(separator: "\n").map(String.init).first(where: found) { return line }
+      if !running { return nil }
+      try? await Task.sleep(for: .milliseconds(20))
     }
-    return lines.first(where: found)
   }
 
   /// Sends SIGTERM, as `kill` does.
   func terminate() { process.terminate() }
 
-  /// Waits for the process to end (at the latest at its time limit) and for
-  /// all it wrote; returns its status: the exit code, or 128 + the signal
-  /// that ended it, as a shell reports it.
+  /// Waits for the process to end (at the latest at its time limit); returns
+  /// its status: the exit code, or 128 + the signal that ended it, as a
+  /// shell reports it.
   func exitStatus() async -> Int32 {
-    for await _ in changes {}
     while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
     return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
   }
