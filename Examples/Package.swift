@@ -8,6 +8,8 @@ import PackageDescription
 //
 //   swift run --package-path Examples feedbackloop-examples         lists them
 //   swift run --package-path Examples feedbackloop-examples search  runs one
+//   swift run --package-path Examples feedbackloop-examples search --monitor 7071 --secret S
+//                                                                   streams it to a running monitor
 //   swift test --package-path Examples                              tests them
 //
 // Each example is a small library (State, Event, reducer, feedbacks and the
@@ -21,6 +23,8 @@ let package = Package(
   ],
   dependencies: [
     .package(name: "FeedbackLoop", path: ".."),
+    // The monitor's client, so that `--monitor` streams any example to a running monitor.
+    .package(name: "FeedbackLoopMonitor", path: "../Monitor"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -95,6 +99,8 @@ let package = Package(
         .product(name: "FeedbackLoopCycle", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "FeedbackLoopDebugging", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopMonitorClient", package: "FeedbackLoopMonitor"),
       ]
     ),
     .executableTarget(

@@ -22,6 +22,7 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
   ],
   targets: [
     // The protocol both ends speak: JSON lines over TCP between app and
@@ -46,7 +47,10 @@ let package = Package(
       ],
       resources: [.copy("Page")]
     ),
-    .executableTarget(name: "feedbackloop-monitor", dependencies: ["MonitorServer"]),
+    .executableTarget(
+      name: "feedbackloop-monitor",
+      dependencies: ["MonitorServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
     // What an app links: a few lines stream its timeline to the monitor.
     .target(
       name: "FeedbackLoopMonitorClient",

@@ -37,7 +37,8 @@ enum AnimatedIntegerDemo {
     let screen = screen(session)
     if session.isInteractive {
       example.printHeader(session, time: Example.interactiveTime)
-      let app = AnimatedInteger.router(screen: screen).start(monitor: printer(session, now: RealTime().now).monitor)
+      let app = AnimatedInteger.router(screen: screen).start(
+        monitor: try await session.monitor(printer(session, now: RealTime().now), name: example.name))
       await Interactive.run(session, bindings: bindings) { key in
         switch key {
         case .character(let character) where character.isWholeNumber:
@@ -55,7 +56,8 @@ enum AnimatedIntegerDemo {
       let clock = ScriptClock()
       let script = Script(console: session.console, clock: clock)
       let app = AnimatedInteger.router(screen: screen).start(
-        environment: clock.environment, monitor: printer(session, now: clock.now).monitor)
+        environment: clock.environment,
+        monitor: try await session.monitor(printer(session, now: clock.now), name: example.name))
       let frame = Duration.milliseconds(100)
       script.act {}
       script.say("Intercepted: animate to 5, then, one frame later, to 0: the walk turns back from where it is.")

@@ -47,10 +47,11 @@ enum AppDemo {
       auth: SimulatedAuthService(clock: clock.clock, tokenLifetime: .seconds(600)),
       api: CatalogueSearchAPI(clock: clock.clock),
       player: SimulatedVideoPlayer(clock: clock.clock),
-      environment: clock.environment, monitor: printer.monitor)
+      environment: clock.environment, monitor: try await session.monitor(printer, name: example.name))
     script.act {}
-    script.say("Search before signing in: there is no search yet, and the app says so.")
-    script.act { app.send(.search(.newSearch("m"))) }
+    session.console.line(
+      "  Signed out, the app runs no search child (search \(children.search.count)): it opens one when someone signs in."
+    )
     script.say("Sign in: the sign-in child signs ada in; its state comes up, and the app opens the search.")
     script.act { app.send(.signIn(.signIn(SimulatedAuthService.knownUser))) }
     script.wait(.seconds(1))

@@ -24,7 +24,7 @@ enum CounterDemo {
       example.printHeader(session, time: Example.interactiveTime)
       let counter = System(
         initial: 0, reduceReturning: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus),
-        monitor: printer(session, now: RealTime().now).monitor)
+        monitor: try await session.monitor(printer(session, now: RealTime().now), name: example.name))
       await Interactive.run(session, bindings: bindings) { key in
         switch key {
         case .character("+"), .character("="), .up: plus.tap()
@@ -40,7 +40,8 @@ enum CounterDemo {
       let script = Script(console: session.console, clock: clock)
       let counter = System(
         initial: 0, reduceReturning: Counter.reduce, feedbacks: Counter.feedbacks(plus: plus, minus: minus),
-        environment: clock.environment, monitor: printer(session, now: clock.now).monitor)
+        environment: clock.environment,
+        monitor: try await session.monitor(printer(session, now: clock.now), name: example.name))
       script.act {}
       script.say("Tap plus three times: each tap is an event of the plus button's feedback.")
       script.act {

@@ -35,7 +35,7 @@ enum CycleCounterDemo {
       example.printHeader(session, time: Example.interactiveTime)
       let ticker = Ticker(clock: ContinuousClock(), interval: .seconds(1))
       let app = CycleCounter.router(screen: screen, ticker: ticker).start(
-        monitor: printer(session, now: RealTime().now).monitor)
+        monitor: try await session.monitor(printer(session, now: RealTime().now), name: example.name))
       await Interactive.run(session, bindings: bindings) { key in
         switch key {
         case .character("+"), .character("="), .up: screen.press(.increment)
@@ -52,7 +52,8 @@ enum CycleCounterDemo {
       let script = Script(console: session.console, clock: clock)
       let ticker = Ticker(clock: clock.clock, interval: .seconds(1))
       let app = CycleCounter.router(screen: screen, ticker: ticker).start(
-        environment: clock.environment, monitor: printer(session, now: clock.now).monitor)
+        environment: clock.environment,
+        monitor: try await session.monitor(printer(session, now: clock.now), name: example.name))
       script.act {}
       script.say("Press + twice: the screen's events go through its event filter into the next frame.")
       script.act { screen.press(.increment) }

@@ -10,7 +10,13 @@ public struct Example: Sendable {
 
   /// Runs the example in `session`.
   public func run(in session: ExampleSession) async throws {
-    try await run(session)
+    do {
+      try await run(session)
+    } catch {
+      await session.monitorLinks.closeAll()
+      throw error
+    }
+    await session.monitorLinks.closeAll()
   }
 
   /// Prints the example's name, how time goes in this session, and the

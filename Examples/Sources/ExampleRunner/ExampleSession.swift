@@ -12,21 +12,27 @@ public struct ExampleSession: Sendable {
   /// Whether the person pressed Control-C, which ends the command with
   /// status 130, as a shell reports an interrupted program.
   let interruption = Interruption()
+  /// The running monitor the example streams to, if the command was given one.
+  public var monitorTarget: MonitorTarget?
+  /// The links to it, closed when the example ends.
+  let monitorLinks = MonitorLinks()
 
   /// A scripted session: what tests and pipes run.
-  public init(console: Console, port: Int = 0, latency: Duration? = nil) {
+  public init(console: Console, port: Int = 0, latency: Duration? = nil, monitorTarget: MonitorTarget? = nil) {
     self.console = console
     self.keys = nil
     self.port = port
     self.latency = latency
+    self.monitorTarget = monitorTarget
   }
 
   /// An interactive session, reading `keys`.
-  init(console: Console, keys: AsyncStream<Key>, port: Int, latency: Duration?) {
+  init(console: Console, keys: AsyncStream<Key>, port: Int, latency: Duration?, monitorTarget: MonitorTarget? = nil) {
     self.console = console
     self.keys = keys
     self.port = port
     self.latency = latency
+    self.monitorTarget = monitorTarget
   }
 
   /// Whether a person drives the session with keys.

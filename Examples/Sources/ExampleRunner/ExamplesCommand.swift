@@ -21,12 +21,18 @@ public struct ExamplesCommand: AsyncParsableCommand {
       (the example lists its keys). Otherwise, or with --scripted, it plays a scripted \
       session that ends by itself in a few seconds, so that it runs in a pipe and in CI.
 
-      Examples: counter, search, player, volume, sign-in.
+      With --monitor and --secret, the example's timeline also streams to a running \
+      feedbackloop-monitor, to watch on its page.
+
+      Examples: \(Examples.all.map(\.name).joined(separator: ", ")).
       """
   )
 
   /// The example to run.
-  @Argument(help: "The example to run (counter, search, player, volume, sign-in). Leave it out to list them.")
+  @Argument(
+    help: ArgumentHelp(
+      "The example to run (\(Examples.all.map(\.name).joined(separator: ", "))). Leave it out to list them.",
+      valueName: "name"))
   public var name: String?
 
   /// Plays the scripted session even in a terminal.
@@ -35,6 +41,7 @@ public struct ExamplesCommand: AsyncParsableCommand {
 
   /// The search server's port.
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "The port the search example's server listens on, on 127.0.0.1.",
       discussion: "0, the default, lets the system pick a free port; the example prints the one it got."))
@@ -42,10 +49,23 @@ public struct ExamplesCommand: AsyncParsableCommand {
 
   /// The search server's latency, in milliseconds.
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "How long the search server waits before each answer, in milliseconds.",
       discussion: "By default 400 in an interactive session, 150 in a scripted one."))
   public var latency: Int?
+
+  /// The running monitor to stream the example to.
+  @Option(
+    help: ArgumentHelp(
+      "Stream the example's timeline to a running feedbackloop-monitor: the port it prints for applications.",
+      discussion: "PORT or HOST:PORT (127.0.0.1 by default); give its --secret too.",
+      valueName: "port"))
+  public var monitor: String?
+
+  /// The monitor's secret.
+  @Option(help: ArgumentHelp("The secret the monitor printed when it started.", valueName: "secret"))
+  public var secret: String?
 
   /// A command with the defaults; ArgumentParser fills it in.
   public init() {}
@@ -53,7 +73,23 @@ public struct ExamplesCommand: AsyncParsableCommand {
   /// Checks the options before anything runs.
   public mutating func validate() throws {
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-    if let latency, latency < 0 { throw ValidationError("--latency must be 0 or more.") }
+    if let latency, latency < 0 { throw ValidationError("--latency must be 0 or more, not \(latency).") }
+    _ = try monitorTarget()
+  }
+
+  /// Where to stream the example, from `--monitor` and `--secret`.
+  func monitorTarget() throws -> MonitorTarget? {
+    switch (monitor, secret) {
+    case (nil, nil): return nil
+    case (nil, _): throw ValidationError("--secret goes with --monitor PORT.")
+    case (_?, nil): throw ValidationError("--monitor needs the monitor's --secret, printed when it started.")
+    case (let address?, let secret?):
+      guard let target = MonitorTarget(address: address, secret: secret) else {
+        throw ValidationError(
+          "--monitor takes PORT or HOST:PORT (the monitor's port for applications), not \(address).")
+      }
+      return target
+    }
   }
 
   /// Lists the examples or runs one: interactive when standard input is a
@@ -64,14 +100,19 @@ public struct ExamplesCommand: AsyncParsableCommand {
     signal(SIGPIPE, SIG_IGN)
     let latency = latency.map { Duration.milliseconds($0) }
     let keyboard = scripted || name == nil || Examples.named(name ?? "") == nil ? nil : TerminalKeys()
+    let target = try monitorTarget()
     let session =
-      keyboard.map { ExampleSession(console: .standardOutput, keys: $0.keys, port: port, latency: latency) }
-      ?? ExampleSession(console: .standardOutput, port: port, latency: latency)
+      keyboard.map {
+        ExampleSession(console: .standardOutput, keys: $0.keys, port: port, latency: latency, monitorTarget: target)
+      } ?? ExampleSession(console: .standardOutput, port: port, latency: latency, monitorTarget: target)
     defer { keyboard?.restore() }
     do {
       try await Launcher.run(name, in: session, errors: .standardError)
     } catch Launcher.Failure.unknownExample {
       throw ExitCode(64)
+    } catch let error as MonitorStreamFailure {
+      Console.standardError.line("error: --monitor: \(error)")
+      throw ExitCode.failure
     }
     if let status = Self.exitStatus(after: session) { throw ExitCode(status) }
   }

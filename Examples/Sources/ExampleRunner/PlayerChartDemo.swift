@@ -26,7 +26,8 @@ enum PlayerChartDemo {
     let printer = TimelinePrinter<ChartSnapshot<PlayerChart.Context>, ChartEvent<PlayerChart.Event>>(
       console: session.console, now: clock.now, describeState: describe, describeEvent: { "\($0)" })
     let player = PlayerChart.chart.start(
-      context: PlayerChart.Context(), environment: clock.environment, monitor: printer.monitor)
+      context: PlayerChart.Context(), environment: clock.environment,
+      monitor: try await session.monitor(printer, name: example.name))
     script.say("The video loads; the HUD shows, and hides 3 s later.")
     script.act { player.send(.loaded) }
     script.wait(.seconds(4))

@@ -50,14 +50,14 @@ enum PlayerDemo {
   static func makeSystem(
     _ session: ExampleSession, environment: SystemEnvironment, now: @escaping @Sendable () -> Duration,
     verbosity: Verbosity = Verbosity(quiet: false)
-  ) -> System<Player.State, Player.Event> {
+  ) async throws -> System<Player.State, Player.Event> {
     let printer = TimelinePrinter<Player.State, Player.Event>(
       console: session.console, now: now, describeState: describe, describeEvent: { "\($0)" },
       verbosity: verbosity, isRoutine: isRoutine)
     let video = SimulatedVideoPlayer(clock: environment.clock)
     return System(
       initial: Player.State(), reduce: Player.reduce, feedbacks: Player.feedbacks(player: video),
-      environment: environment, monitor: printer.monitor)
+      environment: environment, monitor: try await session.monitor(printer, name: example.name))
   }
 
   /// A position as a player shows it: `1:05`.
@@ -75,7 +75,8 @@ enum PlayerDemo {
       // second of ticks and restarts would push what they did off the screen.
       let verbosity = Verbosity(quiet: true)
       session.console.line(Verbosity.notice(quiet: true))
-      let player = makeSystem(session, environment: SystemEnvironment(), now: RealTime().now, verbosity: verbosity)
+      let player = try await makeSystem(
+        session, environment: SystemEnvironment(), now: RealTime().now, verbosity: verbosity)
       await Interactive.run(session, bindings: bindings) { key in
         switch key {
         case .character(" "), .enter: player.send(.tapped)
@@ -93,7 +94,7 @@ enum PlayerDemo {
       example.printHeader(session, time: ScriptClock.description + "\n" + videoLine)
       let clock = ScriptClock()
       let script = Script(console: session.console, clock: clock)
-      let player = makeSystem(session, environment: clock.environment, now: clock.now)
+      let player = try await makeSystem(session, environment: clock.environment, now: clock.now)
       play(script, player)
     }
   }

@@ -78,7 +78,7 @@ enum SearchDemo {
     let search = System(
       initial: Search.State.initial, reduceReturning: Search.reduce,
       feedbacks: Search.feedbacks(api: HTTPSearchAPI(baseURL: baseURL)),
-      monitor: printer.monitor)
+      monitor: try await session.monitor(printer, name: example.name))
     do {
       if session.isInteractive {
         await interact(session, search, server, printer)

@@ -54,11 +54,12 @@ enum SignInDemo {
   }
 
   static func makeSystem(
-    auth: SimulatedAuthService, environment: SystemEnvironment, printer: TimelinePrinter<SignIn.State, SignIn.Event>
-  ) -> System<SignIn.State, SignIn.Event> {
+    _ session: ExampleSession, auth: SimulatedAuthService, environment: SystemEnvironment,
+    printer: TimelinePrinter<SignIn.State, SignIn.Event>
+  ) async throws -> System<SignIn.State, SignIn.Event> {
     System(
       initial: .signedOut(nil), reduceReturning: SignIn.reduce, feedbacks: SignIn.feedbacks(auth: auth),
-      environment: environment, monitor: printer.monitor)
+      environment: environment, monitor: try await session.monitor(printer, name: example.name))
   }
 
   static let serverLine =
@@ -69,7 +70,7 @@ enum SignInDemo {
       example.printHeader(session, time: Example.interactiveTime + "\n" + serverLine)
       let auth = SimulatedAuthService(clock: ContinuousClock())
       let printer = makePrinter(session, now: RealTime().now)
-      let signIn = makeSystem(auth: auth, environment: SystemEnvironment(), printer: printer)
+      let signIn = try await makeSystem(session, auth: auth, environment: SystemEnvironment(), printer: printer)
       await Interactive.run(session, bindings: bindings) { key in
         switch key {
         case .character("i"): signIn.send(.signIn(SimulatedAuthService.knownUser))
@@ -89,7 +90,7 @@ enum SignInDemo {
       let script = Script(console: session.console, clock: clock)
       let auth = SimulatedAuthService(clock: clock.clock)
       let printer = makePrinter(session, now: clock.now)
-      let signIn = makeSystem(auth: auth, environment: clock.environment, printer: printer)
+      let signIn = try await makeSystem(session, auth: auth, environment: clock.environment, printer: printer)
       script.act {}
       script.say("Sign in with a wrong password: the server refuses, and the user stays signed out, with the reason.")
       script.act { signIn.send(.signIn(wrongPassword)) }

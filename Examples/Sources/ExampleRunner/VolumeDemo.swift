@@ -24,13 +24,13 @@ enum VolumeDemo {
 
   static func makeSystem(
     _ session: ExampleSession, environment: SystemEnvironment, now: @escaping @Sendable () -> Duration
-  ) -> System<Volume.State, Volume.Event> {
+  ) async throws -> System<Volume.State, Volume.Event> {
     let printer = TimelinePrinter<Volume.State, Volume.Event>(
       console: session.console, now: now, describeState: describe, describeEvent: { "\($0)" })
     return System(
       initial: Volume.State(value: initial), reduceReturning: Volume.reduce,
       feedbacks: Volume.feedbacks(target: target),
-      environment: environment, monitor: printer.monitor)
+      environment: environment, monitor: try await session.monitor(printer, name: example.name))
   }
 
   /// What a key did, which the timeline shows only as two quick lines: the
@@ -46,7 +46,7 @@ enum VolumeDemo {
     let targetLine = "The speaker starts at \(initial); the target, outside the system, is \(target)."
     if session.isInteractive {
       example.printHeader(session, time: Example.interactiveTime + "\n" + targetLine)
-      let volume = makeSystem(session, environment: SystemEnvironment(), now: RealTime().now)
+      let volume = try await makeSystem(session, environment: SystemEnvironment(), now: RealTime().now)
       await Interactive.run(session, bindings: bindings) { key in
         let event: Volume.Event
         switch key {
@@ -67,7 +67,7 @@ enum VolumeDemo {
       script.say(
         "As the system starts, the loop runs to rest: every state runs both feedbacks, until neither has a step to take."
       )
-      let volume = makeSystem(session, environment: clock.environment, now: clock.now)
+      let volume = try await makeSystem(session, environment: clock.environment, now: clock.now)
       script.act {}
       script.wait(.seconds(1))
       script.say("Turn the volume up twice: each time the loop brings it back down.")

@@ -45,10 +45,67 @@ public final class MonitorClient: Sendable {
   ///     `DeclarativeSystem`'s `diagram.mermaid`, or a `Statechart`'s, whose
   ///     composite states the page draws nested.
   ///   - queueCapacity: how many messages may wait for the network.
+  ///   - welcomeTimeLimit: how long to wait for the monitor's answer to the
+  ///     application's hello.
+  /// - Throws: ``MonitorConnectionError`` when the monitor refuses the
+  ///   connection (a wrong secret, most often), or what answers is not the
+  ///   monitor; the network's error when nothing listens at `host`:`port`.
   public static func connect<State: Codable & Sendable, Event: Codable & TimeTravelEvent>(
     host: String = "127.0.0.1", port: Int, secret: String, system: FeedbackLoop.System<State, Event>,
-    recorder: Recorder<State, Event>, diagram: String? = nil, queueCapacity: Int = 10_000
+    recorder: Recorder<State, Event>, diagram: String? = nil, queueCapacity: Int = 10_000,
+    welcomeTimeLimit: Duration = .seconds(10)
   ) async throws -> MonitorClient where Event.TravelState == State {
+    let machine = TimeMachine(system: system, recorder: recorder)
+    return try await open(
+      host: host, port: port, secret: secret, recorder: recorder, serializer: .codable, diagram: diagram,
+      queueCapacity: queueCapacity, welcomeTimeLimit: welcomeTimeLimit
+    ) { line in apply(line, machine: machine, system: system) }
+  }
+
+  /// Streams the timeline `recorder` records to the monitor at `host`:`port`,
+  /// to be watched only: the page shows every moment, and the commands it
+  /// sends (a jump, an event, playback) are refused with a reason shown on
+  /// the page. For a system whose State or Event is not `Codable`, or whose
+  /// event carries no jump.
+  ///
+  /// ```swift
+  /// let recorder = Recorder<Counter.State, Counter.Event>(system: "counter")
+  /// let counter = System(initial: 0, reduce: Counter.reduce, feedbacks: [], monitor: recorder.monitor)
+  /// let link = try await MonitorClient.stream(
+  ///   port: 7_071, secret: secretPrintedByTheMonitor, recorder: recorder, serializer: .described)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - serializer: how states and events become JSON: `.codable` for
+  ///     `Codable` types, `.described` for any (their description, a string).
+  ///   - Others: as in ``connect(host:port:secret:system:recorder:diagram:queueCapacity:welcomeTimeLimit:)``.
+  /// - Throws: ``MonitorConnectionError`` when the monitor refuses the
+  ///   connection; the network's error when it cannot be reached.
+  public static func stream<State: Sendable, Event: Sendable>(
+    host: String = "127.0.0.1", port: Int, secret: String, recorder: Recorder<State, Event>,
+    serializer: InspectionSerializer<State, Event>, diagram: String? = nil, queueCapacity: Int = 10_000,
+    welcomeTimeLimit: Duration = .seconds(10)
+  ) async throws -> MonitorClient {
+    try await open(
+      host: host, port: port, secret: secret, recorder: recorder, serializer: serializer, diagram: diagram,
+      queueCapacity: queueCapacity, welcomeTimeLimit: welcomeTimeLimit
+    ) { line in
+      switch decodeMonitorLine(AppCommand.self, line) {
+      case .failure(let error): error.reason
+      case .success(let command) where command.type == .welcome || command.type == .rejected: nil
+      case .success: "this application streams its timeline only: it takes no commands"
+      }
+    }
+  }
+
+  /// Connects, says hello, and waits for the monitor's answer: on a welcome,
+  /// streams the recorder's history then its live activity, and hands each
+  /// command to `apply` (which returns why it refused one, if it did).
+  private static func open<State: Sendable, Event: Sendable>(
+    host: String, port: Int, secret: String, recorder: Recorder<State, Event>,
+    serializer: InspectionSerializer<State, Event>, diagram: String?, queueCapacity: Int,
+    welcomeTimeLimit: Duration, apply: @escaping @Sendable (String) -> String?
+  ) async throws -> MonitorClient {
     let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .connect(host: host, port: port) { channel in
         channel.eventLoop.makeCompletedFuture {
@@ -57,14 +114,77 @@ public final class MonitorClient: Sendable {
         }
       }
     let (lines, outgoing) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
+    let (answers, answered) = AsyncStream<MonitorConnectionError?>.makeStream(bufferingPolicy: .bufferingOldest(1))
     let dropped = Locked<UInt64>(0)
     let queued = Locked<Int>(0)
     let systemID = recorder.stream.system
-    let serializer = InspectionSerializer<State, Event>.codable
     let hello = AppMessage(type: .hello, secret: secret, system: systemID, diagram: diagram)
     outgoing.yield(try hello.monitorLine())
 
-    // History first, then live activity, with nothing lost or repeated in between.
+    let rejections = Locked<[String]>([])
+    let task = Task<Void, Never> {
+      _ = try? await channel.executeThenClose { inbound, outbound in
+        await withTaskGroup(of: Void.self) { group in
+          group.addTask {
+            for await line in lines {
+              queued.withLock { $0 = max(0, $0 - 1) }
+              try? await outbound.write(ByteBuffer(string: line + "\n"))
+            }
+            // Everything queued is written (``close()``, or the monitor went away): the connection ends.
+            channel.channel.close(promise: nil)
+          }
+          var welcomed = false
+          do {
+            for try await buffer in inbound {
+              let line = String(buffer: buffer)
+              guard welcomed else {
+                // The first line answers the hello: a welcome, or why the monitor refused it.
+                switch decodeMonitorLine(AppCommand.self, line) {
+                case .success(let answer) where answer.type == .welcome:
+                  welcomed = true
+                  answered.yield(nil)
+                  continue
+                case .success(let answer) where answer.type == .rejected:
+                  answered.yield(.rejected(reason: answer.reason ?? "no reason given"))
+                default:
+                  answered.yield(.notTheMonitor(port: port, firstLine: String(line.prefix(200))))
+                }
+                break
+              }
+              if let reason = apply(line) {
+                rejections.withLock { $0.append(reason) }
+                if let answer = try? AppMessage(type: .rejected, reason: reason).monitorLine() {
+                  outgoing.yield(answer)
+                }
+              }
+            }
+          } catch {}
+          answered.yield(.closedBeforeWelcome(port: port))
+          answered.finish()
+          outgoing.finish()
+          await group.waitForAll()
+        }
+      }
+    }
+    // Something that is not the monitor may never answer (a web server waiting for the rest of a request).
+    let timer = Task {
+      try await Task.sleep(for: welcomeTimeLimit)
+      answered.yield(.noAnswer(port: port, waited: welcomeTimeLimit))
+    }
+    var refusal: MonitorConnectionError? = .closedBeforeWelcome(port: port)
+    for await answer in answers {
+      refusal = answer
+      break
+    }
+    timer.cancel()
+    if let refusal {
+      outgoing.finish()
+      channel.channel.close(promise: nil)
+      await task.value
+      throw refusal
+    }
+
+    // Welcomed: history first, then live activity, with nothing lost or repeated in between.
     let nextMoment = Locked<UInt64>(0)
     recorder.stream.add(
       catchingUp: {
@@ -98,34 +218,6 @@ public final class MonitorClient: Sendable {
         else { return }
         outgoing.yield(line)
       })
-
-    let machine = TimeMachine(system: system, recorder: recorder)
-    let rejections = Locked<[String]>([])
-    let task = Task<Void, Never> {
-      _ = try? await channel.executeThenClose { inbound, outbound in
-        await withTaskGroup(of: Void.self) { group in
-          group.addTask {
-            for await line in lines {
-              queued.withLock { $0 = max(0, $0 - 1) }
-              try? await outbound.write(ByteBuffer(string: line + "\n"))
-            }
-          }
-          do {
-            for try await buffer in inbound {
-              let line = String(buffer: buffer)
-              if let reason = apply(line, machine: machine, system: system) {
-                rejections.withLock { $0.append(reason) }
-                if let answer = try? AppMessage(type: .rejected, reason: reason).monitorLine() {
-                  outgoing.yield(answer)
-                }
-              }
-            }
-          } catch {}
-          outgoing.finish()
-          await group.waitForAll()
-        }
-      }
-    }
     return MonitorClient(channel: channel, outgoing: outgoing, dropped: dropped, task: task, rejections: rejections)
   }
 
@@ -146,10 +238,10 @@ public final class MonitorClient: Sendable {
   /// Why the commands the client could not apply were rejected, in order.
   public var rejectedCommands: [String] { rejections.withLock { $0 } }
 
-  /// Closes the connection; the system runs on.
+  /// Sends what waits for the network, then closes the connection; the
+  /// system runs on.
   public func close() async {
     outgoing.finish()
-    channel.channel.close(promise: nil)
     await task.value
   }
 

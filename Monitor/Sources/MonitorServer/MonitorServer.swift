@@ -97,14 +97,22 @@ public final class MonitorServer: Sendable {
     case .success(let port): pagePortBound = port
     case .failure(let error):
       pageTask.cancel()
-      throw error
+      throw ListenError(host: host, port: pagePort, listener: .page, underlying: error)
     }
 
-    let appServer = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-      .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-      .bind(host: host, port: appPort) { channel in
-        channel.eventLoop.makeCompletedFuture { try AppConnection.channel(channel) }
-      }
+    let appServer: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+    do {
+      appServer = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        .bind(host: host, port: appPort) { channel in
+          channel.eventLoop.makeCompletedFuture { try AppConnection.channel(channel) }
+        }
+    } catch {
+      // The page listens already: stopped, so that a monitor that failed to start holds no port.
+      pageTask.cancel()
+      await pageTask.value
+      throw ListenError(host: host, port: appPort, listener: .applications, underlying: error)
+    }
     let appPortBound = appServer.channel.localAddress?.port ?? appPort
     let hub = hub
     let secret = secret

@@ -7,6 +7,7 @@ const secret = new URLSearchParams(location.search).get("secret") || "";
 const systems = new Map(); // name -> { live, diagram, moments: [], raw: [] }
 let current = null;        // selected system's name
 let selected = 0;          // selected moment's index
+let following = true;      // whether the selection follows the newest moment
 const $ = (id) => document.getElementById(id);
 
 function system(name) {
@@ -177,7 +178,8 @@ function render() {
   $("status").textContent = entry
     ? current + (entry.live ? " · live" : " · not connected") + " · " + moments.length + " moments"
     : "waiting for an application";
-  if (selected >= moments.length) selected = Math.max(0, moments.length - 1);
+  // The newest moment, until the user picks an older one (picking the newest follows again).
+  if (following || selected >= moments.length || selected < 0) selected = Math.max(0, moments.length - 1);
   const scrub = $("scrub");
   scrub.max = Math.max(0, moments.length - 1);
   scrub.value = selected;
@@ -207,7 +209,7 @@ function render() {
     source.textContent = moment.event === undefined ? "" : "from " + describeSource(moment.source)
       + (moment.stopped ? " · stopped" : "");
     item.append(tick, number, time, event, source);
-    item.addEventListener("click", () => { selected = index; render(); });
+    item.addEventListener("click", () => choose(index));
     list.appendChild(item);
   });
 
@@ -236,6 +238,11 @@ function render() {
   }));
   fill($("effects"), [...inFlight.values()].map((c) => describeEffect(c.effect) + (c.kind === "effectQueued" ? " (queued)" : "")), "none");
   fill($("moment-effects"), moment ? moment.effects.map((c) => c.kind.replace("effect", "").toLowerCase() + " " + describeEffect(c.effect) + (c.error ? ": " + c.error : "")) : [], "none");
+  // What the event box suggests: the app's own last event, or no app's in particular.
+  const lastEvent = [...moments].reverse().find((m) => m.event !== undefined && !(m.event && m.event.travel));
+  $("event-editor").placeholder = lastEvent
+    ? "an event as JSON, like the last one: " + JSON.stringify(lastEvent.event)
+    : "an event as JSON, as the app's Event type encodes it";
   if (moment && document.activeElement !== $("state-editor") && !$("state-editor").dataset.edited)
     $("state-editor").value = JSON.stringify(moment.state, null, 2);
   renderDiagram(entry && entry.diagram ? entry.diagram : null);
@@ -259,8 +266,16 @@ function download(name, text, type) {
   link.click();
 }
 
-$("scrub").addEventListener("input", () => { selected = Number($("scrub").value); render(); });
-$("system").addEventListener("change", () => { current = $("system").value; selected = 0; render(); });
+// Selects the moment at `index` of the current system's timeline.
+function choose(index) {
+  const entry = systems.get(current);
+  selected = index;
+  following = !entry || index >= entry.moments.length - 1;
+  render();
+}
+
+$("scrub").addEventListener("input", () => choose(Number($("scrub").value)));
+$("system").addEventListener("change", () => { current = $("system").value; following = true; render(); });
 $("state-editor").addEventListener("input", () => { $("state-editor").dataset.edited = "yes"; });
 $("jump").addEventListener("click", () => {
   const moment = systems.get(current)?.moments[selected];
@@ -314,6 +329,7 @@ async function openSession() {
   if (systems.has(name)) systems.get(name).live = false;
   current = name;
   $("system").value = name;
+  following = true;
   render();
 }
 $("export-fixtures").addEventListener("click", () => { exporting = exportFixtures(); });
@@ -362,9 +378,6 @@ function scheduleRender() {
   pending = true;
   requestAnimationFrame(() => {
     pending = false;
-    const entry = systems.get(current);
-    // Follow the newest moment unless the user scrubbed back.
-    if (entry && selected >= entry.moments.length - 2) selected = entry.moments.length - 1;
     render();
   });
 }
@@ -375,7 +388,10 @@ function scheduleRender() {
 // waits, after each, for the application's answer to come back on the
 // timeline:
 //
-// 1. once `moments` moments are in, it reads moment `diff`'s diff and the
+// 0. once `moments` moments are in, it reads what the page shows before
+//    anything is clicked (the moment selected, the event box's hint), and
+//    stops there with `only=opening`;
+// 1. it reads moment `diff`'s diff and the
 //    drawn diagram (diagram.js's `diagramReport`, and the tree it read),
 //    (and reads the Mermaid text `parse`, if given),
 //    and stops there with `only=diagram` (enlarging the diagram first with
@@ -430,11 +446,8 @@ const selftest = (() => {
   }, number("limit", 60000));
   const texts = (selector) => [...document.querySelectorAll(selector)].map((node) => node.textContent);
   const live = () => systems.get(current).moments;
-  const select = (momentNumber) => {
-    selected = live().findIndex((moment) => moment.number === momentNumber);
-    render();
-  };
-  const selectIndex = (index) => { selected = index; render(); };
+  const select = (momentNumber) => choose(live().findIndex((moment) => moment.number === momentNumber));
+  const selectIndex = (index) => choose(index);
   const seen = (moment) => ({
     moment: "#" + moment.number, event: moment.event ?? null, state: moment.state,
     effects: moment.effects.map((change) => change.kind),
@@ -451,6 +464,19 @@ const selftest = (() => {
     waiting(moments) {
       if (moments.length < want) return false;
       liveSystem = current;
+      // What the page shows when it opens, before anything is clicked.
+      render();
+      report.atOpening = {
+        moment: $("moment-title").textContent,
+        selectedRows: texts("#timeline li.moment.selected span:nth-of-type(1)"),
+        eventPlaceholder: $("event-editor").placeholder,
+      };
+      if (query.get("only") === "opening") {
+        report.phase = "done";
+        write();
+        release();
+        return "done";
+      }
       select(number("diff", 1));
       report.timeline = texts("#timeline li.moment .event");
       report.sources = texts("#timeline li.moment .source");
