@@ -50,11 +50,11 @@ public final class MonitorClient: Sendable {
   /// - Throws: ``MonitorConnectionError`` when the monitor refuses the
   ///   connection (a wrong secret, most often), or what answers is not the
   ///   monitor; the network's error when nothing listens at `host`:`port`.
-  public static func connect<State: Codable & Sendable, Event: Codable & TimeTravelEvent>(
+  public static func connect<State: Codable & Sendable, Event: Codable & AnyStateTravelEvent>(
     host: String = "127.0.0.1", port: Int, secret: String, system: FeedbackLoop.System<State, Event>,
     recorder: Recorder<State, Event>, diagram: String? = nil, queueCapacity: Int = 10_000,
     welcomeTimeLimit: Duration = .seconds(10)
-  ) async throws -> MonitorClient where Event.TravelState == State {
+  ) async throws -> MonitorClient {
     let machine = TimeMachine(system: system, recorder: recorder)
     return try await open(
       host: host, port: port, secret: secret, recorder: recorder, serializer: .codable, diagram: diagram,
@@ -246,9 +246,9 @@ public final class MonitorClient: Sendable {
   }
 
   /// Applies one command; returns why it was rejected, if it was.
-  static func apply<State: Codable & Sendable, Event: Codable & TimeTravelEvent>(
+  static func apply<State: Codable & Sendable, Event: Codable & AnyStateTravelEvent>(
     _ line: String, machine: TimeMachine<State, Event>, system: FeedbackLoop.System<State, Event>
-  ) -> String? where Event.TravelState == State {
+  ) -> String? {
     let command: AppCommand
     switch decodeMonitorLine(AppCommand.self, line) {
     case .success(let decoded): command = decoded

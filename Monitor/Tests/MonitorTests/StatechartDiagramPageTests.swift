@@ -14,9 +14,10 @@ import Testing
 /// from its box. The app sends the chart's Mermaid (`StatechartDiagram.mermaid`);
 /// the page (diagram.js) reads the nesting from it and draws it.
 ///
-/// The connected system is the paged search: a statechart's own system
-/// cannot be connected yet (its `ChartSnapshot` is not `Codable` and its
-/// `ChartEvent` carries no jump), and the page reads only the diagram's text.
+/// The connected system is the paged search, since the page reads only the
+/// diagram's text. (A statechart's own system connects too, now that
+/// `ChartSnapshot` and `ChartEvent` are `Codable` and the event carries a
+/// jump; driving one from the page in Chromium is not tested yet.)
 @Suite(.serialized) struct StatechartDiagramPageTests {
   enum Key: Sendable, Equatable {
     case loaded, play, pause, tap, introStarted, skip, seekFinished, stop
