@@ -10,18 +10,20 @@ import Testing
 @Suite struct RecordedsearchTests {
   @Test("moment 2: {\"loaded\":{\"page\":1,\"results\":[\"swift-1-0\",\"swift-1-1\"]}}")
   func moment2() throws {
+    let assertions = TransitionAssertions(PagedSearch.reduce)
     let given = try decode(PagedSearch.State.self, #"{"loadingPage":1,"query":"swift","results":[]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"loaded":{"page":1,"results":["swift-1-0","swift-1-1"]}}"#)
     let then = try decode(PagedSearch.State.self, #"{"nextPage":2,"query":"swift","results":["swift-1-0","swift-1-1"]}"#)
-    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   @Test("moment 4: {\"loaded\":{\"page\":2,\"results\":[\"swift-2-0\",\"swift-2-1\"]}}")
   func moment4() throws {
+    let assertions = TransitionAssertions(PagedSearch.reduce)
     let given = try decode(PagedSearch.State.self, #"{"loadingPage":2,"nextPage":2,"query":"swift","results":["swift-1-0","swift-1-1"]}"#)
     let when = try decode(PagedSearch.Event.self, #"{"loaded":{"page":2,"results":["swift-2-0","swift-2-1"]}}"#)
     let then = try decode(PagedSearch.State.self, #"{"nextPage":3,"query":"swift","results":["swift-1-0","swift-1-1","swift-2-0","swift-2-1"]}"#)
-    TransitionAssertions(PagedSearch.reduce).assertThat(from: given, on: when, newStateIs: then)
+    assertions.assertThat(from: given, on: when, newStateIs: then)
   }
 
   private func decode<Value: Decodable>(_ type: Value.Type, _ json: String) throws -> Value {
