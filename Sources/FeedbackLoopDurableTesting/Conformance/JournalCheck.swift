@@ -1,6 +1,6 @@
 import FeedbackLoopDurable
 
-/// One rule of the ``Journal`` contract, checked against a backend.
+/// One rule of the `Journal` contract, checked against a backend.
 ///
 /// A backend's test target runs every check of ``JournalConformance/checks``,
 /// one test per check, each on journals of its own:
@@ -21,7 +21,7 @@ public struct JournalCheck: Sendable, CustomStringConvertible {
   /// A short name, unique in ``JournalConformance/checks``
   /// ("conditional append", "snapshots", ...).
   public let name: String
-  /// The rule the check holds, as the ``Journal`` documentation states it.
+  /// The rule the check holds, as the `Journal` documentation states it.
   public let rule: String
   private let body: @Sendable (JournalCheckContext) async throws -> Void
 

@@ -1,4 +1,4 @@
-/// The conformance suite of ``FeedbackLoopDurable/Journal``: every rule of
+/// The conformance suite of `Journal`: every rule of
 /// the contract, as checks that any backend's tests run.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-/// A rule of the ``FeedbackLoopDurable/Journal`` contract that a backend
+/// A rule of the `Journal` contract that a backend
 /// broke, found by a ``JournalCheck``.
 ///
 /// ```swift
