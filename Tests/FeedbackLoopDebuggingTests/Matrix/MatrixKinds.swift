@@ -228,7 +228,12 @@ enum CycleKind: MatrixKind {
   static let fixtureSuite = "MatrixCycleFixtures"
   static let stateType = "CycleKind.State"
   static let eventType = "CycleKind.Event"
-  static let reducer = "CycleKind.reduce"
+  /// The router's reducer as a generated test spells it: evaluated before
+  /// the test decodes, it makes the router, and with it the drivers' event
+  /// types known to the decoder, whichever test runs first (a reference to
+  /// `reduce` would make the router only at its first call, after the
+  /// decode).
+  static let reducer = "CycleKind.reducing.reduce"
 }
 
 /// Two counters lifted into one parent, composed as features.

@@ -13,7 +13,7 @@ import Testing
 @Suite struct MatrixCycleFixtures {
   @Test("moment 1: keys: plus")
   func moment1() throws {
-    let assertions = TransitionAssertions(CycleKind.reduce)
+    let assertions = TransitionAssertions(CycleKind.reducing.reduce)
     let given = try decode(CycleKind.State.self, #"{"endedDrivers":[],"memory":2,"previous":[],"queue":[{"count":0}]}"#)
     let when = try decode(CycleKind.Event.self, #"{"driver":{"driver":"keys","event":{"plus":{}},"type":"FeedbackLoopDebuggingTests.CycleKind.Key"}}"#)
     let then = try decode(CycleKind.State.self, #"{"endedDrivers":[],"memory":2,"previous":[{"count":0}],"queue":[{"count":1}]}"#)
@@ -22,7 +22,7 @@ import Testing
 
   @Test("moment 2: keys: plus")
   func moment2() throws {
-    let assertions = TransitionAssertions(CycleKind.reduce)
+    let assertions = TransitionAssertions(CycleKind.reducing.reduce)
     let given = try decode(CycleKind.State.self, #"{"endedDrivers":[],"memory":2,"previous":[{"count":0}],"queue":[{"count":1}]}"#)
     let when = try decode(CycleKind.Event.self, #"{"driver":{"driver":"keys","event":{"plus":{}},"type":"FeedbackLoopDebuggingTests.CycleKind.Key"}}"#)
     let then = try decode(CycleKind.State.self, #"{"endedDrivers":[],"memory":2,"previous":[{"count":0},{"count":1}],"queue":[{"count":2}]}"#)
@@ -31,7 +31,7 @@ import Testing
 
   @Test("moment 3: keys: minus")
   func moment3() throws {
-    let assertions = TransitionAssertions(CycleKind.reduce)
+    let assertions = TransitionAssertions(CycleKind.reducing.reduce)
     let given = try decode(CycleKind.State.self, #"{"endedDrivers":[],"memory":2,"previous":[{"count":0},{"count":1}],"queue":[{"count":2}]}"#)
     let when = try decode(CycleKind.Event.self, #"{"driver":{"driver":"keys","event":{"minus":{}},"type":"FeedbackLoopDebuggingTests.CycleKind.Key"}}"#)
     let then = try decode(CycleKind.State.self, #"{"endedDrivers":[],"memory":2,"previous":[{"count":1},{"count":2}],"queue":[{"count":1}]}"#)
@@ -40,7 +40,7 @@ import Testing
 
   @Test("moment 4: keys: plus")
   func moment4() throws {
-    let assertions = TransitionAssertions(CycleKind.reduce)
+    let assertions = TransitionAssertions(CycleKind.reducing.reduce)
     let given = try decode(CycleKind.State.self, #"{"endedDrivers":[],"memory":2,"previous":[{"count":1},{"count":2}],"queue":[{"count":1}]}"#)
     let when = try decode(CycleKind.Event.self, #"{"driver":{"driver":"keys","event":{"plus":{}},"type":"FeedbackLoopDebuggingTests.CycleKind.Key"}}"#)
     let then = try decode(CycleKind.State.self, #"{"endedDrivers":[],"memory":2,"previous":[{"count":2},{"count":1}],"queue":[{"count":2}]}"#)
