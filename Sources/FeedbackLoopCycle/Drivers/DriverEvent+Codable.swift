@@ -1,4 +1,4 @@
-import Synchronization
+import FeedbackLoop
 
 /// A driver's event is written with the driver's name and its event type's
 /// name, so that it decodes back into the type the driver's event filter
@@ -72,7 +72,8 @@ extension DriverEvent: Codable {
 /// (`String(reflecting:)`): one table for the process, written when routers
 /// are built, read when a timeline is decoded.
 enum DriverEventTypes {
-  private static let decoders = Mutex<[String: @Sendable (any Decoder) throws -> any Sendable]>([:])
+  // `Locked`, not a bare `Mutex`: ThreadSanitizer sees its hand-over (see `Locked`).
+  private static let decoders = Locked<[String: @Sendable (any Decoder) throws -> any Sendable]>([:])
 
   static func name(of type: Any.Type) -> String { String(reflecting: type) }
 

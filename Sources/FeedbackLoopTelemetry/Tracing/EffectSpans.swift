@@ -1,5 +1,4 @@
 import FeedbackLoop
-import Synchronization
 import Tracing
 
 /// The open spans behind `SystemMonitor.effectSpans(label:tracer:)`, one per
@@ -7,9 +6,10 @@ import Tracing
 final class EffectSpans: Sendable {
   private let system: String
   private let tracer: any Tracer
-  private let table = Mutex(Table())
+  // `Locked`, not a bare `Mutex`: ThreadSanitizer sees its hand-over (see `Locked`).
+  private let table = Locked(Table())
 
-  private struct Table: ~Copyable {
+  private struct Table {
     var open: [RunningEffect: any Span] = [:]
     var isStopped = false
   }

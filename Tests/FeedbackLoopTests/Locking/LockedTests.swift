@@ -49,4 +49,29 @@ import Testing
     }
     #expect(counter.lock.withLock { counter.value } == Self.threads * Self.rounds)
   }
+
+  /// A bare `Mutex` hands a contended lock over where ThreadSanitizer does not
+  /// look, so the sanitizer run reports races that are not there (as it did
+  /// for the chart-state decoder table): every module takes `Locked` instead.
+  @Test("no module under Sources/ holds a bare Mutex: each takes Locked, whose hand-over the sanitizer sees")
+  func noBareMutex() throws {
+    let sources = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Sources")
+    let files =
+      FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+      .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+    #expect(files.count > 100, "too few sources under \(sources.path)")
+    var offending: [String] = []
+    for file in files where file.lastPathComponent != "Locked.swift" {
+      for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+        let code = line.trimmingCharacters(in: .whitespaces)
+        guard !code.hasPrefix("//") else { continue }
+        if code.contains("Mutex(") || code.contains("Mutex<") {
+          offending.append("\(file.lastPathComponent): \(code)")
+        }
+      }
+    }
+    #expect(offending.isEmpty, "take Locked instead: \(offending)")
+  }
 }
