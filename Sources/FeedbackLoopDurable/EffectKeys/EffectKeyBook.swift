@@ -55,6 +55,10 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
     var number: UInt64
   }
 
+  /// The kinds of feedback that run an effect per request at once: their
+  /// keys name the request.
+  private static var keyedKinds: Set<String> { ["requests", "byID"] }
+
   private let systemID: String
   private let feedbacks: [Feedback<State, Event>]
   private let foldStart: UInt64
@@ -128,7 +132,7 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
     let sequence = known ?? restoredOrigin(of: trigger, current: current) ?? current
     let key = EffectKey(
       systemID: systemID, sequence: sequence, feedback: id.feedback.name,
-      request: id.feedback.kind == "requests" ? id.trigger : nil)
+      request: Self.keyedKinds.contains(id.feedback.kind) ? id.trigger : nil)
     book.withLock { book in
       book.running[trigger, default: Origin(sequence: sequence, running: 0)].running += 1
       book.cancelled[trigger] = nil

@@ -45,7 +45,9 @@ import Foundation
 ///   of its own (`Effect.executorPreference(_:)`) is not held either: do
 ///   not give one to an effect that must wait.
 /// - Effects are at least once across crashes: a restored state starts the
-///   effects it asks for again, even if they ran before the crash.
+///   effects it asks for again, even if they ran before the crash. Each
+///   reads its idempotency key, the same when it starts again:
+///   ``DurableEffect/key``.
 /// - One writer (G17): the journal refuses an append whose expected
 ///   sequence is stale, as when another process restored the same id and
 ///   wrote first. The system then stops, every awaiting caller gets
