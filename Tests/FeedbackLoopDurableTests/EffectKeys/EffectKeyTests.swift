@@ -200,3 +200,39 @@ struct EffectKeyTests {
     harness.executor.runUntilIdle()
   }
 }
+
+@Suite("Effect keys of main-actor systems", .runsLeftoverJobs, .timeLimit(.minutes(1)))
+@MainActor
+struct MainActorEffectKeyTests {
+  @Test("G10 a main-actor durable system's restored effect has the equal key, and a task it makes inherits it")
+  func mainActorRestoredKey() async throws {
+    let harness = ClockedHarness()
+    let keys = Locked<[EffectKey?]>([])
+    let payouts = Feedback<Account.State, Account.Event>.query(\.pendingPayout, name: "payout") { _ in
+      .run { send in
+        let inherited = await Task { DurableEffect.key }.value
+        keys.withLock { $0.append(inherited) }
+        try await send.clock.sleep(for: .seconds(60))
+      }
+    }
+    func restore() async throws -> DurableSystem<Account.State, Account.Event> {
+      try await DurableSystem.restore(
+        id: "account", writer: JournalWriter(journal: harness.journal), initial: Account.State(),
+        reduce: Account.reduce, feedbacks: [payouts], isolation: .mainActor, environment: harness.environment)
+    }
+    var account: DurableSystem<Account.State, Account.Event>? = try await restore()
+    try await account?.sendDurably(.requestPayout(5))
+    try await account?.sendDurably(.deposit(1))
+    while harness.executor.runUntilIdle() > 0 || keys.withLock({ $0.isEmpty }) { await Task.yield() }
+    account = nil
+    harness.executor.runUntilIdle()
+
+    let restored = try await restore()
+    while harness.executor.runUntilIdle() > 0 || keys.withLock({ $0.count < 2 }) { await Task.yield() }
+    #expect(
+      keys.withLock { $0 }
+        == Array(repeating: EffectKey(systemID: "account", sequence: 1, feedback: "payout"), count: 2))
+    restored.stop()
+    harness.executor.runUntilIdle()
+  }
+}
