@@ -20,7 +20,7 @@ package struct DurableRecordDecoder<State: Codable & Sendable, Event: Codable & 
       fatalError(
         "DurableSystem \"\(systemID)\": a migration from schema version \(highest) is registered, but the "
           + "system's schemaVersion is \(schemaVersion): a migration from version n makes version n + 1, "
-          + "so the schemaVersion must be at least \(highest + 1).")
+          + "so the schemaVersion must be above \(highest).")
     }
     self.systemID = systemID
     self.codec = codec

@@ -24,9 +24,9 @@ import Foundation
 /// ```
 ///
 /// The journal's ids are read a page at a time, and so are the events of
-/// a ``FullHistoryJournal`` (such as ``InMemoryJournal``): memory holds one
+/// a `FullHistoryJournal` (such as `InMemoryJournal`): memory holds one
 /// page and one state, whatever the history's length. A journal that is
-/// not a ``FullHistoryJournal`` gives only its latest snapshot and the
+/// not a `FullHistoryJournal` gives only its latest snapshot and the
 /// events after it: the check then decodes them and folds the events from
 /// the snapshot, but has nothing to compare the snapshot with (the report
 /// counts the snapshots it compared). Check a journal that no system is
@@ -39,7 +39,9 @@ public enum JournalReplay {
   ///   - initial: the state of a system with nothing stored, as the
   ///     systems' restore is given.
   ///   - reduce: today's reducer.
-  ///   - codec, schemaVersion, migrations: as the systems' restore is given.
+  ///   - codec: the systems' codec.
+  ///   - schemaVersion: the version the systems' restore is given.
+  ///   - migrations: the migrations the systems' restore is given.
   ///   - pageSize: how many ids, and how many events, are read at a time.
   /// - Returns: what the check found; ``JournalReplayReport/isClean`` when
   ///   every system replays.

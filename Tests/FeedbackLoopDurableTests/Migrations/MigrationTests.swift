@@ -200,7 +200,7 @@ struct MigrationTests {
         reduce: Account.reduce, migrations: DurableMigrations().eventsUnchanged(from: 1))
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(message.contains("the schemaVersion must be at least 2"), "stderr: \(message)")
+    #expect(message.contains("the schemaVersion must be above 1"), "stderr: \(message)")
   }
 
   @Test("a migration registered twice for one version stops with a clear message")
@@ -212,5 +212,20 @@ struct MigrationTests {
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("from schema version 1 is registered twice"), "stderr: \(message)")
+  }
+}
+
+@Suite("Closed enums of durable systems")
+struct DurableClosedEnumsTests {
+  @Test("DurableRecordKind is closed for good: a switch over it needs no default")
+  func recordKind() {
+    func name(_ kind: DurableRecordKind) -> String {
+      switch kind {
+      case .snapshot: "snapshot"
+      case .event: "event"
+      }
+    }
+    #expect([DurableRecordKind.snapshot, .event].map(name) == ["snapshot", "event"])
+    #expect("\(DurableRecordKind.snapshot)" == "snapshot")
   }
 }
