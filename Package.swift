@@ -139,9 +139,12 @@ let package = Package(
     // The journal conformance suite: the checks every backend's tests run
     // (the SQLite and PostgreSQL packages' too). No test framework: a check
     // throws, so that any framework can run it.
+    // The replay check too: every stored system through today's reducer
+    // and migrations, with CustomDump's diff of a diverging snapshot (the
+    // debugging layer's replay shows its divergences the same way).
     .target(
       name: "FeedbackLoopDurableTesting",
-      dependencies: ["FeedbackLoopDurable"]
+      dependencies: ["FeedbackLoopDurable", .product(name: "CustomDump", package: "swift-custom-dump")]
     ),
     // The shared scenarios (the search, the skip-intro, the
     // player chart), the articles' code check and the test harness, written
@@ -213,13 +216,13 @@ let package = Package(
     .testTarget(
       name: "FeedbackLoopDurableTests",
       dependencies: [
-        "FeedbackLoop", "FeedbackLoopDurable", "FeedbackLoopTesting", "FeedbackLoopScenarios",
-        .product(name: "Logging", package: "swift-log"),
+        "FeedbackLoop", "FeedbackLoopDurable", "FeedbackLoopDurableTesting", "FeedbackLoopTesting",
+        "FeedbackLoopScenarios", .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(
       name: "FeedbackLoopDurableTestingTests",
-      dependencies: ["FeedbackLoopDurable", "FeedbackLoopDurableTesting"]
+      dependencies: ["FeedbackLoopDurable", "FeedbackLoopDurableTesting", "FeedbackLoop"]
     ),
   ],
   swiftLanguageModes: [.v6]

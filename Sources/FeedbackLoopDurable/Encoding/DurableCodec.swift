@@ -52,9 +52,11 @@ public struct JSONDurableCodec: DurableCodec {
 /// What a durable system stores for each event and snapshot: the value and
 /// the schema version of the code that wrote it.
 ///
-/// A restore reads the version before the value, and refuses a version it
-/// was not given (``DurableSystemError/unsupportedSchemaVersion(systemID:sequence:found:supported:)``)
-/// rather than misread it.
+/// A restore reads the version before the value: an older version is
+/// brought to the current one by the system's ``DurableMigrations``, and a
+/// version that none of them reaches, or a newer one
+/// (``DurableSystemError/unsupportedSchemaVersion(systemID:sequence:found:supported:)``),
+/// stops the restore rather than be misread.
 ///
 /// ```swift
 /// // {"value":{"added":{"item":"tea"}},"version":1}
@@ -74,4 +76,17 @@ public struct DurableEnvelope<Value: Codable>: Codable {
 /// Only the version of a stored envelope, read before its value.
 struct DurableEnvelopeVersion: Decodable {
   var version: Int
+}
+
+/// Only the value of a stored envelope, for types that are only
+/// `Decodable` (the types a migration reads).
+struct StoredValue<Value: Decodable>: Decodable {
+  var value: Value
+}
+
+/// An envelope for a type that is only `Encodable` (the types a migration
+/// writes); the same keys as ``DurableEnvelope``.
+struct StoredEnvelope<Value: Encodable>: Encodable {
+  var version: Int
+  var value: Value
 }

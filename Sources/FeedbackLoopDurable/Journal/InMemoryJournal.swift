@@ -9,6 +9,9 @@ import Foundation
 /// batch whose expected sequence is stale is refused, ``load(_:)`` gives the
 /// latest snapshot and the events after it.
 ///
+/// It keeps every event, those before the latest snapshot too
+/// (``FullHistoryJournal``), so that a replay check compares its snapshots.
+///
 /// Tests make it fail with ``failNextAppend(with:)`` (one call) or
 /// ``failAppends(with:)`` (every call until ``stopFailing()``): a failing
 /// call throws and stores nothing, as a disk that refuses a write would.
@@ -19,7 +22,7 @@ import Foundation
 /// _ = try? await journal.append([batch])  // throws InMemoryJournal.InjectedFailure
 /// let results = try await journal.append([batch])  // [.appended(through: 1)]
 /// ```
-public final class InMemoryJournal: Journal {
+public final class InMemoryJournal: FullHistoryJournal {
   /// The error a failing append throws unless the test gives its own.
   public struct InjectedFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public init() {}
@@ -97,6 +100,21 @@ public final class InMemoryJournal: Journal {
       }
       return JournalHistory(snapshot: stored.snapshot, events: events)
     }
+  }
+
+  public func events(of systemID: String, after sequence: UInt64, limit: Int) async throws -> [JournalRecord] {
+    guard limit > 0 else { return [] }
+    return contents.withLock { contents in
+      guard let events = contents.systems[systemID]?.events, sequence < UInt64(events.count) else { return [] }
+      let start = Int(sequence)
+      return events[start..<(start + min(limit, events.count - start))].enumerated().map { offset, payload in
+        JournalRecord(sequence: UInt64(start + offset + 1), payload: payload)
+      }
+    }
+  }
+
+  public func latestSnapshot(of systemID: String) async throws -> JournalRecord? {
+    contents.withLock { $0.systems[systemID]?.snapshot }
   }
 
   public func systemIDs(after id: String?, limit: Int) async throws -> [String] {

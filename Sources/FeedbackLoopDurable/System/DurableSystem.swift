@@ -5,7 +5,7 @@ import Foundation
 /// that its state survives a crash of the process, and whose effects start
 /// only once the state that asked for them is stored.
 ///
-/// A durable system is restored, never just created: ``restore(id:writer:initial:reduce:feedbacks:snapshots:codec:schemaVersion:isolation:environment:monitor:caller:)``
+/// A durable system is restored, never just created: ``restore(id:writer:initial:reduce:feedbacks:snapshots:codec:schemaVersion:migrations:isolation:environment:monitor:caller:)``
 /// reads the system's latest snapshot (or takes `initial` when there is
 /// none), folds the events stored after it through the reducer, and starts
 /// the system with that state. Like any system's initial state, the
@@ -89,9 +89,13 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   ///
   /// The state it starts with is the latest snapshot's (or `initial` when
   /// none is stored) with every event stored after it folded in, in order.
-  /// A record that does not decode, or that a schema version other than
-  /// `schemaVersion` wrote, stops the restore with an error that names the
-  /// system and the sequence, and writes nothing.
+  /// A record that an older schema version wrote is brought to
+  /// `schemaVersion` by `migrations`, one version at a time; what the
+  /// system writes afterwards is of `schemaVersion`. A record that does not
+  /// decode (the error names the field), that no registered migration
+  /// reaches, whose migration throws, or that a newer schema version wrote,
+  /// stops the restore with an error that names the system and the
+  /// sequence, and writes nothing.
   ///
   /// ```swift
   /// let counter = try await DurableSystem.restore(
@@ -111,6 +115,7 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   ///   - codec: how events and states become bytes; JSON by default.
   ///   - schemaVersion: the version of `State` and `Event` that this code
   ///     writes and reads.
+  ///   - migrations: how records of older versions become this version's.
   ///   - isolation: where the reducer and the feedbacks run (G10).
   ///   - environment: the clock, effect executor and logger (its event
   ///     buffer must be unbounded).
@@ -125,6 +130,7 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
     snapshots: SnapshotPolicy<State> = .every(100),
     codec: some DurableCodec = JSONDurableCodec(),
     schemaVersion: Int = 1,
+    migrations: DurableMigrations<State, Event> = DurableMigrations(),
     isolation: SystemIsolation = .sendingThread,
     environment: SystemEnvironment = SystemEnvironment(),
     monitor: SystemMonitor<State, Event>? = nil,
@@ -136,12 +142,14 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
           + "an event dropped by the buffer would leave its sender waiting for an acknowledgement; "
           + "bound the journal writer's queue instead (JournalWriter(journal:queue:)).")
     }
+    let decoder = DurableRecordDecoder(
+      systemID: id, codec: codec, schemaVersion: schemaVersion, migrations: migrations)
     let history = try await writer.journal.load(id)
     var state = initial
     var foldStart: UInt64 = 0
     var snapshotOrigins: [EffectOrigin] = []
     if let snapshot = history?.snapshot {
-      state = try decode(State.self, snapshot, systemID: id, codec: codec, schemaVersion: schemaVersion)
+      state = try decoder.state(snapshot)
       foldStart = snapshot.sequence
       // Absent from a snapshot written without them: the keys then start at the snapshot.
       snapshotOrigins = (try? codec.decode(SnapshotEffectOrigins.self, from: snapshot.payload))?.effectOrigins ?? []
@@ -149,7 +157,7 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
     // The folded states let the restored effects find their keys' sequences.
     var folded = feedbacks.isEmpty ? [] : [state]
     for record in history?.events ?? [] {
-      reduce(&state, try decode(Event.self, record, systemID: id, codec: codec, schemaVersion: schemaVersion))
+      reduce(&state, try decoder.event(record))
       if !feedbacks.isEmpty { folded.append(state) }
     }
     let committed = history?.lastSequence ?? 0
@@ -199,26 +207,6 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
       })
     monitor.effectTaskScope = { effect, startTask in keys.startTask(of: effect, startTask) }
     return monitor
-  }
-
-  private static func decode<Value: Codable>(
-    _ type: Value.Type, _ record: JournalRecord, systemID: String, codec: some DurableCodec, schemaVersion: Int
-  ) throws(DurableSystemError) -> Value {
-    let version: Int
-    do {
-      version = try codec.decode(DurableEnvelopeVersion.self, from: record.payload).version
-    } catch {
-      throw .decodingFailed(systemID: systemID, sequence: record.sequence, underlying: error)
-    }
-    guard version == schemaVersion else {
-      throw .unsupportedSchemaVersion(
-        systemID: systemID, sequence: record.sequence, found: version, supported: schemaVersion)
-    }
-    do {
-      return try codec.decode(DurableEnvelope<Value>.self, from: record.payload).value
-    } catch {
-      throw .decodingFailed(systemID: systemID, sequence: record.sequence, underlying: error)
-    }
   }
 
   // MARK: - Sending

@@ -16,18 +16,18 @@ struct SchemaVersionTests {
     #expect(String(decoding: stored.payload, as: UTF8.self) == #"{"value":{"deposit":{"_0":4}},"version":3}"#)
   }
 
-  @Test("a record of another schema version stops the restore with an error naming the system and the sequence")
+  @Test("a record of an older schema version with no migration stops the restore, naming the system and sequence")
   func otherVersionStopsTheRestore() async throws {
     let harness = DurableHarness()
     let account = try await harness.restore(schemaVersion: 1)
     try await account.sendDurably(.deposit(4))
     account.stop()
     let error = await #expect(throws: DurableSystemError.self) { try await harness.restore(schemaVersion: 2) }
-    guard case .unsupportedSchemaVersion("account", 1, 1, 2) = error else {
-      Issue.record("expected unsupportedSchemaVersion, got \(String(describing: error))")
+    guard case .migrationMissing("account", 1, .event, from: 1, found: 1, supported: 2) = error else {
+      Issue.record("expected migrationMissing, got \(String(describing: error))")
       return
     }
-    #expect("\(error!)".contains("system \"account\""))
+    #expect("\(error!)".contains("Event 1 of system \"account\""))
   }
 
   @Test("a record that does not decode stops the restore with an error naming the system and the sequence")

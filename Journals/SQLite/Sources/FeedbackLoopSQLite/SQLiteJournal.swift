@@ -36,8 +36,9 @@ import GRDB
 /// ``append(_:)`` nothing of that call is stored, and the journal goes on
 /// working once the cause is gone (space is freed, say).
 ///
-/// Events before the latest snapshot stay in the file (a replay check can
-/// read them); ``load(_:)`` reads the snapshot and the events after it only,
+/// Events before the latest snapshot stay in the file, and a replay check
+/// reads them a page at a time (``events(of:after:limit:)``, as a
+/// `FullHistoryJournal`); ``load(_:)`` reads the snapshot and the events after it only,
 /// through the primary key on (system id, sequence), so a restore does not
 /// grow with the history.
 public final class SQLiteJournal: Journal {
@@ -55,7 +56,8 @@ public final class SQLiteJournal: Journal {
 
   /// The database file's path.
   public let path: String
-  private let database: DatabasePool
+  /// Internal, not private: the full-history reads (SQLiteJournal+FullHistory.swift) use it.
+  let database: DatabasePool
 
   /// Opens the journal at `path`, creating the file and its tables if they
   /// do not exist.
