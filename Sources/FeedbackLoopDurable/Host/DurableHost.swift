@@ -85,19 +85,19 @@ public final class DurableHost<State: Codable & Sendable, Event: Codable & Senda
   ///   - restore: restores the system of an id; give every system the same
   ///     `JournalWriter`, so that their events are appended together.
   public init(
-    passivateAfter idleTime: Duration? = .seconds(300),
+    passivateAfter: Duration? = .seconds(300),
     maxLoaded: Int? = nil,
     clock: any Clock<Duration> = ContinuousClock(),
     restore: @escaping Restore
   ) {
-    if let idleTime, idleTime <= .zero {
-      fatalError("DurableHost(passivateAfter:) needs a positive idle time, not \(idleTime).")
+    if let passivateAfter, passivateAfter <= .zero {
+      fatalError("DurableHost(passivateAfter:) needs a positive idle time, not \(passivateAfter).")
     }
     if let maxLoaded, maxLoaded < 1 {
       fatalError("DurableHost(maxLoaded:) needs a bound of at least 1, not \(maxLoaded).")
     }
     self.restoreSystem = restore
-    self.idleTime = idleTime
+    self.idleTime = passivateAfter
     self.maxLoaded = maxLoaded
     self.clock = clock
     elapsed = Self.elapsedTime(on: clock)
@@ -199,9 +199,11 @@ public final class DurableHost<State: Codable & Sendable, Event: Codable & Senda
   }
 
   /// Passivates idle systems as time passes on the host's clock, until the
-  /// calling task is cancelled or the host stops: every `passivateAfter`, it
-  /// passivates the systems idle that long (a system is passivated between
-  /// one and two idle times after its last use).
+  /// calling task is cancelled (at once) or the host stops (at its next
+  /// sweep): every `passivateAfter`, it passivates the systems idle that
+  /// long, so a system is passivated between one and two idle times after
+  /// its last use. Returns at once for a host made with
+  /// `passivateAfter: nil`.
   ///
   /// ```swift
   /// let sweeper = Task { await host.run() }
