@@ -63,6 +63,27 @@ struct DurableHostTests {
     await harness.host.stop()
   }
 
+  @Test("Sends from many tasks while a small memory bound passivates and restores: none lost or applied twice")
+  func churnUnderATightBound() async throws {
+    let harness = HostHarness(passivateAfter: nil, maxLoaded: 3)
+    let ids = (0..<10).map { "account-\($0)" }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for amount in 1...10 {
+        for id in ids {
+          group.addTask { try await harness.host.sendDurably(.deposit(amount), to: id) }
+        }
+      }
+      try await group.waitForAll()
+    }
+    for id in ids {
+      let stored = try await harness.durable.storedEvents(id)
+      #expect(stored.count == 10)
+      #expect(Account.fold(stored).deposits.sorted() == Array(1...10))
+      #expect(try await harness.host.system(id).state.balance == 55)
+    }
+    await harness.host.stop()
+  }
+
   @Test("An idle system is passivated after its idle time on the host's clock, and its next event restores it")
   func idleSystemIsPassivated() async throws {
     let harness = HostHarness(passivateAfter: .seconds(60))
