@@ -49,6 +49,35 @@ struct HostileGateTests {
     other.stop()
   }
 
+  @Test("G16 an effect of a stored state that resumes after an await while a newer state is not stored waits for it")
+  func resumedEffectWaitsForTheNewerCommit() async throws {
+    let harness = DurableHarness()
+    let (answers, answer) = AsyncStream<Int>.makeStream()
+    let acted = Locked<[Int]>([])
+    let payout = Feedback<Account.State, Account.Event>.query(\.pendingPayout) { amount in
+      .run { _ in
+        for await reply in answers {
+          acted.withLock { $0.append(amount * reply) }
+          return
+        }
+      }
+    }
+    let account = try await harness.restore(feedbacks: [payout])
+    try await account.sendDurably(.requestPayout(3))
+    harness.executor.runUntilIdle()  // started: it awaits its answer
+    harness.journal.hold()
+    account.send(.deposit(1))  // a newer state, not stored
+    await harness.journal.waitForAppendCalls(2)
+    answer.yield(10)
+    #expect(harness.executor.runUntilIdle() == 0)  // its resumption is held
+    #expect(acted.withLock { $0 }.isEmpty)
+    harness.journal.release()
+    try await account.waitForCommit()
+    harness.executor.runUntilIdle()
+    #expect(acted.withLock { $0 } == [30])
+    account.stop()
+  }
+
   @Test("G16 a restored state's effects start before anything is written: the restored state is committed")
   func restoredStateEffectsStartAtOnce() async throws {
     let harness = DurableHarness()
