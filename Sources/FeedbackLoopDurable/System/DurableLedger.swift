@@ -53,8 +53,12 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     var failure: DurableSystemError?
     var isStopped = false
     var lastWaiterID: UInt64 = 0
-    /// Waiters whose task was cancelled before they were registered.
-    var cancelledWaiters: Set<UInt64> = []
+    /// The waiters given an id and not yet registered, and whether their
+    /// task was cancelled meanwhile. A cancellation after the registration
+    /// finds its waiter in a list, or nothing once it was answered: it must
+    /// not keep the id then, or each caller cancelled between its answer and
+    /// its return would leave one behind for good.
+    var unregisteredWaiters: [UInt64: Bool] = [:]
   }
 
   let systemID: String
@@ -133,6 +137,10 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
 
   var committedSequence: UInt64 { book.withLock { $0.committed } }
 
+  /// The waiters' ids the ledger keeps besides the waiting lists: for the
+  /// tests, which check that a caller leaves none behind.
+  var keptWaiterIDCount: Int { book.withLock { $0.unregisteredWaiters.count } }
+
   /// Counts an external event about to be sent; throws, and counts
   /// nothing, when it cannot be acknowledged.
   func willSendExternal() throws(DurableSystemError) {
@@ -179,13 +187,14 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   ) async throws -> UInt64 {
     let id = book.withLock { book in
       book.lastWaiterID += 1
+      book.unregisteredWaiters[book.lastWaiterID] = false
       return book.lastWaiterID
     }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         let waiter = Waiter(id: id, continuation: continuation)
         let outcome = book.withLock { book -> Result<UInt64, any Error>? in
-          if book.cancelledWaiters.remove(id) != nil { return .failure(CancellationError()) }
+          if book.unregisteredWaiters.removeValue(forKey: id) == true { return .failure(CancellationError()) }
           if let failure = book.failure { return .failure(failure) }
           return register(&book, waiter).map { $0.mapError { $0 as any Error } }
         }
@@ -199,7 +208,7 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
         if let index = book.commitWaiters.firstIndex(where: { $0.waiter.id == id }) {
           return book.commitWaiters.remove(at: index).waiter
         }
-        book.cancelledWaiters.insert(id)
+        if book.unregisteredWaiters[id] != nil { book.unregisteredWaiters[id] = true }
         return nil
       }
       waiter?.resume(throwing: CancellationError())
