@@ -230,17 +230,26 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   // MARK: - The writer's side
 
   func takeBatches() -> (batches: [JournalBatch], eventCount: Int) {
-    let (queued, committed) = book.withLock { book -> ([Queued], UInt64) in
+    let (queued, committed, hasMore) = book.withLock { book -> ([Queued], UInt64, Bool) in
       book.isScheduled = false
-      guard book.failure == nil else { return ([], book.committed) }
-      defer { book.queued = [] }
-      return (book.queued, book.committed)
+      guard book.failure == nil else { return ([], book.committed, false) }
+      // The events after the latest snapshot wait for the next append: in
+      // this one, a second batch would expect the sequence after the first
+      // one's, and when the first is refused (another owner wrote), the
+      // journal would check the second against the other owner's sequence,
+      // and append it if they happen to match: a merge (G17).
+      let end = book.queued.lastIndex { $0.snapshot != nil }.map { $0 + 1 } ?? book.queued.count
+      defer {
+        book.queued.removeFirst(end)
+        book.isScheduled = !book.queued.isEmpty
+      }
+      return (Array(book.queued[..<end]), book.committed, end < book.queued.count)
     }
+    if hasMore { writer.schedule(self) }
     guard !queued.isEmpty else { return ([], 0) }
     do throws(DurableSystemError) {
-      // A batch's snapshot is the state after its last event: the events up
-      // to the latest snapshot go in one batch, the rest in a second one
-      // (the journal appends two batches of one system in order).
+      // A batch's snapshot is the state after its last event: the events
+      // taken end at the latest snapshot (see above), so they make one batch.
       let lastSnapshot = queued.lastIndex { $0.snapshot != nil }
       var batches: [JournalBatch] = []
       var start = 0

@@ -45,6 +45,27 @@ struct HostileWriterTests {
     for system in [stale, current, other, blocker] { system.stop() }
   }
 
+  @Test("G17 a stale owner's events after a snapshot are never appended when the batch before them is refused")
+  func staleOwnerEventsAfterASnapshot() async throws {
+    let harness = DurableHarness()
+    let current = try await harness.restore(writer: JournalWriter(journal: harness.journal))
+    let stale = try await harness.restore(snapshots: .every(2))  // restored at 0
+    try await current.sendDurably(.deposit(1))
+    try await current.sendDurably(.deposit(2))  // the journal is at 2
+    let blocker = try await harness.restore("blocker")
+    harness.journal.hold()
+    blocker.send(.deposit(0))  // an append in flight: the stale owner's events gather
+    await harness.journal.waitForAppendCalls(3)
+    // A snapshot after the second: the events up to it expect 0, and the
+    // third would expect 2, which is what the other owner stored.
+    for amount in [100, 200, 300] { stale.send(.deposit(amount)) }
+    harness.journal.release()
+    await #expect(throws: DurableSystemError.self) { try await stale.waitForCommit() }
+    try await blocker.waitForCommit()
+    #expect(try await harness.storedEvents() == [.deposit(1), .deposit(2)])
+    for system in [current, stale, blocker] { system.stop() }
+  }
+
   @Test("G17 two restores of one id on one writer, both batches in one call: the second is refused, never merged")
   func twoOwnersOnOneWriterInOneCall() async throws {
     let harness = DurableHarness()
