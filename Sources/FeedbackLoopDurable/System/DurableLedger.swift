@@ -55,8 +55,12 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     var failure: DurableSystemError?
     var isStopped = false
     var lastWaiterID: UInt64 = 0
-    /// Waiters whose task was cancelled before they were registered.
-    var cancelledWaiters: Set<UInt64> = []
+    /// The waiters given an id and not yet registered, and whether their
+    /// task was cancelled meanwhile. A cancellation after the registration
+    /// finds its waiter in a list, or nothing once it was answered: it must
+    /// not keep the id then, or each caller cancelled between its answer and
+    /// its return would leave one behind for good.
+    var unregisteredWaiters: [UInt64: Bool] = [:]
   }
 
   let systemID: String
@@ -142,6 +146,10 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
 
   var committedSequence: UInt64 { book.withLock { $0.committed } }
 
+  /// The waiters' ids the ledger keeps besides the waiting lists: for the
+  /// tests, which check that a caller leaves none behind.
+  var keptWaiterIDCount: Int { book.withLock { $0.unregisteredWaiters.count } }
+
   /// Counts an external event about to be sent; throws, and counts
   /// nothing, when it cannot be acknowledged.
   func willSendExternal() throws(DurableSystemError) {
@@ -188,13 +196,14 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   ) async throws -> UInt64 {
     let id = book.withLock { book in
       book.lastWaiterID += 1
+      book.unregisteredWaiters[book.lastWaiterID] = false
       return book.lastWaiterID
     }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         let waiter = Waiter(id: id, continuation: continuation)
         let outcome = book.withLock { book -> Result<UInt64, any Error>? in
-          if book.cancelledWaiters.remove(id) != nil { return .failure(CancellationError()) }
+          if book.unregisteredWaiters.removeValue(forKey: id) == true { return .failure(CancellationError()) }
           if let failure = book.failure { return .failure(failure) }
           return register(&book, waiter).map { $0.mapError { $0 as any Error } }
         }
@@ -208,7 +217,7 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
         if let index = book.commitWaiters.firstIndex(where: { $0.waiter.id == id }) {
           return book.commitWaiters.remove(at: index).waiter
         }
-        book.cancelledWaiters.insert(id)
+        if book.unregisteredWaiters[id] != nil { book.unregisteredWaiters[id] = true }
         return nil
       }
       waiter?.resume(throwing: CancellationError())
@@ -230,17 +239,26 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   // MARK: - The writer's side
 
   func takeBatches() -> (batches: [JournalBatch], eventCount: Int) {
-    let (queued, committed) = book.withLock { book -> ([Queued], UInt64) in
+    let (queued, committed, hasMore) = book.withLock { book -> ([Queued], UInt64, Bool) in
       book.isScheduled = false
-      guard book.failure == nil else { return ([], book.committed) }
-      defer { book.queued = [] }
-      return (book.queued, book.committed)
+      guard book.failure == nil else { return ([], book.committed, false) }
+      // The events after the latest snapshot wait for the next append: in
+      // this one, a second batch would expect the sequence after the first
+      // one's, and when the first is refused (another owner wrote), the
+      // journal would check the second against the other owner's sequence,
+      // and append it if they happen to match: a merge (G17).
+      let end = book.queued.lastIndex { $0.snapshot != nil }.map { $0 + 1 } ?? book.queued.count
+      defer {
+        book.queued.removeFirst(end)
+        book.isScheduled = !book.queued.isEmpty
+      }
+      return (Array(book.queued[..<end]), book.committed, end < book.queued.count)
     }
+    if hasMore { writer.schedule(self) }
     guard !queued.isEmpty else { return ([], 0) }
     do throws(DurableSystemError) {
-      // A batch's snapshot is the state after its last event: the events up
-      // to the latest snapshot go in one batch, the rest in a second one
-      // (the journal appends two batches of one system in order).
+      // A batch's snapshot is the state after its last event: the events
+      // taken end at the latest snapshot (see above), so they make one batch.
       let lastSnapshot = queued.lastIndex { $0.snapshot != nil }
       var batches: [JournalBatch] = []
       var start = 0

@@ -38,7 +38,7 @@ public struct PostgresJournal: Journal {
   /// journal. Calling it again, from this process or another, is harmless.
   ///
   /// - Parameter tablePrefix: lowercase letters, digits and underscores,
-  ///   starting with a letter or an underscore.
+  ///   starting with a letter or an underscore, at most 54 of them.
   public static func open(
     client: PostgresClient,
     tablePrefix: String = "feedbackloop_",
@@ -271,6 +271,13 @@ public struct PostgresJournal: Journal {
         fatalError(
           "PostgresJournal's table prefix \"\(prefix)\" must be lowercase letters, digits and underscores, "
             + "starting with a letter or an underscore: it is written into SQL as it is.")
+      }
+      // PostgreSQL cuts a name at 63 bytes: past 54, "snapshots" would be
+      // cut, and from 63 on the three tables would have one name.
+      guard prefix.utf8.count <= 63 - "snapshots".utf8.count else {
+        fatalError(
+          "PostgresJournal's table prefix \"\(prefix)\" has \(prefix.utf8.count) bytes; at most 54 keep its tables' "
+            + "names within PostgreSQL's 63-byte names.")
       }
       heads = prefix + "heads"
       events = prefix + "events"

@@ -126,6 +126,7 @@ public final class SQLiteJournal: Journal {
   }
 
   public func append(_ batches: [JournalBatch]) async throws -> [JournalAppendResult] {
+    for batch in batches { try refuseNUL(in: batch.systemID, operation: .append) }
     do {
       // One IMMEDIATE transaction: the write lock is taken before the
       // sequences are read, so no other connection or process can write
@@ -181,6 +182,7 @@ public final class SQLiteJournal: Journal {
   }
 
   public func load(_ systemID: String) async throws -> JournalHistory? {
+    try refuseNUL(in: systemID, operation: .load)
     do {
       return try await database.read { database -> JournalHistory? in
         guard
@@ -228,6 +230,7 @@ public final class SQLiteJournal: Journal {
   }
 
   public func delete(_ systemID: String) async throws {
+    try refuseNUL(in: systemID, operation: .delete)
     do {
       try await database.writeWithoutTransaction { database in
         try database.inTransaction(.immediate) {
@@ -240,6 +243,15 @@ public final class SQLiteJournal: Journal {
     } catch {
       throw SQLiteJournalError(path: path, operation: .delete, error: error)
     }
+  }
+
+  /// SQLite binds a text up to its first NUL character: "a\0b" would be the
+  /// system "a", its events appended to a's.
+  private func refuseNUL(in systemID: String, operation: SQLiteJournalError.Operation) throws {
+    guard systemID.utf8.contains(0) else { return }
+    throw SQLiteJournalError(
+      path: path, operation: operation, reason: .other,
+      sqliteMessage: "the system id \(systemID.debugDescription) contains a NUL character, which SQLite ends a text at")
   }
 
   /// Closes the file: checkpoints the write-ahead log into it and releases
