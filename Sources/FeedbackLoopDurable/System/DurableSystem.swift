@@ -58,6 +58,10 @@ import Foundation
 ///   error is logged with the environment's logger. Every acknowledged
 ///   event is in the journal: restore the system from it once the journal
 ///   works again.
+/// - Inputs: the system cannot tell an `Input`'s events from its callers'
+///   sends, so with an `Input` bound, ``sendDurably(_:isolation:)`` may
+///   return before the caller's own event is stored. Send through the
+///   durable system where an acknowledgement matters.
 /// - Stopping: ``stop(isolation:)`` stops the loop; the events it reduced
 ///   before are still written.
 ///
