@@ -29,6 +29,7 @@ let package = Package(
     .library(name: "FeedbackLoopTelemetry", targets: ["FeedbackLoopTelemetry"]),
     .library(name: "FeedbackLoopDurable", targets: ["FeedbackLoopDurable"]),
     .library(name: "FeedbackLoopDurableTesting", targets: ["FeedbackLoopDurableTesting"]),
+    .library(name: "FeedbackLoopDurableUI", targets: ["FeedbackLoopDurableUI"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -143,6 +144,13 @@ let package = Package(
       name: "FeedbackLoopDurableTesting",
       dependencies: ["FeedbackLoopDurable"]
     ),
+    // The UI layer's store over a durable system: a target of its own, so
+    // that a server's durable systems do not build the UI layer (and
+    // OpenCombine on Linux), nor an app's store the durable layer.
+    .target(
+      name: "FeedbackLoopDurableUI",
+      dependencies: ["FeedbackLoopDurable", "FeedbackLoopUI"]
+    ),
     // The shared scenarios (the search, the skip-intro, the
     // player chart), the articles' code check and the test harness, written
     // once for the test targets. Not a product: no app sees it.
@@ -214,6 +222,7 @@ let package = Package(
       name: "FeedbackLoopDurableTests",
       dependencies: [
         "FeedbackLoop", "FeedbackLoopDurable", "FeedbackLoopTesting", "FeedbackLoopScenarios",
+        "FeedbackLoopUI", "FeedbackLoopDurableUI",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

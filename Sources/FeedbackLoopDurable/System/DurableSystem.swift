@@ -64,7 +64,9 @@ import Foundation
 public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sendable>: Sendable {
   /// The system's id in its journal.
   public let id: String
-  private let system: System<State, Event>
+  /// The running system; `package` for the UI layer's store, which
+  /// observes it and sends through the durable system.
+  @usableFromInline package let system: System<State, Event>
   private let ledger: DurableLedger<State, Event>
   private let monitor: SystemMonitor<State, Event>?
 

@@ -81,13 +81,27 @@ extension Store where State: Sendable, Event: Sendable {
   /// ```
   @inlinable
   public convenience init(_ system: System<State, Event>) {
+    self.init(system, forward: { event in system.send(event) }, stop: { system.stop() }, owner: system)
+  }
+
+  /// Holds a running system in a store whose events and stop go through
+  /// `forward` and `stop` rather than straight to the system: for a wrapper
+  /// that must see them (a durable system counts and bounds what it sends).
+  /// `owner` is kept alive as long as the store.
+  @inlinable
+  package convenience init(
+    _ system: System<State, Event>,
+    forward: @escaping @MainActor (Event) -> Void,
+    stop: @escaping @MainActor () -> Void,
+    owner: AnyObject
+  ) {
     self.init(
       initial: system.state,
       isDuplicate: equality(of: State.self),
-      forward: { event in system.send(event) },
-      stop: { system.stop() },
+      forward: forward,
+      stop: stop,
       processQueued: { system.processQueuedEvents() },
-      owner: system)
+      owner: owner)
     // The observer is a `@Sendable` closure, which the core calls from the
     // thread that drains the system. For a `.mainActor` system that is always
     // the main actor: the core drains it only for a caller isolated to the
