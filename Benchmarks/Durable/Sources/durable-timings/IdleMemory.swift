@@ -69,3 +69,37 @@ enum IdleMemory {
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
   }
 }
+
+/// D6passivated: 10,000 durable systems restored through a `DurableHost`
+/// that keeps at most one loaded (`maxLoaded: 1`), each let go at once, so
+/// that each restore passivates the one before; what they leave behind, per
+/// system. The systems have the query feedback only: a bound input keeps a
+/// system from being idle, by the host's rule. Nothing is sent, so the
+/// journal holds nothing of theirs either. In a process of its own.
+enum PassivatedMemory {
+  static func run() async throws {
+    let writer = JournalWriter(journal: InMemoryJournal())
+    let host = DurableHost<Int, Tally>(passivateAfter: nil, maxLoaded: 1) { id in
+      try await DurableSystem.restore(
+        id: id, writer: writer, initial: 0, reduce: Tallies.reduce,
+        feedbacks: [.query({ $0 < 0 ? $0 : nil }) { _ in .send(.increment) }])
+    }
+    for index in 0..<100 { _ = try await host.system("warm-\(index)") }
+    let residentBefore = IdleMemory.residentBytes()
+    let allocatedBefore = durable_benchmarks_allocated_bytes()
+    for index in 0..<IdleMemory.systemCount { _ = try await host.system("idle-\(index)") }
+    let residentAfter = IdleMemory.residentBytes()
+    let allocatedAfter = durable_benchmarks_allocated_bytes()
+    let loaded = host.loadedCount
+    check(loaded <= 2, "D6passivated: the host holds \(loaded) systems")
+    await host.stop()
+    let count = Double(IdleMemory.systemCount)
+    let resident = Double(residentAfter - residentBefore) / count
+    let allocated = Double(allocatedAfter - allocatedBefore) / count
+    print(
+      "D6passivated \(IdleMemory.systemCount) systems restored and passivated by a host (maxLoaded 1, \(loaded) loaded"
+        + " at the end): \(format(resident, digits: 1)) resident bytes per system,"
+        + " \(format(allocated, digits: 1)) bytes allocated per system")
+    printResult("D6passivated", format(resident, digits: 1), "-")
+  }
+}

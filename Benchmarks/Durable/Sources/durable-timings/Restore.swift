@@ -121,7 +121,7 @@ enum Restore {
     let wholeMedian = median(whole) / 1000
     print(
       "D5 reference: the raw read and fold of all 10,000 events, no snapshot: \(format(wholeMedian, digits: 1)) µs"
-        + " (the restore costs \(format(medians["D5"]! / wholeMedian)) times that)")
+        + " (the restore costs \(format(medians["D5"]! / wholeMedian, digits: 4)) times that)")
     print(
       "D5 flat: restore of 100,000 events \(format(medians["D5-100k"]! / medians["D5"]!)) times that of 10,000;"
         + " 100,999 \(format(medians["D5-100k+999"]! / medians["D5+999"]!)) times 10,999")

@@ -11,11 +11,12 @@
 //   durable-timings D5       restore of 10,000 and 100,000 events, µs (ratio to a raw read and fold)
 //   durable-timings D6       resident bytes per idle durable system (a process of its own)
 //   durable-timings D6plain  the same for plain systems (a process of its own)
+//   durable-timings D6passivated  bytes left per system restored and passivated by a DurableHost
 //
 // Figures are medians over rounds; `run` runs every workload twice.
 import Foundation
 
-let known = ["D1", "D1-latency", "D2", "D2-latency", "D3", "D3-latency", "D4", "D5", "D6", "D6plain"]
+let known = ["D1", "D1-latency", "D2", "D2-latency", "D3", "D3-latency", "D4", "D5", "D6", "D6plain", "D6passivated"]
 let requested = Array(CommandLine.arguments.dropFirst())
 for id in requested where !known.contains(id) {
   print("unknown workload \(id); known: \(known.joined(separator: " "))")
@@ -49,6 +50,8 @@ for id in requested {
     try await IdleMemory.run(durable: true)
   case "D6plain":
     try await IdleMemory.run(durable: false)
+  case "D6passivated":
+    try await PassivatedMemory.run()
   default:
     fatalError("unreachable")
   }
