@@ -4,6 +4,7 @@
 //   RESULT <workload> <figure> <ratio to its baseline>
 //
 //   durable-timings D1       SQLite, one system: events/s (ratio to GRDB's raw batched inserts)
+//   durable-timings D1-encode  one event's encoding by the writer, ns (ratio to one JSONEncoder reused)
 //   durable-timings D1-latency   the same system's sendDurably round trip, p50 and p99 in µs
 //   durable-timings D2 D2-latency    the same over 1,000 systems
 //   durable-timings D3 D3-latency    PostgreSQL (FEEDBACKLOOP_POSTGRES_URL), one system
@@ -16,7 +17,9 @@
 // Figures are medians over rounds; `run` runs every workload twice.
 import Foundation
 
-let known = ["D1", "D1-latency", "D2", "D2-latency", "D3", "D3-latency", "D4", "D5", "D6", "D6plain", "D6passivated"]
+let known = [
+  "D1-encode", "D1", "D1-latency", "D2", "D2-latency", "D3", "D3-latency", "D4", "D5", "D6", "D6plain", "D6passivated",
+]
 let requested = Array(CommandLine.arguments.dropFirst())
 for id in requested where !known.contains(id) {
   print("unknown workload \(id); known: \(known.joined(separator: " "))")
@@ -30,6 +33,8 @@ if requested.isEmpty {
 for id in requested {
   print("== \(id) (load \(loadAverage()))")
   switch id {
+  case "D1-encode":
+    EncodingCost.run(rounds: 5)
   case "D1":
     try await SQLiteWorkloads.throughput(id: "D1", systemCount: 1, eventCount: 100_000, chunk: 1_000, rounds: 3)
   case "D1-latency":
