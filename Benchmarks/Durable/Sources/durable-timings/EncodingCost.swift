@@ -1,0 +1,36 @@
+import FeedbackLoopDurable
+import Foundation
+
+/// D1-encode, a reference for D1 and D4: what the writer's encoding of one
+/// event costs, as the durable system does it (`JSONDurableCodec`, a new
+/// `JSONEncoder` per value, through `DurableEnvelope`), and with one
+/// `JSONEncoder` reused, in ns per event.
+enum EncodingCost {
+  static let eventCount = 100_000
+
+  static func run(rounds: Int) {
+    let events = Tallies.events(count: eventCount)
+    let codec = JSONDurableCodec()
+    let reused = JSONEncoder()
+    reused.outputFormatting = .sortedKeys
+    var perCodec: [Double] = []
+    var perReused: [Double] = []
+    let clock = ContinuousClock()
+    for _ in 0..<rounds {
+      var bytes = 0
+      var start = clock.now
+      for event in events { bytes += try! codec.encode(DurableEnvelope(version: 1, value: event)).count }
+      perCodec.append(nanoseconds(start.duration(to: clock.now)) / Double(eventCount))
+      start = clock.now
+      for event in events { bytes -= try! reused.encode(DurableEnvelope(version: 1, value: event)).count }
+      perReused.append(nanoseconds(start.duration(to: clock.now)) / Double(eventCount))
+      check(bytes == 0, "the two encoders gave different bytes")
+    }
+    let codecMedian = median(perCodec)
+    let reusedMedian = median(perReused)
+    print(
+      "D1-encode \(eventCount) events: JSONDurableCodec \(format(codecMedian)) ns/event, one JSONEncoder reused"
+        + " \(format(reusedMedian)) ns/event; medians of \(rounds)")
+    printResult("D1-encode", format(codecMedian), format(codecMedian / reusedMedian))
+  }
+}
