@@ -16,6 +16,10 @@ public struct FeedbackID: Sendable, Hashable, CustomStringConvertible {
   /// The feedback's readable name.
   public var name: String { label.text }
 
+  /// The kind of feedback (`query`, `requests`...). `package`: a durable
+  /// system's effect keys name the element of a keyed feedback only.
+  package var kind: String { label.kind }
+
   public var description: String { "#\(index) \(name)" }
 }
 

@@ -70,6 +70,19 @@ extension SystemCore {
     body: @escaping @Sendable (Send<Event>) async throws -> Event?,
     catch handler: (@Sendable (any Error) -> Event?)?
   ) -> Task<Void, Never> {
+    if let scope = monitor?.effectTaskScope {
+      return scope(effectID(of: token)) { spawnEffectTask(token, options: options, body: body, catch: handler) }
+    }
+    return spawnEffectTask(token, options: options, body: body, catch: handler)
+  }
+
+  @inlinable
+  func spawnEffectTask(
+    _ token: EffectToken,
+    options: EffectTaskOptions,
+    body: @escaping @Sendable (Send<Event>) async throws -> Event?,
+    catch handler: (@Sendable (any Error) -> Event?)?
+  ) -> Task<Void, Never> {
     spawn(priority: options.priority, executor: options.executor) { [self] in
       let send = Send<Event>(clock: environment.clock) { [self] event in
         submit(event, from: token)

@@ -159,6 +159,14 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
   /// monitor made from one closure; ``combining(_:)`` leaves it out, and
   /// each combined monitor's `report` still gets `.reduced`.
   @usableFromInline let reduced: ReductionShortcut?
+  /// Wraps the start of each effect's task (`package`): a durable system
+  /// binds the effect's idempotency key as a task-local value there, which
+  /// the task inherits. `nil` for every other monitor.
+  @usableFromInline package var effectTaskScope: EffectTaskScope?
+
+  /// The type of ``effectTaskScope``: the effect, and the start of its task.
+  @usableFromInline package typealias EffectTaskScope =
+    @Sendable (_ effect: EffectID, _ startTask: () -> Task<Void, Never>) -> Task<Void, Never>
 
   /// The `.reduced` shortcut's type: the event, the states before and after,
   /// whether the event came from outside, and its source.

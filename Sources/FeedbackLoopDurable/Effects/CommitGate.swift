@@ -51,6 +51,10 @@ final class CommitGate: TaskExecutor {
     gate = Locked(Gate(committed: committed))
   }
 
+  /// The sequence of the latest reduced state: the one the feedbacks see
+  /// while the loop fans it out (effect keys read it there).
+  var latestReduced: UInt64 { reduced.load(ordering: .acquiring) }
+
   /// Called by the loop's monitor for each reduced event.
   func reduced(through sequence: UInt64) {
     reduced.store(sequence, ordering: .releasing)

@@ -35,6 +35,8 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     var sequence: UInt64
     var event: Event
     var snapshot: State?
+    /// With a snapshot: the running effects' key origins (``EffectOrigin``).
+    var effectOrigins: [EffectOrigin] = []
   }
 
   private struct Book {
@@ -64,6 +66,8 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   private let schemaVersion: Int
   private let snapshots: SnapshotPolicy<State>
   private let logger: Logger
+  /// The running effects' key origins, stored with each snapshot.
+  private let effectOrigins: @Sendable () -> [EffectOrigin]
   private let book: Locked<Book>
   /// The number of external events sent (counted before each is sent).
   private let externalSent = Atomic<UInt64>(0)
@@ -73,8 +77,10 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
 
   init(
     systemID: String, writer: JournalWriter, gate: CommitGate, committed: UInt64,
-    codec: any DurableCodec, schemaVersion: Int, snapshots: SnapshotPolicy<State>, logger: Logger
+    codec: any DurableCodec, schemaVersion: Int, snapshots: SnapshotPolicy<State>, logger: Logger,
+    effectOrigins: @escaping @Sendable () -> [EffectOrigin] = { [] }
   ) {
+    self.effectOrigins = effectOrigins
     self.systemID = systemID
     self.writer = writer
     self.gate = gate
@@ -102,7 +108,10 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
       let isQueued = book.failure == nil
       if isQueued {
         let snapshot = snapshots.shouldSnapshot(state, sequence) ? state : nil
-        book.queued.append(Queued(sequence: sequence, event: event, snapshot: snapshot))
+        book.queued.append(
+          Queued(
+            sequence: sequence, event: event, snapshot: snapshot,
+            effectOrigins: snapshot == nil ? [] : effectOrigins()))
         schedules = !book.isScheduled
         book.isScheduled = true
       }
@@ -250,7 +259,8 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
         var snapshot: Data?
         if let last = part.last, let state = last.snapshot {
           do {
-            snapshot = try codec.encode(DurableEnvelope(version: schemaVersion, value: state))
+            snapshot = try codec.encode(
+              SnapshotEnvelope(version: schemaVersion, value: state, effectOrigins: last.effectOrigins))
           } catch {
             throw .encodingFailed(systemID: systemID, sequence: last.sequence, underlying: error)
           }

@@ -45,7 +45,9 @@ import Foundation
 ///   of its own (`Effect.executorPreference(_:)`) is not held either: do
 ///   not give one to an effect that must wait.
 /// - Effects are at least once across crashes: a restored state starts the
-///   effects it asks for again, even if they ran before the crash.
+///   effects it asks for again, even if they ran before the crash. Each
+///   reads its idempotency key, the same when it starts again:
+///   ``DurableEffect/key``.
 /// - One writer (G17): the journal refuses an append whose expected
 ///   sequence is stale, as when another process restored the same id and
 ///   wrote first. The system then stops, every awaiting caller gets
@@ -136,22 +138,33 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
     }
     let history = try await writer.journal.load(id)
     var state = initial
+    var foldStart: UInt64 = 0
+    var snapshotOrigins: [EffectOrigin] = []
     if let snapshot = history?.snapshot {
       state = try decode(State.self, snapshot, systemID: id, codec: codec, schemaVersion: schemaVersion)
+      foldStart = snapshot.sequence
+      // Absent from a snapshot written without them: the keys then start at the snapshot.
+      snapshotOrigins = (try? codec.decode(SnapshotEffectOrigins.self, from: snapshot.payload))?.effectOrigins ?? []
     }
+    // The folded states let the restored effects find their keys' sequences.
+    var folded = feedbacks.isEmpty ? [] : [state]
     for record in history?.events ?? [] {
       reduce(&state, try decode(Event.self, record, systemID: id, codec: codec, schemaVersion: schemaVersion))
+      if !feedbacks.isEmpty { folded.append(state) }
     }
     let committed = history?.lastSequence ?? 0
     let gate = CommitGate(underlying: environment.effectExecutor ?? globalConcurrentExecutor, committed: committed)
+    let keys = EffectKeyBook(
+      systemID: id, feedbacks: feedbacks, folded: folded, foldStart: foldStart, clock: environment.clock,
+      snapshotOrigins: snapshotOrigins)
     let ledger = DurableLedger<State, Event>(
       systemID: id, writer: writer, gate: gate, committed: committed, codec: codec, schemaVersion: schemaVersion,
-      snapshots: snapshots, logger: environment.logger)
+      snapshots: snapshots, logger: environment.logger, effectOrigins: { keys.originsForSnapshot() })
     var gatedEnvironment = environment
     gatedEnvironment.effectExecutor = gate
     let system = System(
       initial: state, reduce: reduce, feedbacks: feedbacks, isolation: isolation, environment: gatedEnvironment,
-      monitor: ledgerMonitor(ledger, forwardingTo: monitor), caller: caller)
+      monitor: ledgerMonitor(ledger, keys: keys, forwardingTo: monitor), caller: caller)
     ledger.setStopSystem { [weak system, weak ledger] in
       system?.stop(isolation: nil)
       ledger?.systemStopped()
@@ -163,20 +176,29 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   /// Made with the core's `.reduced` shortcut (`package`): built as an
   /// enum per event, the report cost the loop a copy and a destroy of
   /// it through its value witnesses.
+  /// It also follows the effects for their keys, and binds each effect's
+  /// key to its task (``DurableEffect/key``).
   private static func ledgerMonitor(
-    _ ledger: DurableLedger<State, Event>, forwardingTo user: SystemMonitor<State, Event>?
+    _ ledger: DurableLedger<State, Event>, keys: EffectKeyBook<State, Event>,
+    forwardingTo user: SystemMonitor<State, Event>?
   ) -> SystemMonitor<State, Event> {
-    SystemMonitor(
+    var monitor = SystemMonitor<State, Event>(
       { activity in
         if case .reduced(let event, _, let state, let source) = activity {
           ledger.didReduce(event, state: state, isExternal: source == .external)
+          keys.didReduce()
+        } else {
+          keys.record(activity, current: ledger.gate.latestReduced)
         }
         user?.report(activity)
       },
       reduced: { event, before, after, isExternal, source in
         ledger.didReduce(event, state: after, isExternal: isExternal)
+        keys.didReduce()
         user?.reportReduction(event, from: before, to: after, isExternal: isExternal, source: source)
       })
+    monitor.effectTaskScope = { effect, startTask in keys.startTask(of: effect, startTask) }
+    return monitor
   }
 
   private static func decode<Value: Codable>(
