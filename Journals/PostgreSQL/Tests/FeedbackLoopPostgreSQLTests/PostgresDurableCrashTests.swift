@@ -16,7 +16,7 @@ import Testing
 @Suite("Durable systems on PostgreSQL, killed and cut off")
 struct PostgresDurableCrashTests {
   @Test(
-    "G16 durable systems killed with SIGKILL at random moments restore the fold of every acknowledged event, none twice, and start every effect in flight again"
+    "G16 durable systems killed with SIGKILL at random moments restore the fold of every acknowledged event, none twice, and start every effect in flight again, with its key"
   )
   func killedHost() async throws {
     let settings = CrashSettings.fromEnvironment(defaultKills: 15)
@@ -35,9 +35,11 @@ struct PostgresDurableCrashTests {
     print(
       "[durable crash, PostgreSQL] \(summary.kills) kills, \(summary.acknowledged) events acknowledged, "
         + "\(summary.storedEvents) stored, \(summary.effectsResumed) effects in flight at a kill started again "
-        + "(\(summary.killedWithEffectsInFlight) kills found effects in flight): all checks passed")
+        + "(\(summary.killedWithEffectsInFlight) kills found effects in flight), "
+        + "\(summary.effectsWithKeyCheckedAcrossRuns) effects started in several runs with one key: all checks passed")
     #expect(summary.kills == settings.kills)
     #expect(summary.acknowledged >= settings.kills)
+    #expect(summary.effectsResumed == 0 || summary.effectsWithKeyCheckedAcrossRuns > 0)
   }
 
   @Test("G17 two processes opening the same system: the one that appends first owns it, the other is refused")

@@ -9,8 +9,9 @@
 //   - `--mode steps`: waits for commands on its standard input
 //     (`send N`: N events to each system, in turn; `exit`); its systems
 //     have no effects.
-// Every work item's effect writes "started" and "finished" to
-// `effects.log`, fsynced, and says so on the standard output.
+// Every work item's effect writes its idempotency key to `keys.log`, then
+// "started" and "finished" to `effects.log`, all fsynced, and says so on the
+// standard output.
 //
 // Its standard output, one line per fact, is what the test waits for:
 //   restored SYSTEM STATE-JSON     once per system, before any effect runs
@@ -149,6 +150,7 @@ typealias CrashSystem = DurableSystem<CrashState, CrashEvent>
 func runCrashHost(journal: some Journal, options: CrashHostOptions) async throws {
   let effectsLog = SyncedLog(path: options.directory + "/effects.log")
   let acksLog = SyncedLog(path: options.directory + "/acks.log")
+  let keysLog = SyncedLog(path: options.directory + "/keys.log")
   let start = StartSignal()
   let writer = JournalWriter(journal: journal)
   var systems: [CrashSystem] = []
@@ -157,9 +159,12 @@ func runCrashHost(journal: some Journal, options: CrashHostOptions) async throws
     let seed = options.seed
     // Each pending work item runs once at a time; a state restored with
     // items pending starts their effects again (G1).
-    let work = Feedback<CrashState, CrashEvent>.requests({ Set($0.pending) }) { item in
+    let work = Feedback<CrashState, CrashEvent>.requests({ Set($0.pending) }, name: "work") { item in
       .task {
         await start.wait()
+        // The effect's idempotency key, which a restored system's effect
+        // must have again.
+        keysLog.append("\(generation) \(id) \(item) \(DurableEffect.key?.description ?? "none")")
         effectsLog.append("\(generation) \(id) \(item) started")
         say("started \(id) \(item)")
         try await Task.sleep(for: .milliseconds(CrashModel.workMilliseconds(seed: seed, system: id, item: item)))

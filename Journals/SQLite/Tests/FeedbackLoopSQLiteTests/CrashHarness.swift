@@ -220,6 +220,9 @@ struct CrashSummary {
   var storedEvents = 0
   var effectsResumed = 0
   var killedWithEffectsInFlight = 0
+  /// Work items whose effect started in more than one run, each time with
+  /// the same idempotency key.
+  var effectsWithKeyCheckedAcrossRuns = 0
 }
 
 /// Runs the host, kills it with SIGKILL at a seeded random moment, restarts
@@ -234,7 +237,9 @@ struct CrashSummary {
 ///   effect ran for a state a crash could lose (G16);
 /// - each restored state equals the fold of the system's stored events;
 /// - every effect started and not finished at the kill starts again after
-///   the restart (with every other pending one).
+///   the restart (with every other pending one), with the same idempotency
+///   key: every start of a work item's effect, in any run, has the key of
+///   the stored `.work` that made it pending.
 ///
 /// `readStored` reads every stored event of every system, straight from the
 /// backend's tables (not through `load`, which starts at the snapshot).
@@ -345,6 +350,23 @@ func runCrashLoop(
       )
       for item in work { storedWork.insert("\(id) \(item)") }
     }
+    // Every start of a work item's effect, in every run, has one key: the
+    // system's id, the sequence of the `.work` that made the item pending,
+    // the feedback's name and the item.
+    var startedInSeveralRuns = 0
+    for (effect, keys) in try readKeys(directory + "/keys.log") {
+      let words = effect.split(separator: " ")
+      let id = String(words[0])
+      let item = Int(words[1])!
+      let sequence = stored[id, default: []].first { $0.event == .work(item) }?.sequence
+      let expected = sequence.map { "\(id)/\($0)/work/\(item)" }
+      #expect(
+        Set(keys.map(\.key)) == Set(expected.map { [$0] } ?? []),
+        "\(context2): the effect of \(effect) had the keys \(keys) (run, key); its .work is stored at \(sequence.map(String.init) ?? "no sequence")"
+      )
+      if Set(keys.map(\.generation)).count > 1 { startedInSeveralRuns += 1 }
+    }
+    summary.effectsWithKeyCheckedAcrossRuns = startedInSeveralRuns
     let allStarted = effects.started.values.reduce(into: Set<String>()) { $0.formUnion($1) }
     #expect(
       allStarted.isSubset(of: storedWork),
@@ -364,6 +386,18 @@ private func readAcks(_ path: String) throws -> [String: [Int]] {
     acks[String(words[0]), default: []].append(item)
   }
   return acks
+}
+
+/// The keys each work item's effect had, with the run that started it
+/// ("G SYSTEM K KEY" lines).
+private func readKeys(_ path: String) throws -> [String: [(generation: Int, key: String)]] {
+  var keys: [String: [(generation: Int, key: String)]] = [:]
+  for line in try completeLines(path) {
+    let words = line.split(separator: " ").map(String.init)
+    guard words.count == 4, let generation = Int(words[0]) else { throw CrashTestFailure("keys.log: \(line)") }
+    keys[words[1] + " " + words[2], default: []].append((generation, words[3]))
+  }
+  return keys
 }
 
 /// The effects started and finished in each run ("G SYSTEM K started" lines).
