@@ -253,6 +253,21 @@ func runCrashLoop(
   var summary = CrashSummary()
   var stored: [String: [StoredCrashEvent]] = [:]
   var inFlight: Set<String> = []  // "SYSTEM K" of effects started, not finished, at the last kill
+  // A broken host breaks the checks of every system at once: the run
+  // records the first few and stops at the end of that kill's checks,
+  // rather than record thousands of issues.
+  var failedChecks = 0
+  func check(_ condition: Bool, _ message: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation)
+  {
+    guard !condition else { return }
+    failedChecks += 1
+    if failedChecks <= 20 { Issue.record(Comment(rawValue: message()), sourceLocation: sourceLocation) }
+  }
+  func stopIfAnyCheckFailed(_ context: String) throws {
+    guard failedChecks > 0 else { return }
+    throw CrashTestFailure(
+      "\(context): \(failedChecks) checks failed (the first 20 are recorded); the run stops here")
+  }
 
   for generation in 0...settings.kills {
     let context = "run \(generation) (FEEDBACKLOOP_DURABLE_CRASH_SEED=\(settings.seed))"
@@ -283,12 +298,13 @@ func runCrashLoop(
     var expectedStarts: Set<String> = []
     for id in ids {
       let fold = CrashModel.fold(stored[id, default: []].map(\.event))
-      #expect(restored[id] == fold, "\(context): \(id) restored \(restored[id]!), its stored events fold to \(fold)")
+      check(restored[id] == fold, "\(context): \(id) restored \(restored[id]!), its stored events fold to \(fold)")
       for item in fold.pending { expectedStarts.insert("\(id) \(item)") }
     }
-    #expect(
+    check(
       inFlight.isSubset(of: expectedStarts),
       "\(context): effects in flight at the kill but not pending after it: \(inFlight.subtracting(expectedStarts))")
+    try stopIfAnyCheckFailed(context)
     if !inFlight.isEmpty { summary.killedWithEffectsInFlight += 1 }
     summary.effectsResumed += inFlight.count
 
@@ -333,18 +349,18 @@ func runCrashLoop(
     var storedWork: Set<String> = []
     for id in ids {
       let events = stored[id, default: []]
-      #expect(
+      check(
         events.map(\.sequence) == Array(stride(from: 1, through: UInt64(events.count), by: 1)),
         "\(context2): \(id)'s sequences have a gap or a duplicate")
       let work = events.compactMap { if case .work(let item) = $0.event { item } else { nil } }
-      #expect(work == Array(stride(from: 1, through: work.count, by: 1)), "\(context2): \(id)'s work items are \(work)")
+      check(work == Array(stride(from: 1, through: work.count, by: 1)), "\(context2): \(id)'s work items are \(work)")
       // The acknowledged items are among the stored ones, in their order:
       // a kill may leave stored events that nobody acknowledged between
       // them (appended, not yet answered), never the other way round.
       let acked = acknowledged[id, default: []]
       var unmatched = acked[...]
       for item in work where item == unmatched.first { unmatched.removeFirst() }
-      #expect(
+      check(
         unmatched.isEmpty,
         "\(context2): \(id) acknowledged \(unmatched.prefix(5)) which the journal does not hold in order; it stores work \(work.suffix(5)) of \(work.count)"
       )
@@ -360,7 +376,7 @@ func runCrashLoop(
       let item = Int(words[1])!
       let sequence = stored[id, default: []].first { $0.event == .work(item) }?.sequence
       let expected = sequence.map { "\(id)/\($0)/work/\(item)" }
-      #expect(
+      check(
         Set(keys.map(\.key)) == Set(expected.map { [$0] } ?? []),
         "\(context2): the effect of \(effect) had the keys \(keys) (run, key); its .work is stored at \(sequence.map(String.init) ?? "no sequence")"
       )
@@ -368,10 +384,11 @@ func runCrashLoop(
     }
     summary.effectsWithKeyCheckedAcrossRuns = startedInSeveralRuns
     let allStarted = effects.started.values.reduce(into: Set<String>()) { $0.formUnion($1) }
-    #expect(
+    check(
       allStarted.isSubset(of: storedWork),
       "\(context2): effects started for work that is not stored (G16): \(allStarted.subtracting(storedWork).sorted().prefix(10))"
     )
+    try stopIfAnyCheckFailed(context2)
   }
   return summary
 }
