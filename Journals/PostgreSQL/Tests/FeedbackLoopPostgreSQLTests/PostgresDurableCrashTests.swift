@@ -60,7 +60,10 @@ struct PostgresDurableCrashTests {
     let server = try TestServer.start()
     let prefix = TestServer.newTablePrefix()
     try await server.withClient { client in
-      let journal = try await PostgresJournal.open(client: client, tablePrefix: prefix, operationTimeout: .seconds(1))
+      // The tables are made, and the pool connected, by a journal that
+      // waits: a loaded machine may take more than the tested bound for it.
+      let patient = try await PostgresJournal.open(client: client, tablePrefix: prefix, operationTimeout: nil)
+      let journal = try await PostgresJournal.open(client: client, tablePrefix: prefix, operationTimeout: .seconds(2))
       let counter = try await DurableSystem<[Int], Int>.restore(
         id: "counter", writer: JournalWriter(journal: journal), initial: [], reduce: { $0.append($1) })
       for value in 1...5 { try await counter.sendDurably(value) }
@@ -85,11 +88,12 @@ struct PostgresDurableCrashTests {
       #expect(counter.failure != nil && counter.isStopped)
 
       try server.resume()
+      // Restored through a journal that waits for the pool to connect again.
       let restored = try await DurableSystem<[Int], Int>.restore(
-        id: "counter", writer: JournalWriter(journal: journal), initial: [], reduce: { $0.append($1) })
+        id: "counter", writer: JournalWriter(journal: patient), initial: [], reduce: { $0.append($1) })
       #expect(restored.state == [1, 2, 3, 4, 5])
       try await restored.sendDurably(6)
-      #expect(try await journal.load("counter")?.events.count == 6)
+      #expect(try await patient.load("counter")?.events.count == 6)
     }
     try server.stop()
   }
@@ -98,8 +102,10 @@ struct PostgresDurableCrashTests {
   func operationTimeout() async throws {
     let server = try TestServer.start()
     try await server.withClient { client in
+      let prefix = TestServer.newTablePrefix()
+      _ = try await PostgresJournal.open(client: client, tablePrefix: prefix, operationTimeout: nil)
       let journal = try await PostgresJournal.open(
-        client: client, tablePrefix: TestServer.newTablePrefix(), operationTimeout: .milliseconds(500))
+        client: client, tablePrefix: prefix, operationTimeout: .milliseconds(500))
       try server.stop()
       let clock = ContinuousClock()
       let stoppedAt = clock.now
