@@ -24,10 +24,24 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // The durable crash test's host: many durable systems with effects in
+    // flight, acknowledging events until the test kills it (CrashHost.swift
+    // and CrashModel.swift are the SQLite package's, linked).
+    .executableTarget(
+      name: "durable-crash-host",
+      dependencies: [
+        "FeedbackLoopPostgreSQL",
+        .product(name: "FeedbackLoop", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .testTarget(
       name: "FeedbackLoopPostgreSQLTests",
       dependencies: [
         "FeedbackLoopPostgreSQL",
+        "durable-crash-host",
         .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDurableTesting", package: "FeedbackLoop"),
         .product(name: "PostgresNIO", package: "postgres-nio"),

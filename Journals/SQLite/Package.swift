@@ -35,11 +35,23 @@ let package = Package(
       name: "journal-crash-writer",
       dependencies: ["FeedbackLoopSQLite"]
     ),
+    // The durable crash test's host: many durable systems with effects in
+    // flight, acknowledging events until the test kills it (CrashHost.swift,
+    // shared with the PostgreSQL package).
+    .executableTarget(
+      name: "durable-crash-host",
+      dependencies: [
+        "FeedbackLoopSQLite",
+        .product(name: "FeedbackLoop", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
+      ]
+    ),
     .testTarget(
       name: "FeedbackLoopSQLiteTests",
       dependencies: [
         "FeedbackLoopSQLite",
         "journal-crash-writer",
+        "durable-crash-host",
         .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDurableTesting", package: "FeedbackLoop"),
         .product(name: "GRDB", package: "GRDB.swift"),

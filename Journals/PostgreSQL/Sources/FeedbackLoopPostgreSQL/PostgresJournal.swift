@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// A ``Journal`` in PostgreSQL, for durable systems that outgrow one machine.
 ///
@@ -32,26 +33,49 @@ import PostgresNIO
 public struct PostgresJournal: Journal {
   private let client: PostgresClient
   private let tables: Tables
+  private let operationTimeout: Duration?
   private let logger: Logger
 
   /// Makes the journal's tables if they do not exist, and returns the
   /// journal. Calling it again, from this process or another, is harmless.
   ///
-  /// - Parameter tablePrefix: lowercase letters, digits and underscores,
-  ///   starting with a letter or an underscore, at most 54 of them.
+  /// ```swift
+  /// // A durable system whose server is down hears it within 5 seconds.
+  /// let journal = try await PostgresJournal.open(client: client, operationTimeout: .seconds(5))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - tablePrefix: lowercase letters, digits and underscores, starting
+  ///     with a letter or an underscore, at most 54 of them.
+  ///   - operationTimeout: how long an operation may take, waiting for a
+  ///     connection included, before it fails with a
+  ///     ``PostgresJournalError`` that says so. While the server is down,
+  ///     postgres-nio's pool keeps a request waiting as it connects again
+  ///     and again, for up to a minute (its circuit breaker, which
+  ///     `PostgresClient` does not let you set); so without this bound, a
+  ///     durable system would hear of a stopped server only then. An
+  ///     append that timed out is not acknowledged, and may still be
+  ///     committed if the server had it: a restore reads what is stored.
+  ///     `nil` waits as long as the pool does.
   public static func open(
     client: PostgresClient,
     tablePrefix: String = "feedbackloop_",
+    operationTimeout: Duration? = .seconds(10),
     logger: Logger = Logger(label: "FeedbackLoopPostgreSQL")
   ) async throws -> PostgresJournal {
-    let journal = PostgresJournal(client: client, tables: Tables(prefix: tablePrefix), logger: logger)
+    if let operationTimeout, operationTimeout <= .zero {
+      fatalError("PostgresJournal.open(operationTimeout:) needs a positive duration or nil, not \(operationTimeout).")
+    }
+    let journal = PostgresJournal(
+      client: client, tables: Tables(prefix: tablePrefix), operationTimeout: operationTimeout, logger: logger)
     try await journal.createTables()
     return journal
   }
 
-  private init(client: PostgresClient, tables: Tables, logger: Logger) {
+  private init(client: PostgresClient, tables: Tables, operationTimeout: Duration?, logger: Logger) {
     self.client = client
     self.tables = tables
+    self.operationTimeout = operationTimeout
     self.logger = logger
   }
 
@@ -244,15 +268,48 @@ public struct PostgresJournal: Journal {
   private static let creationLock: Int64 = 0x4665_6564_4c6f_6f70
 
   private func run<Result: Sendable>(
-    _ operation: String, _ body: () async throws -> Result
+    _ operation: String, _ body: @escaping @Sendable () async throws -> Result
   ) async throws -> Result {
     do {
-      return try await body()
+      guard let operationTimeout else { return try await body() }
+      return try await withDeadline(operationTimeout, body)
+    } catch let timeout as OperationTimedOut {
+      throw PostgresJournalError(
+        operation: operation,
+        reason: "the server did not answer within \(timeout.timeout) (is it down or unreachable?), so the "
+          + "operation was abandoned; an append abandoned so is not acknowledged, though the server may "
+          + "still commit it if it had it")
     } catch let error as PostgresTransactionError {
       let cause: any Error = error.closureError ?? error.commitError ?? error.beginError ?? error
       throw PostgresJournalError(operation: operation, reason: String(reflecting: cause))
     } catch {
       throw PostgresJournalError(operation: operation, reason: String(reflecting: error))
+    }
+  }
+
+  /// Runs `body` and returns its result, or throws ``OperationTimedOut``
+  /// after `timeout`: then `body`'s task is cancelled, and not waited for
+  /// (a query already on the wire may not stop at once).
+  private func withDeadline<Result: Sendable>(
+    _ timeout: Duration, _ body: @escaping @Sendable () async throws -> Result
+  ) async throws -> Result {
+    let outcome = FirstOutcome<Result>()
+    let work = Task {
+      do {
+        outcome.settle(.success(try await body()))
+      } catch {
+        outcome.settle(.failure(error))
+      }
+    }
+    let timer = Task {
+      try await Task.sleep(for: timeout)
+      if outcome.settle(.failure(OperationTimedOut(timeout: timeout))) { work.cancel() }
+    }
+    defer { timer.cancel() }
+    return try await withTaskCancellationHandler {
+      try await outcome.value()
+    } onCancel: {
+      work.cancel()
     }
   }
 
@@ -282,6 +339,44 @@ public struct PostgresJournal: Journal {
       heads = prefix + "heads"
       events = prefix + "events"
       snapshots = prefix + "snapshots"
+    }
+  }
+}
+
+/// An operation of the journal that took longer than its timeout.
+private struct OperationTimedOut: Error {
+  let timeout: Duration
+}
+
+/// The first of several results to arrive, handed to one waiter.
+private final class FirstOutcome<Value: Sendable>: Sendable {
+  private struct State {
+    var result: Result<Value, any Error>?
+    var waiter: CheckedContinuation<Value, any Error>?
+  }
+
+  private let state = Mutex(State())
+
+  /// Keeps `result` unless one came first; returns whether it was kept.
+  @discardableResult
+  func settle(_ result: Result<Value, any Error>) -> Bool {
+    let (kept, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Value, any Error>?) in
+      guard state.result == nil else { return (false, nil) }
+      state.result = result
+      defer { state.waiter = nil }
+      return (true, state.waiter)
+    }
+    waiter?.resume(with: result)
+    return kept
+  }
+
+  func value() async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+      let result = state.withLock { state -> Result<Value, any Error>? in
+        if state.result == nil { state.waiter = continuation }
+        return state.result
+      }
+      if let result { continuation.resume(with: result) }
     }
   }
 }

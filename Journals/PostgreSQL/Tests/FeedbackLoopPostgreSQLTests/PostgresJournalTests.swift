@@ -153,7 +153,8 @@ struct PostgresJournalTests {
   @Test("G16 a server stopped while an append waits: the append completes once it is back, nothing acknowledged lost")
   func serverStoppedAndResumed() async throws {
     let server = try TestServer.start()
-    try await server.withJournal { journal in
+    // A bound well above the server's restart, which a loaded machine slows.
+    try await server.withJournal(operationTimeout: .seconds(60)) { journal in
       #expect(
         try await journal.append([JournalBatch(systemID: "s", expectedSequence: 0, events: [Data("1".utf8)])])
           == [.appended(through: 1)])

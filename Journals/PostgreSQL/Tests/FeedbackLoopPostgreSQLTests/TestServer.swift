@@ -53,10 +53,13 @@ struct TestServer: Sendable {
   /// client running for as long as `body` does.
   func withJournal<Result: Sendable>(
     tablePrefix: String = TestServer.newTablePrefix(),
+    operationTimeout: Duration? = .seconds(10),
     _ body: @escaping @Sendable (PostgresJournal) async throws -> Result
   ) async throws -> Result {
     try await withClient { client in
-      try await body(try await PostgresJournal.open(client: client, tablePrefix: tablePrefix))
+      try await body(
+        try await PostgresJournal.open(
+          client: client, tablePrefix: tablePrefix, operationTimeout: operationTimeout))
     }
   }
 

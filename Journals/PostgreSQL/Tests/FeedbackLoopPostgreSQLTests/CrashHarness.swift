@@ -1,0 +1,1 @@
+../../../SQLite/Tests/FeedbackLoopSQLiteTests/CrashHarness.swift

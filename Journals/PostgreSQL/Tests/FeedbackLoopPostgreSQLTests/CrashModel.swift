@@ -1,0 +1,1 @@
+../../../SQLite/Sources/durable-crash-host/CrashModel.swift

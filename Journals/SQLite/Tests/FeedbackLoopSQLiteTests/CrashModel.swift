@@ -1,0 +1,1 @@
+../../Sources/durable-crash-host/CrashModel.swift
