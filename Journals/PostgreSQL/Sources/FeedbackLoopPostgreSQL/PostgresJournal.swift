@@ -13,7 +13,10 @@ import Synchronization
 /// the head with a conditional update, so that two writers of one system can
 /// never both append after the same sequence: the second waits for the
 /// first's transaction and is refused (``SequenceConflict``), whichever
-/// process or machine it runs on.
+/// process or machine it runs on. Events a snapshot covers are kept (they
+/// go only with their system), so the journal is a ``FullHistoryJournal``,
+/// and the replay check compares each system's latest snapshot with the
+/// fold of its whole history.
 ///
 /// The client is yours: run it (``PostgresClient/run()``) for as long as the
 /// journal is used, as postgres-nio asks.
@@ -31,10 +34,12 @@ import Synchronization
 /// }
 /// ```
 public struct PostgresJournal: Journal {
-  private let client: PostgresClient
-  private let tables: Tables
+  // Internal rather than private: the full history's reads
+  // (PostgresJournal+FullHistory.swift) use them.
+  let client: PostgresClient
+  let tables: Tables
   private let operationTimeout: Duration?
-  private let logger: Logger
+  let logger: Logger
 
   /// Makes the journal's tables if they do not exist, and returns the
   /// journal. Calling it again, from this process or another, is harmless.
@@ -267,7 +272,7 @@ public struct PostgresJournal: Journal {
   /// the database's advisory locks.
   private static let creationLock: Int64 = 0x4665_6564_4c6f_6f70
 
-  private func run<Result: Sendable>(
+  func run<Result: Sendable>(
     _ operation: String, _ body: @escaping @Sendable () async throws -> Result
   ) async throws -> Result {
     do {
@@ -313,7 +318,7 @@ public struct PostgresJournal: Journal {
     }
   }
 
-  private struct Tables: Sendable {
+  struct Tables: Sendable {
     let heads: String
     let events: String
     let snapshots: String
