@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
-import Synchronization
 
 /// A ``Journal`` in PostgreSQL, for durable systems that outgrow one machine.
 ///
@@ -360,7 +359,9 @@ private final class FirstOutcome<Value: Sendable>: Sendable {
     var waiter: CheckedContinuation<Value, any Error>?
   }
 
-  private let state = Mutex(State())
+  // `Locked`, not a bare `Mutex`: the work, the timer and the waiter can
+  // contend for it, and ThreadSanitizer sees only `Locked`'s hand-over.
+  private let state = Locked(State())
 
   /// Keeps `result` unless one came first; returns whether it was kept.
   @discardableResult
