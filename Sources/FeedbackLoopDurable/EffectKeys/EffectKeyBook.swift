@@ -23,6 +23,7 @@ import Synchronization
 /// snapshot's sequence, unless the snapshot kept it: a snapshot stores the
 /// sequences of the effects running when it was taken
 /// (``originsForSnapshot()``).
+@usableFromInline
 final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
   private struct Trigger: Hashable {
     var feedback: Int
@@ -68,7 +69,7 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
   private let book: Locked<Book>
   /// Whether ``didReduce()`` has anything to forget (written on the loop's
   /// thread only).
-  private let hasPassState = Atomic<Bool>(true)
+  @usableFromInline let hasPassState = Atomic<Bool>(true)
 
   /// - Parameters:
   ///   - folded: the states of the restore's fold, the first at `foldStart`
@@ -87,9 +88,15 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
 
   /// An event was reduced: the restore's states are no longer needed, and
   /// cancellations of earlier passes are final.
+  @inlinable
   func didReduce() {
     // One atomic load per event while there is nothing to forget.
     guard hasPassState.load(ordering: .relaxed) else { return }
+    forgetPassState()
+  }
+
+  @usableFromInline
+  func forgetPassState() {
     hasPassState.store(false, ordering: .relaxed)
     book.withLock { book in
       if book.folded != nil {
@@ -102,6 +109,7 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
 
   /// Follows the effects' starts and ends, on the loop's thread; `current`
   /// is the sequence of the state the feedbacks see.
+  @usableFromInline
   func record(_ activity: SystemActivity<State, Event>, current: UInt64) {
     switch activity {
     case .effectStarted(let id):
@@ -116,6 +124,7 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// Starts an effect's task with its key bound (``DurableEffect/key``).
+  @usableFromInline
   func startTask(of id: EffectID, _ start: () -> Task<Void, Never>) -> Task<Void, Never> {
     let number = EffectNumber(feedback: id.feedback.index, number: id.number)
     guard let key = book.withLock({ $0.keys.removeValue(forKey: number) }) else { return start() }
@@ -180,6 +189,7 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
 
   /// The origins of the running effects, for a snapshot of the state being
   /// reduced: called on the loop's thread, before the feedbacks see it.
+  @usableFromInline
   func originsForSnapshot() -> [EffectOrigin] {
     book.withLock { book in
       book.running.map { trigger, origin in

@@ -2,6 +2,7 @@
 /// snapshot keeps it: a restore from the snapshot does not fold the states
 /// before it, so it reads there the keys' sequences of the effects that ran
 /// when the snapshot was taken.
+@usableFromInline
 struct EffectOrigin: Codable, Hashable, Sendable {
   /// The feedback's position in the system's list, and its name: both must
   /// match after a restore, or the origin is not used.

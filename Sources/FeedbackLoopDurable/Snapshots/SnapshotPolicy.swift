@@ -8,7 +8,7 @@
 /// .never                                        // restore folds every event
 /// ```
 public struct SnapshotPolicy<State: Sendable>: Sendable {
-  let shouldSnapshot: @Sendable (_ state: State, _ sequence: UInt64) -> Bool
+  @usableFromInline let shouldSnapshot: @Sendable (_ state: State, _ sequence: UInt64) -> Bool
 
   /// A snapshot after each state for which `predicate` holds; it gets the
   /// state and the sequence of the event that produced it.

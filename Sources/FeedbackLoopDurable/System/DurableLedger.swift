@@ -20,40 +20,71 @@ import Synchronization
 /// until that many external events are reduced, and then for the commit of
 /// the latest sequence: never too early, at worst a few events late. This
 /// needs no lock around the core's `send`, which may run the whole loop.
+///
+/// The loop's side (``didReduce(_:state:isExternal:)``) is `@inlinable`, and
+/// so is what it touches: the durable system builds its monitor in the
+/// caller's module (`DurableSystem.restore` is `@inlinable`), so that the
+/// per-event path is specialized for the app's `State` and `Event`.
+/// Unspecialized, each event cost about 1 µs, mostly the runtime's lookups
+/// of the metadata of this class's generic entries, tuples and arrays.
+@usableFromInline
 final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>: JournalWriterClient {
   /// A caller waiting; its id lets its task's cancellation find it.
-  struct Waiter {
-    var id: UInt64
-    var continuation: CheckedContinuation<UInt64, any Error>
+  @usableFromInline
+  struct Waiter: Sendable {
+    @usableFromInline var id: UInt64
+    @usableFromInline var continuation: CheckedContinuation<UInt64, any Error>
+
+    init(id: UInt64, continuation: CheckedContinuation<UInt64, any Error>) {
+      self.id = id
+      self.continuation = continuation
+    }
 
     func resume(with result: Result<UInt64, DurableSystemError>) { continuation.resume(with: result) }
     func resume(returning sequence: UInt64) { continuation.resume(returning: sequence) }
     func resume(throwing error: any Error) { continuation.resume(throwing: error) }
   }
 
-  private struct Queued {
-    var sequence: UInt64
-    var event: Event
-    var snapshot: State?
-    /// With a snapshot: the running effects' key origins (``EffectOrigin``).
-    var effectOrigins: [EffectOrigin] = []
+  @usableFromInline
+  struct Queued: Sendable {
+    @usableFromInline var sequence: UInt64
+    @usableFromInline var event: Event
+    @usableFromInline var snapshot: State?
+    /// With a snapshot: the running effects' key origins (``EffectOrigin``);
+    /// `nil` without one, so that an event's entry holds no array.
+    @usableFromInline var effectOrigins: [EffectOrigin]?
+
+    @inlinable
+    init(sequence: UInt64, event: Event, snapshot: State?, effectOrigins: [EffectOrigin]?) {
+      self.sequence = sequence
+      self.event = event
+      self.snapshot = snapshot
+      self.effectOrigins = effectOrigins
+    }
   }
 
-  private struct Book {
+  @usableFromInline
+  struct Book: Sendable {
     /// The sequence of the latest reduced event.
-    var reduced: UInt64
+    @usableFromInline var reduced: UInt64
     /// The sequence of the latest event the journal stored.
-    var committed: UInt64
-    var queued: [Queued] = []
-    var isScheduled = false
+    @usableFromInline var committed: UInt64
+    @usableFromInline var queued: [Queued] = []
+    @usableFromInline var isScheduled = false
     /// The number of external events reduced.
-    var externalReduced: UInt64 = 0
+    @usableFromInline var externalReduced: UInt64 = 0
     /// Callers waiting for a number of external events to be reduced.
-    var externalWaiters: [(externalCount: UInt64, waiter: Waiter)] = []
+    @usableFromInline var externalWaiters: [(externalCount: UInt64, waiter: Waiter)] = []
     /// Callers waiting for the commit of a sequence.
-    var commitWaiters: [(sequence: UInt64, waiter: Waiter)] = []
-    var failure: DurableSystemError?
+    @usableFromInline var commitWaiters: [(sequence: UInt64, waiter: Waiter)] = []
+    @usableFromInline var failure: DurableSystemError?
     var isStopped = false
+    /// The system, set once it is made, until it stops: the ledger stops it
+    /// when its durability fails. Held here rather than by a closure of
+    /// weak references (an allocation, a lock and two side tables per
+    /// system): the cycle through the system's monitor ends when the system
+    /// stops, and the durable system stops it when it is released.
+    var system: System<State, Event>?
     var lastWaiterID: UInt64 = 0
     /// The waiters given an id and not yet registered, and whether their
     /// task was cancelled meanwhile. A cancellation after the registration
@@ -61,30 +92,39 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     /// not keep the id then, or each caller cancelled between its answer and
     /// its return would leave one behind for good.
     var unregisteredWaiters: [UInt64: Bool] = [:]
+
+    init(reduced: UInt64, committed: UInt64) {
+      self.reduced = reduced
+      self.committed = committed
+    }
   }
 
   let systemID: String
-  let writer: JournalWriter
-  let gate: CommitGate
+  @usableFromInline let writer: JournalWriter
+  @usableFromInline let gate: CommitGate
   private let codec: any DurableCodec
   private let schemaVersion: Int
-  private let snapshots: SnapshotPolicy<State>
+  @usableFromInline let snapshots: SnapshotPolicy<State>
   private let logger: Logger
-  /// The running effects' key origins, stored with each snapshot.
-  private let effectOrigins: @Sendable () -> [EffectOrigin]
-  private let book: Locked<Book>
+  /// The system's effects' keys: their origins are stored with each
+  /// snapshot, and the system's monitor reports the effects to them.
+  @usableFromInline let keys: EffectKeyBook<State, Event>?
+  /// The monitor the user gave the system. Kept here, with the keys, so
+  /// that the system's monitor captures the ledger alone: a closure that
+  /// captures one object needs no context of its own (an idle system's
+  /// memory).
+  @usableFromInline let userMonitor: SystemMonitor<State, Event>?
+  @usableFromInline let book: Locked<Book>
   /// The number of external events sent (counted before each is sent).
   private let externalSent = Atomic<UInt64>(0)
-  /// Set once the system is made: the ledger stops it when its durability
-  /// fails. Weak: the system's monitor holds the ledger.
-  private let stopSystem: Locked<(@Sendable () -> Void)?> = Locked(nil)
 
   init(
     systemID: String, writer: JournalWriter, gate: CommitGate, committed: UInt64,
     codec: any DurableCodec, schemaVersion: Int, snapshots: SnapshotPolicy<State>, logger: Logger,
-    effectOrigins: @escaping @Sendable () -> [EffectOrigin] = { [] }
+    keys: EffectKeyBook<State, Event>? = nil, monitor: SystemMonitor<State, Event>? = nil
   ) {
-    self.effectOrigins = effectOrigins
+    self.keys = keys
+    self.userMonitor = monitor
     self.systemID = systemID
     self.writer = writer
     self.gate = gate
@@ -95,47 +135,58 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     book = Locked(Book(reduced: committed, committed: committed))
   }
 
-  func setStopSystem(_ stop: @escaping @Sendable () -> Void) {
-    stopSystem.withLock { $0 = stop }
+  /// Gives the ledger the system to stop when its durability fails.
+  @usableFromInline
+  func setSystem(_ system: System<State, Event>) {
+    book.withLock { $0.system = system }
   }
 
   // MARK: - The loop's side
 
   /// Records a reduced event: called by the system's monitor, on the loop's
-  /// thread, before the feedbacks see `state`.
+  /// thread, before the feedbacks see `state`. One lock, no allocation
+  /// beyond the queue's growth.
+  @inlinable
   func didReduce(_ event: Event, state: State, isExternal: Bool) {
-    var reached: [(Waiter, UInt64)] = []
     let (sequence, isQueued, schedules) = book.withLock { book -> (UInt64, Bool, Bool) in
       book.reduced += 1
       let sequence = book.reduced
       var schedules = false
       let isQueued = book.failure == nil
       if isQueued {
-        let snapshot = snapshots.shouldSnapshot(state, sequence) ? state : nil
-        book.queued.append(
-          Queued(
-            sequence: sequence, event: event, snapshot: snapshot,
-            effectOrigins: snapshot == nil ? [] : effectOrigins()))
+        if snapshots.shouldSnapshot(state, sequence) {
+          book.queued.append(
+            Queued(sequence: sequence, event: event, snapshot: state, effectOrigins: keys?.originsForSnapshot() ?? []))
+        } else {
+          book.queued.append(Queued(sequence: sequence, event: event, snapshot: nil, effectOrigins: nil))
+        }
         schedules = !book.isScheduled
         book.isScheduled = true
       }
       if isExternal {
         book.externalReduced += 1
-        let count = book.externalReduced
-        if !book.externalWaiters.isEmpty {
-          book.externalWaiters.removeAll { entry in
-            guard entry.externalCount <= count else { return false }
-            reached.append((entry.waiter, sequence))
-            return true
-          }
-        }
+        if !book.externalWaiters.isEmpty { Self.moveReachedWaiters(&book, reducedThrough: sequence) }
       }
-      for (waiter, sequence) in reached { book.commitWaiters.append((sequence, waiter)) }
       return (sequence, isQueued, schedules)
     }
     gate.reduced(through: sequence)
     if isQueued { writer.eventsQueued(1) }
     if schedules { writer.schedule(self) }
+  }
+
+  /// The callers whose external event is now reduced wait for the commit
+  /// of `sequence`. Out of line: the waiters' lists and tuples are not set
+  /// up on the per-event path.
+  @inlinable @inline(never)
+  static func moveReachedWaiters(_ book: inout Book, reducedThrough sequence: UInt64) {
+    let count = book.externalReduced
+    var reached: [Waiter] = []
+    book.externalWaiters.removeAll { entry in
+      guard entry.externalCount <= count else { return false }
+      reached.append(entry.waiter)
+      return true
+    }
+    for waiter in reached { book.commitWaiters.append((sequence, waiter)) }
   }
 
   // MARK: - Callers
@@ -229,6 +280,7 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   func systemStopped() {
     let unreduced = book.withLock { book -> [Waiter] in
       book.isStopped = true
+      book.system = nil
       defer { book.externalWaiters = [] }
       return book.externalWaiters.map(\.waiter)
     }
@@ -238,6 +290,7 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
 
   // MARK: - The writer's side
 
+  @usableFromInline
   func takeBatches() -> (batches: [JournalBatch], eventCount: Int) {
     let (queued, committed, hasMore) = book.withLock { book -> ([Queued], UInt64, Bool) in
       book.isScheduled = false
@@ -248,6 +301,12 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
       // journal would check the second against the other owner's sequence,
       // and append it if they happen to match: a merge (G17).
       let end = book.queued.lastIndex { $0.snapshot != nil }.map { $0 + 1 } ?? book.queued.count
+      if end == book.queued.count {
+        // The common case: the whole queue, handed over without a copy
+        // while the loop waits for the lock.
+        defer { book.queued = [] }
+        return (book.queued, book.committed, false)
+      }
       defer {
         book.queued.removeFirst(end)
         book.isScheduled = !book.queued.isEmpty
@@ -278,7 +337,7 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
         if let last = part.last, let state = last.snapshot {
           do {
             snapshot = try codec.encode(
-              SnapshotEnvelope(version: schemaVersion, value: state, effectOrigins: last.effectOrigins))
+              SnapshotEnvelope(version: schemaVersion, value: state, effectOrigins: last.effectOrigins ?? []))
           } catch {
             throw .encodingFailed(systemID: systemID, sequence: last.sequence, underlying: error)
           }
@@ -295,6 +354,7 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     }
   }
 
+  @usableFromInline
   func appended(_ results: ArraySlice<JournalAppendResult>) {
     for result in results {
       switch result {
@@ -307,6 +367,7 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     }
   }
 
+  @usableFromInline
   func failed(_ error: any Error) {
     fail(.journalFailed(systemID: systemID, underlying: error))
   }
@@ -331,7 +392,7 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   /// Ends the system's durability: every caller hears `error`, the system
   /// stops, and its held effects end without running.
   private func fail(_ error: DurableSystemError) {
-    let failed = book.withLock { book -> (waiters: [Waiter], dropped: Int)? in
+    let failed = book.withLock { book -> (waiters: [Waiter], dropped: Int, system: System<State, Event>?)? in
       guard book.failure == nil else { return nil }
       book.failure = error
       let dropped = book.queued.count
@@ -339,13 +400,17 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
         book.queued = []
         book.externalWaiters = []
         book.commitWaiters = []
+        book.system = nil
       }
-      return (book.externalWaiters.map(\.waiter) + book.commitWaiters.map(\.waiter), dropped)
+      return (book.externalWaiters.map(\.waiter) + book.commitWaiters.map(\.waiter), dropped, book.system)
     }
-    guard let (waiters, dropped) = failed else { return }
+    guard let (waiters, dropped, system) = failed else { return }
     writer.eventsQueued(-dropped)
     logger.error("\(error)")
-    stopSystem.withLock { $0 }?()
+    if let system {
+      system.stop(isolation: nil)
+      systemStopped()
+    }
     gate.openForGood()
     for waiter in waiters { waiter.resume(throwing: error) }
   }

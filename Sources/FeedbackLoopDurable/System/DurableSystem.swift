@@ -73,17 +73,17 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   /// The running system; `package` for the UI layer's store, which
   /// observes it and sends through the durable system.
   @usableFromInline package let system: System<State, Event>
-  private let ledger: DurableLedger<State, Event>
-  private let monitor: SystemMonitor<State, Event>?
+  @usableFromInline let ledger: DurableLedger<State, Event>
+  /// The user's monitor, which the ledger keeps.
+  var monitor: SystemMonitor<State, Event>? { ledger.userMonitor }
 
-  private init(
+  @usableFromInline
+  init(
     id: String, system: System<State, Event>, ledger: DurableLedger<State, Event>,
-    monitor: SystemMonitor<State, Event>?
   ) {
     self.id = id
     self.system = system
     self.ledger = ledger
-    self.monitor = monitor
   }
 
   deinit {
@@ -127,6 +127,13 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   ///     buffer must be unbounded).
   ///   - monitor: receives every reduction and effect.
   ///   - caller: the caller's isolation, filled in by the compiler.
+  // Inlinable, as the core's `System.init` is: the system, and the monitor
+  // that records each reduction, are made in the caller's module, where the
+  // compiler specializes the loop and the ledger's per-event path for the
+  // app's `State` and `Event`. Made here, unspecialized, each event cost
+  // about 1 µs of runtime metadata lookups. The reading of the journal and
+  // the fold stay here (`restoredParts`).
+  @inlinable
   public static func restore(
     id: String,
     writer: JournalWriter,
@@ -142,6 +149,36 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
     monitor: SystemMonitor<State, Event>? = nil,
     caller: isolated (any Actor)? = #isolation
   ) async throws -> DurableSystem {
+    let restored = try await restoredParts(
+      id: id, writer: writer, initial: initial, reduce: reduce, feedbacks: feedbacks, snapshots: snapshots,
+      codec: codec, schemaVersion: schemaVersion, migrations: migrations, environment: environment, monitor: monitor,
+      caller: caller)
+    let system = System(
+      initial: restored.state, reduce: reduce, feedbacks: feedbacks, isolation: isolation,
+      environment: restored.environment,
+      monitor: ledgerMonitor(restored.ledger), caller: caller)
+    restored.ledger.setSystem(system)
+    return DurableSystem(id: id, system: system, ledger: restored.ledger)
+  }
+
+  /// The restored state, and the parts of the durable system around its
+  /// `System`: its ledger, its effects' keys and the environment whose
+  /// executor holds the effects until their state is committed.
+  @usableFromInline
+  static func restoredParts(
+    id: String,
+    writer: JournalWriter,
+    initial: State,
+    reduce: @escaping @Sendable (inout State, Event) -> Void,
+    feedbacks: [Feedback<State, Event>],
+    snapshots: SnapshotPolicy<State>,
+    codec: some DurableCodec,
+    schemaVersion: Int,
+    migrations: DurableMigrations<State, Event>,
+    environment: SystemEnvironment,
+    monitor: SystemMonitor<State, Event>?,
+    caller: isolated (any Actor)?
+  ) async throws -> (state: State, ledger: DurableLedger<State, Event>, environment: SystemEnvironment) {
     guard environment.eventBuffer == .unbounded else {
       fatalError(
         "DurableSystem \"\(id)\": its environment's event buffer must be unbounded, not \(environment.eventBuffer): "
@@ -173,45 +210,41 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
       snapshotOrigins: snapshotOrigins)
     let ledger = DurableLedger<State, Event>(
       systemID: id, writer: writer, gate: gate, committed: committed, codec: codec, schemaVersion: schemaVersion,
-      snapshots: snapshots, logger: environment.logger, effectOrigins: { keys.originsForSnapshot() })
+      snapshots: snapshots, logger: environment.logger, keys: keys, monitor: monitor)
     var gatedEnvironment = environment
     gatedEnvironment.effectExecutor = gate
-    let system = System(
-      initial: state, reduce: reduce, feedbacks: feedbacks, isolation: isolation, environment: gatedEnvironment,
-      monitor: ledgerMonitor(ledger, keys: keys, forwardingTo: monitor), caller: caller)
-    ledger.setStopSystem { [weak system, weak ledger] in
-      system?.stop(isolation: nil)
-      ledger?.systemStopped()
-    }
-    return DurableSystem(id: id, system: system, ledger: ledger, monitor: monitor)
+    return (state, ledger, gatedEnvironment)
   }
 
-  /// The monitor that tells the ledger of each reduction, then `user`.
-  /// Made with the core's `.reduced` shortcut (`package`): built as an
-  /// enum per event, the report cost the loop a copy and a destroy of
+  /// The monitor that tells the ledger of each reduction, then the user's
+  /// monitor. Made with the core's `.reduced` shortcut (`package`): built
+  /// as an enum per event, the report cost the loop a copy and a destroy of
   /// it through its value witnesses.
   /// It also follows the effects for their keys, and binds each effect's
-  /// key to its task (``DurableEffect/key``).
-  private static func ledgerMonitor(
-    _ ledger: DurableLedger<State, Event>, keys: EffectKeyBook<State, Event>,
-    forwardingTo user: SystemMonitor<State, Event>?
-  ) -> SystemMonitor<State, Event> {
+  /// key to its task (``DurableEffect/key``). Each closure captures the
+  /// ledger alone (which keeps the keys and the user's monitor), so that
+  /// none needs an allocation of its own.
+  @inlinable
+  static func ledgerMonitor(_ ledger: DurableLedger<State, Event>) -> SystemMonitor<State, Event> {
     var monitor = SystemMonitor<State, Event>(
       { activity in
         if case .reduced(let event, _, let state, let source) = activity {
           ledger.didReduce(event, state: state, isExternal: source == .external)
-          keys.didReduce()
+          ledger.keys?.didReduce()
         } else {
-          keys.record(activity, current: ledger.gate.latestReduced)
+          ledger.keys?.record(activity, current: ledger.gate.latestReduced)
         }
-        user?.report(activity)
+        ledger.userMonitor?.report(activity)
       },
       reduced: { event, before, after, isExternal, source in
         ledger.didReduce(event, state: after, isExternal: isExternal)
-        keys.didReduce()
-        user?.reportReduction(event, from: before, to: after, isExternal: isExternal, source: source)
+        ledger.keys?.didReduce()
+        ledger.userMonitor?.reportReduction(event, from: before, to: after, isExternal: isExternal, source: source)
       })
-    monitor.effectTaskScope = { effect, startTask in keys.startTask(of: effect, startTask) }
+    monitor.effectTaskScope = { effect, startTask in
+      guard let keys = ledger.keys else { return startTask() }
+      return keys.startTask(of: effect, startTask)
+    }
     return monitor
   }
 

@@ -58,7 +58,7 @@ public final class JournalWriter: Sendable {
   /// The bound of the writer's queue.
   public let queuePolicy: QueuePolicy
   private let queue = Locked(Queue())
-  private let queuedEvents = Atomic<Int>(0)
+  @usableFromInline let queuedEvents = Atomic<Int>(0)
 
   /// A writer for `journal`. Give every durable system that uses the
   /// journal the same writer, so that their events are appended together.
@@ -83,12 +83,14 @@ public final class JournalWriter: Sendable {
 
   /// Counts events reduced by one of the writer's systems (or, negative,
   /// dropped by a system that failed).
+  @inlinable
   func eventsQueued(_ count: Int) {
     queuedEvents.add(count, ordering: .relaxed)
   }
 
   /// Puts a system with events to append in the queue, and starts the
   /// writing task unless it runs.
+  @usableFromInline
   func schedule(_ client: any JournalWriterClient) {
     let starts = queue.withLock { queue in
       queue.ready.append(client)
@@ -143,6 +145,7 @@ public final class JournalWriter: Sendable {
 }
 
 /// What a durable system hands its writer.
+@usableFromInline
 protocol JournalWriterClient: AnyObject, Sendable {
   /// Takes the system's queued events, encoded, as the batches to append
   /// (none when it has nothing to write, or failed).
