@@ -52,8 +52,11 @@ import Testing
 
   /// A bare `Mutex` hands a contended lock over where ThreadSanitizer does not
   /// look, so the sanitizer run reports races that are not there (as it did
-  /// for the chart-state decoder table): every module takes `Locked` instead.
-  @Test("no module under Sources/ holds a bare Mutex: each takes Locked, whose hand-over the sanitizer sees")
+  /// for the chart-state decoder table): every module takes `Locked` instead,
+  /// or makes the same hand-over edge beside its own `Mutex`.
+  @Test(
+    "no module under Sources/ holds a bare Mutex: each takes Locked, or makes its hand-over edge, which the sanitizer sees"
+  )
   func noBareMutex() throws {
     let sources = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -64,7 +67,15 @@ import Testing
     #expect(files.count > 100, "too few sources under \(sources.path)")
     var offending: [String] = []
     for file in files where file.lastPathComponent != "Locked.swift" {
-      for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+      let text = try String(contentsOf: file, encoding: .utf8)
+      // A type that keeps its Mutex inline (to save an allocation) makes the
+      // same hand-over edge as Locked.
+      if text.contains("handOver.load(ordering: .acquiring)")
+        && text.contains("handOver.store(0, ordering: .releasing)")
+      {
+        continue
+      }
+      for line in text.split(separator: "\n") {
         let code = line.trimmingCharacters(in: .whitespaces)
         guard !code.hasPrefix("//") else { continue }
         if code.contains("Mutex(") || code.contains("Mutex<") {
