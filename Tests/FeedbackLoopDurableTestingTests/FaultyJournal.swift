@@ -18,6 +18,10 @@ actor FaultyJournal: Journal {
     case listsInInsertionOrder
     case deleteKeepsTheSnapshot
     case loadsEmptyHistoryForUnknownIDs
+    case ignoresEpochs
+    case claimKeepsTheEpoch
+    case deleteForgetsTheEpoch
+    case listsClaimedIDs
 
     var description: String { rawValue }
   }
@@ -31,6 +35,7 @@ actor FaultyJournal: Journal {
   private let fault: Fault?
   private var systems: [String: Stored] = [:]
   private var insertionOrder: [String] = []
+  private var epochs: [String: UInt64] = [:]
 
   init(fault: Fault? = nil) {
     self.fault = fault
@@ -43,12 +48,16 @@ actor FaultyJournal: Journal {
     var stagedOrder = insertionOrder
     for batch in batches {
       var stored = staged[batch.systemID] ?? Stored()
-      if batch.expectedSequence != stored.last && fault != .ignoresExpectation {
+      let epoch = epochs[batch.systemID] ?? 0
+      if (batch.expectedSequence != stored.last && fault != .ignoresExpectation)
+        || (batch.epoch != epoch && fault != .ignoresEpochs)
+      {
         let reported = fault == .reportsTheExpectationAsStored ? batch.expectedSequence : stored.last
         results.append(
           .refused(
             SequenceConflict(
-              systemID: batch.systemID, expectedSequence: batch.expectedSequence, storedSequence: reported)))
+              systemID: batch.systemID, expectedSequence: batch.expectedSequence, storedSequence: reported,
+              writerEpoch: batch.epoch, storedEpoch: epoch)))
         refusedAny = true
         continue
       }
@@ -73,12 +82,22 @@ actor FaultyJournal: Journal {
         .refused(
           SequenceConflict(
             systemID: $0.systemID, expectedSequence: $0.expectedSequence,
-            storedSequence: systems[$0.systemID]?.last ?? 0))
+            storedSequence: systems[$0.systemID]?.last ?? 0, writerEpoch: $0.epoch,
+            storedEpoch: epochs[$0.systemID] ?? 0))
       }
     }
     systems = staged
     insertionOrder = stagedOrder
     return results
+  }
+
+  func claim(_ systemID: String) -> JournalClaim {
+    if fault != .claimKeepsTheEpoch || epochs[systemID] == nil { epochs[systemID, default: 0] += 1 }
+    if fault == .listsClaimedIDs, systems[systemID] == nil {
+      systems[systemID] = Stored()
+      insertionOrder.append(systemID)
+    }
+    return JournalClaim(epoch: epochs[systemID] ?? 0, history: load(systemID))
   }
 
   func load(_ systemID: String) -> JournalHistory? {
@@ -109,5 +128,6 @@ actor FaultyJournal: Journal {
     }
     systems[systemID] = nil
     insertionOrder.removeAll { $0 == systemID }
+    if fault == .deleteForgetsTheEpoch { epochs[systemID] = nil }
   }
 }

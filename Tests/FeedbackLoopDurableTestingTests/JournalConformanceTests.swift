@@ -26,6 +26,12 @@ struct JournalConformanceTests {
       (.listsInInsertionOrder, "many systems and paging"),
       (.deleteKeepsTheSnapshot, "delete"),
       (.loadsEmptyHistoryForUnknownIDs, "unknown id"),
+      (.ignoresEpochs, "stale epoch"),
+      (.ignoresEpochs, "two claimers"),
+      (.ignoresEpochs, "concurrent claim and append"),
+      (.claimKeepsTheEpoch, "two claimers"),
+      (.deleteForgetsTheEpoch, "claim after delete"),
+      (.listsClaimedIDs, "claim after delete"),
     ])
   func failsOnAJournalThatBreaksItsRule(_ fault: FaultyJournal.Fault, _ checkName: String) async throws {
     let check = try #require(JournalConformance.checks.first { $0.name == checkName })

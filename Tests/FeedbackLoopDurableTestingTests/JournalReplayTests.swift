@@ -73,6 +73,7 @@ private enum Tally {
 private struct PlainJournal: Journal {
   let base = InMemoryJournal()
   func append(_ batches: [JournalBatch]) async throws -> [JournalAppendResult] { try await base.append(batches) }
+  func claim(_ systemID: String) async throws -> JournalClaim { try await base.claim(systemID) }
   func load(_ systemID: String) async throws -> JournalHistory? { try await base.load(systemID) }
   func systemIDs(after id: String?, limit: Int) async throws -> [String] {
     try await base.systemIDs(after: id, limit: limit)
@@ -97,6 +98,7 @@ private final class CountingJournal: FullHistoryJournal {
   init(losing lostEvent: (id: String, sequence: UInt64)? = nil) { self.lostEvent = lostEvent }
 
   func append(_ batches: [JournalBatch]) async throws -> [JournalAppendResult] { try await base.append(batches) }
+  func claim(_ systemID: String) async throws -> JournalClaim { try await base.claim(systemID) }
   func load(_ systemID: String) async throws -> JournalHistory? {
     counts.withLock { $0.loads += 1 }
     return try await base.load(systemID)

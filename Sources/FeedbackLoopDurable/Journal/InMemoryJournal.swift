@@ -6,8 +6,9 @@ import Foundation
 ///
 /// It keeps every rule of ``Journal``: each call to ``append(_:)`` is one
 /// transaction (all of its batches are stored, or none when it throws), a
-/// batch whose expected sequence is stale is refused, ``load(_:)`` gives the
-/// latest snapshot and the events after it.
+/// batch whose epoch or expected sequence is stale is refused, ``claim(_:)``
+/// moves the id's epoch on, ``load(_:)`` gives the latest snapshot and the
+/// events after it.
 ///
 /// It keeps every event, those before the latest snapshot too
 /// (``FullHistoryJournal``), so that a replay check compares its snapshots.
@@ -44,6 +45,9 @@ public final class InMemoryJournal: FullHistoryJournal {
 
   private struct Contents {
     var systems: [String: Stored] = [:]
+    /// Apart from `systems`: an id claimed with nothing stored, and a
+    /// deleted one, keep their epoch.
+    var epochs: [String: UInt64] = [:]
     var fault: Fault = .none
   }
 
@@ -71,12 +75,13 @@ public final class InMemoryJournal: FullHistoryJournal {
       results.reserveCapacity(batches.count)
       for batch in batches {
         var stored = changed[batch.systemID] ?? contents.systems[batch.systemID] ?? Stored()
-        guard stored.lastSequence == batch.expectedSequence else {
+        let epoch = contents.epochs[batch.systemID] ?? 0
+        guard stored.lastSequence == batch.expectedSequence, epoch == batch.epoch else {
           results.append(
             .refused(
               SequenceConflict(
                 systemID: batch.systemID, expectedSequence: batch.expectedSequence,
-                storedSequence: stored.lastSequence)))
+                storedSequence: stored.lastSequence, writerEpoch: batch.epoch, storedEpoch: epoch)))
           continue
         }
         stored.events.append(contentsOf: batch.events)
@@ -93,15 +98,25 @@ public final class InMemoryJournal: FullHistoryJournal {
     }
   }
 
-  public func load(_ systemID: String) async throws -> JournalHistory? {
+  public func claim(_ systemID: String) async throws -> JournalClaim {
     contents.withLock { contents in
-      guard let stored = contents.systems[systemID] else { return nil }
-      let after = Int(stored.snapshot?.sequence ?? 0)
-      let events = stored.events[after...].enumerated().map { offset, payload in
-        JournalRecord(sequence: UInt64(after + offset + 1), payload: payload)
-      }
-      return JournalHistory(snapshot: stored.snapshot, events: events)
+      let epoch = (contents.epochs[systemID] ?? 0) + 1
+      contents.epochs[systemID] = epoch
+      return JournalClaim(epoch: epoch, history: Self.history(contents.systems[systemID]))
     }
+  }
+
+  public func load(_ systemID: String) async throws -> JournalHistory? {
+    contents.withLock { contents in Self.history(contents.systems[systemID]) }
+  }
+
+  private static func history(_ stored: Stored?) -> JournalHistory? {
+    guard let stored else { return nil }
+    let after = Int(stored.snapshot?.sequence ?? 0)
+    let events = stored.events[after...].enumerated().map { offset, payload in
+      JournalRecord(sequence: UInt64(after + offset + 1), payload: payload)
+    }
+    return JournalHistory(snapshot: stored.snapshot, events: events)
   }
 
   public func events(of systemID: String, after sequence: UInt64, limit: Int) async throws -> [JournalRecord] {
@@ -129,6 +144,7 @@ public final class InMemoryJournal: FullHistoryJournal {
   }
 
   public func delete(_ systemID: String) async throws {
+    // The epoch stays: a claim after the delete moves on from it.
     contents.withLock { contents in _ = contents.systems.removeValue(forKey: systemID) }
   }
 

@@ -100,6 +100,9 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   }
 
   let systemID: String
+  /// The epoch of the system's claim, which each of its batches carries: a
+  /// later claim of the id fences this ledger's appends (G17).
+  let epoch: UInt64
   @usableFromInline let writer: JournalWriter
   @usableFromInline let gate: CommitGate
   private let codec: any DurableCodec
@@ -119,13 +122,14 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   private let externalSent = Atomic<UInt64>(0)
 
   init(
-    systemID: String, writer: JournalWriter, gate: CommitGate, committed: UInt64,
+    systemID: String, epoch: UInt64, writer: JournalWriter, gate: CommitGate, committed: UInt64,
     codec: any DurableCodec, schemaVersion: Int, snapshots: SnapshotPolicy<State>, logger: Logger,
     keys: EffectKeyBook<State, Event>? = nil, monitor: SystemMonitor<State, Event>? = nil
   ) {
     self.keys = keys
     self.userMonitor = monitor
     self.systemID = systemID
+    self.epoch = epoch
     self.writer = writer
     self.gate = gate
     self.codec = codec
@@ -343,7 +347,8 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
           }
         }
         batches.append(
-          JournalBatch(systemID: systemID, expectedSequence: expected, events: events, snapshot: snapshot))
+          JournalBatch(
+            systemID: systemID, epoch: epoch, expectedSequence: expected, events: events, snapshot: snapshot))
         expected += UInt64(events.count)
         start = end
       }

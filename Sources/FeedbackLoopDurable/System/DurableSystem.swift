@@ -48,10 +48,14 @@ import Foundation
 ///   effects it asks for again, even if they ran before the crash. Each
 ///   reads its idempotency key, the same when it starts again:
 ///   ``DurableEffect/key``.
-/// - One writer (G17): the journal refuses an append whose expected
-///   sequence is stale, as when another process restored the same id and
-///   wrote first. The system then stops, every awaiting caller gets
-///   ``DurableSystemError/refusedByJournal(_:)``, and nothing is merged.
+/// - One writer (G17): a restore claims the system (``Journal/claim(_:)``),
+///   and the journal refuses the appends of every earlier owner of the id:
+///   their epoch is stale, whatever sequence they expect, as when another
+///   process restored the same id while this one was paused. It also
+///   refuses an append whose expected sequence is stale. The refused system
+///   stops, every awaiting caller gets
+///   ``DurableSystemError/refusedByJournal(_:)`` (which names the epochs),
+///   and nothing is merged. The latest restore of an id owns it.
 /// - Failures: when the journal fails to append, the system stops rather
 ///   than acknowledge what is not stored; awaiting callers get
 ///   ``DurableSystemError/journalFailed(systemID:underlying:)``, and the
@@ -187,7 +191,10 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
     }
     let decoder = DurableRecordDecoder(
       systemID: id, codec: codec, schemaVersion: schemaVersion, migrations: migrations)
-    let history = try await writer.journal.load(id)
+    // A claim, not a load: from here on the journal refuses the appends of
+    // any earlier owner of the id (G17), even one whose sequence matches.
+    let claim = try await writer.journal.claim(id)
+    let history = claim.history
     var state = initial
     var foldStart: UInt64 = 0
     var snapshotOrigins: [EffectOrigin] = []
@@ -209,7 +216,8 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
       systemID: id, feedbacks: feedbacks, folded: folded, foldStart: foldStart, clock: environment.clock,
       snapshotOrigins: snapshotOrigins)
     let ledger = DurableLedger<State, Event>(
-      systemID: id, writer: writer, gate: gate, committed: committed, codec: codec, schemaVersion: schemaVersion,
+      systemID: id, epoch: claim.epoch, writer: writer, gate: gate, committed: committed, codec: codec,
+      schemaVersion: schemaVersion,
       snapshots: snapshots, logger: environment.logger, keys: keys, monitor: monitor)
     var gatedEnvironment = environment
     gatedEnvironment.effectExecutor = gate
@@ -311,6 +319,17 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
 
   /// The sequence of the latest event stored in the journal.
   public var committedSequence: UInt64 { ledger.committedSequence }
+
+  /// The epoch of the journal claim this system was restored with
+  /// (``Journal/claim(_:)``): its appends are refused once the id is
+  /// claimed again.
+  ///
+  /// ```swift
+  /// let first = try await DurableSystem.restore(id: "cart-42", writer: writer, initial: Cart(), reduce: Cart.reduce)
+  /// let second = try await DurableSystem.restore(id: "cart-42", writer: writer, initial: Cart(), reduce: Cart.reduce)
+  /// // second.epoch == first.epoch + 1: `first` is refused on its next append.
+  /// ```
+  public var epoch: UInt64 { ledger.epoch }
 
   /// The error that stopped the system's durability (and the system), or
   /// `nil` while it is durable.

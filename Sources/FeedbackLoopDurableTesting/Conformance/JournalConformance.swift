@@ -21,5 +21,9 @@ public enum JournalConformance {
     .delete,
     .concurrentWriters,
     .unknownSystem,
+    .staleEpoch,
+    .twoClaimers,
+    .claimAfterDelete,
+    .concurrentClaimAndAppend,
   ]
 }

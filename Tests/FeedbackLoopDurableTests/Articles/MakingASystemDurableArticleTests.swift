@@ -91,13 +91,14 @@ struct MakingASystemDurableArticleTests {
     typealias Account = MakingDurable.Account
     let journal = InMemoryJournal()
     let reduce: @Sendable (inout Account, MakingDurable.AccountEvent) -> Void = MakingDurable.reduce
-    let first = try await DurableSystem.restore(
-      id: "account-7", writer: JournalWriter(journal: journal), initial: Account(), reduce: reduce)
     let recorder = LogRecorder()
     let log = recorder.logger
     let account = try await DurableSystem.restore(
       id: "account-7", writer: JournalWriter(journal: journal), initial: Account(), reduce: reduce,
       environment: SystemEnvironment(logger: log))
+    // Another process restores account-7: it owns it from now on.
+    let first = try await DurableSystem.restore(
+      id: "account-7", writer: JournalWriter(journal: journal), initial: Account(), reduce: reduce)
     try await first.sendDurably(.deposited(1))
     do {
       try await account.sendDurably(.deposited(5))

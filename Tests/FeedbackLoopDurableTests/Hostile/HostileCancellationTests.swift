@@ -15,7 +15,7 @@ struct HostileCancellationTests {
     let journal = HeldJournal()
     let callerExecutor = ManualTaskExecutor()
     let ledger = DurableLedger<Int, Int>(
-      systemID: "s", writer: JournalWriter(journal: journal),
+      systemID: "s", epoch: 0, writer: JournalWriter(journal: journal),
       gate: CommitGate(underlying: ManualTaskExecutor(), committed: 0), committed: 0, codec: JSONDurableCodec(),
       schemaVersion: 1, snapshots: .never, logger: Logger(label: "test"))
     journal.hold()

@@ -33,7 +33,9 @@ struct HostileWriterTests {
       Issue.record("expected refusedByJournal, got \(String(describing: error))")
       return
     }
-    #expect(conflict == SequenceConflict(systemID: "a", expectedSequence: 0, storedSequence: 1))
+    #expect(
+      conflict
+        == SequenceConflict(systemID: "a", expectedSequence: 0, storedSequence: 1, writerEpoch: 1, storedEpoch: 2))
     // The stale owner's batch and the other system's were in one call.
     #expect(harness.journal.appendCalls.contains { call in Set(call.map(\.systemID)) == ["a", "b"] })
     #expect(other.committedSequence == 1)
@@ -48,8 +50,8 @@ struct HostileWriterTests {
   @Test("G17 a stale owner's events after a snapshot are never appended when the batch before them is refused")
   func staleOwnerEventsAfterASnapshot() async throws {
     let harness = DurableHarness()
-    let current = try await harness.restore(writer: JournalWriter(journal: harness.journal))
     let stale = try await harness.restore(snapshots: .every(2))  // restored at 0
+    let current = try await harness.restore(writer: JournalWriter(journal: harness.journal))
     try await current.sendDurably(.deposit(1))
     try await current.sendDurably(.deposit(2))  // the journal is at 2
     let blocker = try await harness.restore("blocker")
@@ -66,26 +68,28 @@ struct HostileWriterTests {
     for system in [current, stale, blocker] { system.stop() }
   }
 
-  @Test("G17 two restores of one id on one writer, both batches in one call: the second is refused, never merged")
+  @Test(
+    "G17 two restores of one id on one writer, both batches in one call: the older claim is refused, never merged")
   func twoOwnersOnOneWriterInOneCall() async throws {
     let harness = DurableHarness()
-    let first = try await harness.restore()
-    let second = try await harness.restore()
+    let older = try await harness.restore()
+    let owner = try await harness.restore()
+    #expect(owner.epoch == older.epoch + 1)
     harness.journal.hold()
-    first.send(.deposit(1))  // its append is held
+    owner.send(.deposit(1))  // its append is held
     await harness.journal.waitForAppendCalls(1)
-    first.send(.deposit(2))
-    second.send(.deposit(100))  // gathered with the first owner's second event
+    owner.send(.deposit(2))
+    older.send(.deposit(100))  // gathered with the owner's second event
     harness.journal.release()
-    try await first.waitForCommit()
-    await #expect(throws: DurableSystemError.self) { try await second.waitForCommit() }
-    #expect(second.isStopped)
+    try await owner.waitForCommit()
+    await #expect(throws: DurableSystemError.self) { try await older.waitForCommit() }
+    #expect(older.isStopped)
     #expect(try await harness.storedEvents() == [.deposit(1), .deposit(2)])
 
-    // A restore after the refusal has the first owner's events, once each.
+    // A restore after the refusal has the owner's events, once each.
     let restored = try await harness.restore(writer: JournalWriter(journal: harness.journal))
     #expect(restored.state == Account.fold([.deposit(1), .deposit(2)]))
-    first.stop()
+    owner.stop()
     try await restored.sendDurably(.deposit(3))
     #expect(try await harness.storedEvents() == [.deposit(1), .deposit(2), .deposit(3)])
     restored.stop()
@@ -104,16 +108,9 @@ struct HostileWriterTests {
     stale.send(.deposit(9))
     var refused = false
     do { try await stale.waitForCommit() } catch is DurableSystemError { refused = true }
-    let stored = try await harness.storedEvents()
-    withKnownIssue(
-      """
-      The journal's condition is the expected sequence alone: a stale owner whose sequence the new \
-      history reached again is appended (no epoch tells the two histories apart).
-      """
-    ) {
-      #expect(refused)
-      #expect(stored == [.deposit(50)])
-    }
+    #expect(refused)
+    #expect(stale.failure.map { "\($0)" }?.contains("refused an append of epoch \(stale.epoch)") == true)
+    #expect(try await harness.storedEvents() == [.deposit(50)])
     stale.stop()
     fresh.stop()
   }

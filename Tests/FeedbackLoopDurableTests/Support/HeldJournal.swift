@@ -64,6 +64,8 @@ final class HeldJournal: Journal {
     return try await base.append(batches)
   }
 
+  func claim(_ systemID: String) async throws -> JournalClaim { try await base.claim(systemID) }
+
   func load(_ systemID: String) async throws -> JournalHistory? { try await base.load(systemID) }
 
   func systemIDs(after id: String?, limit: Int) async throws -> [String] {
