@@ -138,6 +138,20 @@ struct JournalReplayTests {
     #expect("\(report)" == "Replayed 2 systems (27 events; 1 snapshot compared): no divergence.")
   }
 
+  @Test("G17 the replay check claims nothing: a running owner of a checked system goes on appending")
+  func replayClaimsNothing() async throws {
+    let journal = InMemoryJournal()
+    let owner = try await DurableSystem.restore(
+      id: "a", writer: JournalWriter(journal: journal), initial: Tally.State(), reduce: Tally.reduce)
+    try await owner.sendDurably(.add(1))
+    let report = try await JournalReplay.check(journal, initial: Tally.State(), reduce: Tally.reduce)
+    #expect(report.isClean, "\(report)")
+    try await owner.sendDurably(.add(2))
+    #expect(owner.failure == nil)
+    #expect(try await journal.claim("a").epoch == owner.epoch + 1)
+    owner.stop()
+  }
+
   @Test("G13 a changed reducer: the stored snapshot differs from the fold, reported once per system with a diff")
   func changedReducer() async throws {
     let journal = InMemoryJournal()

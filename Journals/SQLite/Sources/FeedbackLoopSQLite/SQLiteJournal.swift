@@ -7,16 +7,22 @@ import GRDB
 ///
 /// ```swift
 /// let journal = try SQLiteJournal(path: "/var/lib/shop/journal.sqlite")
+/// let claim = try await journal.claim("cart-42")
 /// let results = try await journal.append([
-///   JournalBatch(systemID: "cart-42", expectedSequence: 0, events: [added, paid])
+///   JournalBatch(systemID: "cart-42", epoch: claim.epoch, expectedSequence: 0, events: [added, paid])
 /// ])
 /// // results == [.appended(through: 2)]
 /// ```
 ///
 /// The file is in WAL mode, and each ``append(_:)`` is one transaction: its
-/// batches' sequence checks and writes are all in it, so a batch whose
-/// expectation is stale (another owner wrote first, even from another
-/// process) is refused, and a call that fails stores nothing.
+/// batches' epoch and sequence checks and writes are all in it, under the
+/// file's write lock, so a batch whose writer is stale (another owner
+/// claimed the system or wrote first, even from another process, even
+/// while this one was paused) is refused, and a call that fails stores
+/// nothing. Each system's epoch (``claim(_:)``) is in a table of its own,
+/// `journal_epochs`, which outlives ``delete(_:)``; opening a file that an
+/// earlier version made adds the table, so such a file still opens, its
+/// systems at epoch 0 until they are claimed.
 ///
 /// ### Durability
 ///
@@ -76,7 +82,8 @@ public final class SQLiteJournal: Journal {
     self.path = path
     var configuration = Configuration()
     // Another process writing the same file (a second owner) waits rather
-    // than failing at once; its append is then refused by the sequence check.
+    // than failing at once; its append is then refused by the epoch or the
+    // sequence check.
     configuration.busyMode = .timeout(10)
     configuration.prepareDatabase { database in
       if let maximumPageCount {
@@ -122,7 +129,14 @@ public final class SQLiteJournal: Journal {
           sequence INTEGER NOT NULL,
           payload BLOB NOT NULL
         );
+        CREATE TABLE IF NOT EXISTS journal_epochs (
+          system_id TEXT NOT NULL PRIMARY KEY,
+          epoch INTEGER NOT NULL
+        );
         """)
+    // A table of its own rather than a column of journal_systems: an id
+    // claimed with nothing stored, or deleted, keeps its epoch without being
+    // listed. A file made before epochs gets it above, at its next open.
   }
 
   public func append(_ batches: [JournalBatch]) async throws -> [JournalAppendResult] {
@@ -145,14 +159,23 @@ public final class SQLiteJournal: Journal {
   }
 
   private static func append(_ batch: JournalBatch, in database: Database) throws -> JournalAppendResult {
-    let stored =
-      try Int64.fetchOne(
-        database.cachedStatement(sql: "SELECT last_sequence FROM journal_systems WHERE system_id = ?"),
-        arguments: [batch.systemID]
-      ).map(UInt64.init) ?? 0
-    guard stored == batch.expectedSequence else {
+    // The epoch and the sequence in one statement, read under the write lock
+    // the transaction holds: no claim can come between this check and the
+    // inserts.
+    let head = try Row.fetchOne(
+      database.cachedStatement(
+        sql: """
+          SELECT (SELECT last_sequence FROM journal_systems WHERE system_id = ?),
+                 (SELECT epoch FROM journal_epochs WHERE system_id = ?)
+          """),
+      arguments: [batch.systemID, batch.systemID])
+    let stored = (head?[0] as Int64?).map(UInt64.init) ?? 0
+    let epoch = (head?[1] as Int64?).map(UInt64.init) ?? 0
+    guard stored == batch.expectedSequence, epoch == batch.epoch else {
       return .refused(
-        SequenceConflict(systemID: batch.systemID, expectedSequence: batch.expectedSequence, storedSequence: stored))
+        SequenceConflict(
+          systemID: batch.systemID, expectedSequence: batch.expectedSequence, storedSequence: stored,
+          writerEpoch: batch.epoch, storedEpoch: epoch))
     }
     // An empty Data may have no bytes' address, and GRDB then binds NULL
     // (`sqlite3_bind_blob` with a null pointer): the inserts turn NULL back
@@ -181,32 +204,63 @@ public final class SQLiteJournal: Journal {
     return .appended(through: sequence)
   }
 
+  public func claim(_ systemID: String) async throws -> JournalClaim {
+    try refuseNUL(in: systemID, operation: .claim)
+    do {
+      // One IMMEDIATE transaction: the epoch moves on and the history is read
+      // under the write lock, so every append of the earlier epoch either
+      // committed before (its events are in the history) or is refused.
+      return try await database.writeWithoutTransaction { database in
+        var claim = JournalClaim(epoch: 0, history: nil)
+        try database.inTransaction(.immediate) {
+          try database.cachedStatement(
+            sql: """
+              INSERT INTO journal_epochs (system_id, epoch) VALUES (?, 1)
+              ON CONFLICT (system_id) DO UPDATE SET epoch = epoch + 1
+              """
+          ).execute(arguments: [systemID])
+          let epoch =
+            try Int64.fetchOne(
+              database.cachedStatement(sql: "SELECT epoch FROM journal_epochs WHERE system_id = ?"),
+              arguments: [systemID]) ?? 0
+          claim = JournalClaim(epoch: UInt64(epoch), history: try Self.history(of: systemID, in: database))
+          return .commit
+        }
+        return claim
+      }
+    } catch {
+      throw SQLiteJournalError(path: path, operation: .claim, error: error)
+    }
+  }
+
   public func load(_ systemID: String) async throws -> JournalHistory? {
     try refuseNUL(in: systemID, operation: .load)
     do {
-      return try await database.read { database -> JournalHistory? in
-        guard
-          try Int64.fetchOne(
-            database.cachedStatement(sql: "SELECT last_sequence FROM journal_systems WHERE system_id = ?"),
-            arguments: [systemID]) != nil
-        else { return nil }
-        let snapshot = try Row.fetchOne(
-          database.cachedStatement(sql: "SELECT sequence, payload FROM journal_snapshots WHERE system_id = ?"),
-          arguments: [systemID]
-        ).map { JournalRecord(sequence: UInt64($0[0] as Int64), payload: $0[1]) }
-        let events = try Row.fetchAll(
-          database.cachedStatement(
-            sql: """
-              SELECT sequence, payload FROM journal_events WHERE system_id = ? AND sequence > ?
-              ORDER BY sequence
-              """),
-          arguments: [systemID, Int64(snapshot?.sequence ?? 0)]
-        ).map { JournalRecord(sequence: UInt64($0[0] as Int64), payload: $0[1]) }
-        return JournalHistory(snapshot: snapshot, events: events)
-      }
+      return try await database.read { database in try Self.history(of: systemID, in: database) }
     } catch {
       throw SQLiteJournalError(path: path, operation: .load, error: error)
     }
+  }
+
+  private static func history(of systemID: String, in database: Database) throws -> JournalHistory? {
+    guard
+      try Int64.fetchOne(
+        database.cachedStatement(sql: "SELECT last_sequence FROM journal_systems WHERE system_id = ?"),
+        arguments: [systemID]) != nil
+    else { return nil }
+    let snapshot = try Row.fetchOne(
+      database.cachedStatement(sql: "SELECT sequence, payload FROM journal_snapshots WHERE system_id = ?"),
+      arguments: [systemID]
+    ).map { JournalRecord(sequence: UInt64($0[0] as Int64), payload: $0[1]) }
+    let events = try Row.fetchAll(
+      database.cachedStatement(
+        sql: """
+          SELECT sequence, payload FROM journal_events WHERE system_id = ? AND sequence > ?
+          ORDER BY sequence
+          """),
+      arguments: [systemID, Int64(snapshot?.sequence ?? 0)]
+    ).map { JournalRecord(sequence: UInt64($0[0] as Int64), payload: $0[1]) }
+    return JournalHistory(snapshot: snapshot, events: events)
   }
 
   public func systemIDs(after id: String?, limit: Int) async throws -> [String] {
@@ -231,6 +285,7 @@ public final class SQLiteJournal: Journal {
 
   public func delete(_ systemID: String) async throws {
     try refuseNUL(in: systemID, operation: .delete)
+    // journal_epochs keeps the id's epoch: the next claim moves on from it.
     do {
       try await database.writeWithoutTransaction { database in
         try database.inTransaction(.immediate) {

@@ -17,6 +17,7 @@ public struct SQLiteJournalError: Error, Sendable, CustomStringConvertible {
     public let description: String
     public static let open = Operation(description: "open")
     public static let append = Operation(description: "append to")
+    public static let claim = Operation(description: "claim a system in")
     public static let load = Operation(description: "load from")
     public static let list = Operation(description: "list the systems of")
     public static let delete = Operation(description: "delete from")

@@ -145,6 +145,25 @@ final class CrashHostProcess {
     }
   }
 
+  /// Pauses the host with SIGSTOP, and returns once the kernel stopped it
+  /// (as a machine or a process that only seems dead does).
+  func pause() {
+    exitFlag.hasExited.withLock { exited in
+      guard !exited else { return }
+      kill(pid, SIGSTOP)
+      var status: Int32 = 0
+      while waitpid(pid, &status, WUNTRACED) == -1 && errno == EINTR {}
+      if status & 0xff != 0x7f { exited = true }  // not stopped: it ended
+    }
+  }
+
+  /// Lets a paused host go on (SIGCONT).
+  func resume() {
+    exitFlag.hasExited.withLock { exited in
+      if !exited { kill(pid, SIGCONT) }
+    }
+  }
+
   /// What the host wrote to its standard error, for failure messages.
   var standardError: String {
     (try? String(contentsOfFile: standardErrorPath, encoding: .utf8)) ?? ""
@@ -442,11 +461,14 @@ private func completeLines(_ path: String) throws -> [Substring] {
   return lines
 }
 
-/// Two hosts open the same system, in steps: the one that appends first owns
-/// it, and the other's append is refused with the journal's G17 error, in
-/// both orders (the newcomer writes first; the first owner writes first).
-/// Afterwards the journal holds the owners' events only, gapless, and a
-/// third host restores their fold.
+/// Hosts open the same system, in steps. Each restore claims it, so the
+/// latest host owns it and every earlier one is refused with the journal's
+/// G17 error naming its epoch: when the newcomer writes first; when the
+/// earlier owner writes first, expecting the stored sequence; and when the
+/// earlier owner was paused (SIGSTOP) while the newcomer claimed, and goes
+/// on (SIGCONT) with an append expecting the stored sequence. Afterwards the
+/// journal holds the owners' events only, gapless, once each, and a last
+/// host restores their fold.
 func runOwnershipCheck(
   hostArguments: [String], directory: String,
   readStored: () async throws -> [String: [(sequence: UInt64, payload: Data)]]
@@ -477,27 +499,36 @@ func runOwnershipCheck(
     while let line = await host.nextLine(), line != "done" { answer = line }
     return try #require(answer, "no answer; \(host.diagnostics)")
   }
-  func expectRefused(_ answer: String) {
+  /// The answer of a host whose claim (the `epoch`-th restore) is stale.
+  func expectFenced(_ answer: String, epoch: Int) {
     #expect(answer.hasPrefix("refused \(system) "), "\(answer)")
-    #expect(answer.contains("another owner is writing to this system"), "\(answer)")
+    #expect(answer.contains("refused an append of epoch \(epoch), since the system was claimed again"), "\(answer)")
   }
 
   let first = try await launch()
   #expect(try await sendOne(first.host) == "ack \(system) 1")
   #expect(try await sendOne(first.host) == "ack \(system) 2")
-  // A second process opens the system while the first runs, and writes
-  // first: the first owner's next append is refused, and it stays stopped.
+  // A second process opens the system while the first runs: the first's
+  // next append is refused, though it expects the stored sequence (2).
   let second = try await launch()
   #expect(second.restored.workCount == 2)
+  expectFenced(try await sendOne(first.host), epoch: 1)
   #expect(try await sendOne(second.host) == "ack \(system) 3")
-  expectRefused(try await sendOne(first.host))
-  expectRefused(try await sendOne(first.host))
+  expectFenced(try await sendOne(first.host), epoch: 1)
   #expect(try await sendOne(second.host) == "ack \(system) 4")
-  // A third opens it, and the owner writes first: the newcomer is refused.
+  // The owner is paused with an event to send waiting in its input; a third
+  // process claims the system meanwhile, and writes nothing yet. Resumed,
+  // the paused owner appends expecting the stored sequence (4): refused.
+  second.host.pause()
+  second.host.send("send 1")
   let third = try await launch()
   #expect(third.restored.workCount == 4)
-  #expect(try await sendOne(second.host) == "ack \(system) 5")
-  expectRefused(try await sendOne(third.host))
+  second.host.resume()
+  var resumed: String?
+  while let line = await second.host.nextLine(), line != "done" { resumed = line }
+  expectFenced(try #require(resumed, "no answer after SIGCONT; \(second.host.diagnostics)"), epoch: 2)
+  #expect(try await sendOne(third.host) == "ack \(system) 5")
+  expectFenced(try await sendOne(second.host), epoch: 2)
   for host in [first.host, second.host, third.host] { _ = host.killNow() }
 
   let rows = try await readStored()[system, default: []]

@@ -82,29 +82,33 @@ struct HostileSQLiteJournalTests {
     try journal.close()
   }
 
-  @Test("G17 one file opened twice in one process: two durable systems of one id, the second owner is refused")
+  @Test("G17 one file opened twice in one process: two durable systems of one id, the earlier restore is refused")
   func oneFileOpenedTwice() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.path("journal.sqlite")
     let firstJournal = try SQLiteJournal(path: path)
     let secondJournal = try SQLiteJournal(path: path)
-    let first = try await DurableSystem.restore(
-      id: "counter", writer: JournalWriter(journal: firstJournal), initial: 0, reduce: { count, step in count += step })
     // The refusal is logged as an error: the test expects it, and keeps it quiet.
     let quiet = SystemEnvironment(logger: Logger(label: "refused") { _ in SwiftLogNoOpLogHandler() })
+    let first = try await DurableSystem.restore(
+      id: "counter", writer: JournalWriter(journal: firstJournal), initial: 0, reduce: { count, step in count += step },
+      environment: quiet)
     let second = try await DurableSystem.restore(
       id: "counter", writer: JournalWriter(journal: secondJournal), initial: 0,
-      reduce: { count, step in count += step },
-      environment: quiet)
-    try await first.sendDurably(1)
-    let error = await #expect(throws: DurableSystemError.self) { try await second.sendDurably(100) }
+      reduce: { count, step in count += step })
+    // The earlier owner appends first, expecting the stored sequence: fenced.
+    let error = await #expect(throws: DurableSystemError.self) { try await first.sendDurably(100) }
     guard case .refusedByJournal(let conflict) = error else {
       Issue.record("expected refusedByJournal, got \(String(describing: error))")
       return
     }
-    #expect(conflict == SequenceConflict(systemID: "counter", expectedSequence: 0, storedSequence: 1))
-    try await first.sendDurably(2)
+    #expect(
+      conflict
+        == SequenceConflict(
+          systemID: "counter", expectedSequence: 0, storedSequence: 0, writerEpoch: 1, storedEpoch: 2))
+    try await second.sendDurably(1)
+    try await second.sendDurably(2)
     first.stop()
     second.stop()
     let restored = try await DurableSystem.restore(
