@@ -107,6 +107,12 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   /// stops the restore with an error that names the system and the
   /// sequence, and writes nothing.
   ///
+  /// The restore claims the id in the journal (``Journal/claim(_:)``) and
+  /// reads its history in that claim: from then on the journal refuses the
+  /// appends of every earlier owner of the id, in this process or another,
+  /// whatever sequence they expect (G17), even when the restore then stops
+  /// on a record that does not decode.
+  ///
   /// ```swift
   /// let counter = try await DurableSystem.restore(
   ///   id: "counter", writer: JournalWriter(journal: InMemoryJournal()),
