@@ -8,11 +8,19 @@ import PostgresNIO
 ///
 /// It keeps three tables, named after a prefix (`feedbackloop_` by default):
 /// the events (`system_id`, `sequence`, `payload`), the latest snapshot of
-/// each system, and each system's last sequence (its head). An append claims
-/// the head with a conditional update, so that two writers of one system can
-/// never both append after the same sequence: the second waits for the
-/// first's transaction and is refused (``SequenceConflict``), whichever
-/// process or machine it runs on. Events a snapshot covers are kept (they
+/// each system, and each system's head: its last sequence and its epoch.
+/// An append moves the head with one conditional update whose condition is
+/// the writer's epoch and expected sequence, so that two writers of one
+/// system can never both append after the same sequence, and an owner
+/// fenced by a later ``claim(_:)`` is refused by the server in the
+/// append's own statement (``SequenceConflict``), whichever process or
+/// machine it runs on, even one paused past the claim: the update waits for
+/// the row lock that a claim or another append holds, then checks the row
+/// as committed. A claim takes the same row lock, moves the epoch on and
+/// reads the history in one transaction. A head outlives ``delete(_:)``
+/// (its last sequence is then NULL: nothing stored) so that a re-created
+/// id never reuses an epoch; opening the tables of an earlier version adds
+/// the epoch column (0 for every system) and lets the last sequence be NULL. Events a snapshot covers are kept (they
 /// go only with their system), so the journal is a ``FullHistoryJournal``,
 /// and the replay check compares each system's latest snapshot with the
 /// fold of its whole history.
@@ -26,8 +34,9 @@ import PostgresNIO
 /// try await withThrowingDiscardingTaskGroup { group in
 ///   group.addTask { await client.run() }
 ///   let journal = try await PostgresJournal.open(client: client)
+///   let claim = try await journal.claim("cart-42")
 ///   _ = try await journal.append([
-///     JournalBatch(systemID: "cart-42", expectedSequence: 0, events: [added])
+///     JournalBatch(systemID: "cart-42", epoch: claim.epoch, expectedSequence: 0, events: [added])
 ///   ])
 ///   group.cancelAll()
 /// }
@@ -116,32 +125,44 @@ public struct PostgresJournal: Journal {
     let id = batch.systemID
     let expected = Int64(batch.expectedSequence)
     let last = Int64(batch.lastSequence)
-    let claim: PostgresQuery
-    if expected == 0 {
-      // A system with nothing stored has no head yet; one that stored only
-      // a snapshot of its first state has a head at 0.
-      claim = """
-        INSERT INTO \(unescaped: tables.heads) (system_id, last_sequence) VALUES (\(id), \(last))
+    let epoch = Int64(batch.epoch)
+    // The fence and the sequence check are the update's own condition, on
+    // the head row it locks: a claim committed while this update waited for
+    // the row is seen (PostgreSQL checks the condition again on the row as
+    // committed), and a claim that comes later waits for this transaction.
+    let moveHead: PostgresQuery
+    if expected == 0 && epoch == 0 {
+      // A system never claimed and with nothing stored has no head yet; one
+      // that stored only a snapshot of its first state has a head at 0.
+      moveHead = """
+        INSERT INTO \(unescaped: tables.heads) (system_id, last_sequence, epoch) VALUES (\(id), \(last), 0)
         ON CONFLICT (system_id) DO UPDATE SET last_sequence = EXCLUDED.last_sequence
-        WHERE \(unescaped: tables.heads).last_sequence = 0
+        WHERE coalesce(\(unescaped: tables.heads).last_sequence, 0) = 0 AND \(unescaped: tables.heads).epoch = 0
         RETURNING last_sequence
         """
     } else {
-      claim = """
+      // A claimed system has a head (its claim made it), so an update finds
+      // it; NULL is a head with nothing stored (claimed, or deleted).
+      moveHead = """
         UPDATE \(unescaped: tables.heads) SET last_sequence = \(last)
-        WHERE system_id = \(id) AND last_sequence = \(expected)
+        WHERE system_id = \(id) AND epoch = \(epoch) AND coalesce(last_sequence, 0) = \(expected)
         RETURNING last_sequence
         """
     }
-    let claimed = try await connection.query(claim, logger: logger).collect()
-    guard claimed.count == 1 else {
-      let stored = try await connection.query(
-        "SELECT last_sequence FROM \(unescaped: tables.heads) WHERE system_id = \(id)", logger: logger
-      ).collect()
-      let storedSequence = try stored.first.map { try $0.decode(Int64.self) } ?? 0
+    let moved = try await connection.query(moveHead, logger: logger).collect()
+    guard moved.count == 1 else {
+      // Only when refused: what the head holds, for the refusal's message.
+      var (storedSequence, storedEpoch): (Int64, Int64) = (0, 0)
+      for try await head in try await connection.query(
+        "SELECT coalesce(last_sequence, 0), epoch FROM \(unescaped: tables.heads) WHERE system_id = \(id)",
+        logger: logger
+      ).decode((Int64, Int64).self) {
+        (storedSequence, storedEpoch) = head
+      }
       return .refused(
         SequenceConflict(
-          systemID: id, expectedSequence: batch.expectedSequence, storedSequence: UInt64(storedSequence)))
+          systemID: id, expectedSequence: batch.expectedSequence, storedSequence: UInt64(storedSequence),
+          writerEpoch: batch.epoch, storedEpoch: UInt64(storedEpoch)))
     }
     if !batch.events.isEmpty {
       let sequences = batch.events.indices.map { expected + 1 + Int64($0) }
@@ -164,6 +185,35 @@ public struct PostgresJournal: Journal {
     return .appended(through: batch.lastSequence)
   }
 
+  public func claim(_ systemID: String) async throws -> JournalClaim {
+    let tables = self.tables
+    let logger = self.logger
+    return try await run("claim \"\(systemID)\"") {
+      try await client.withTransaction(logger: logger) { connection -> JournalClaim in
+        // The upsert locks the head row until the commit: an append of the
+        // former epoch either committed before it (and the reads below,
+        // each a view taken after it, see its events) or waits for it and
+        // is refused. No append can move the head between the reads.
+        var claimed: (epoch: Int64, isStored: Bool)?
+        for try await head in try await connection.query(
+          """
+          INSERT INTO \(unescaped: tables.heads) (system_id, last_sequence, epoch) VALUES (\(systemID), NULL, 1)
+          ON CONFLICT (system_id) DO UPDATE SET epoch = \(unescaped: tables.heads).epoch + 1
+          RETURNING epoch, last_sequence IS NOT NULL
+          """, logger: logger
+        ).decode((Int64, Bool).self) {
+          claimed = head
+        }
+        guard let (epoch, isStored) = claimed else {
+          throw PostgresJournalError(
+            operation: "claim \"\(systemID)\"", reason: "the upsert of its head returned no row")
+        }
+        let history = isStored ? try await Self.history(of: systemID, on: connection, tables, logger) : nil
+        return JournalClaim(epoch: UInt64(epoch), history: history)
+      }
+    }
+  }
+
   public func load(_ systemID: String) async throws -> JournalHistory? {
     let tables = self.tables
     let logger = self.logger
@@ -173,29 +223,40 @@ public struct PostgresJournal: Journal {
         // between them cannot pair a snapshot with the wrong events.
         try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: logger)
         let head = try await connection.query(
-          "SELECT last_sequence FROM \(unescaped: tables.heads) WHERE system_id = \(systemID)", logger: logger
+          """
+          SELECT last_sequence FROM \(unescaped: tables.heads)
+          WHERE system_id = \(systemID) AND last_sequence IS NOT NULL
+          """, logger: logger
         ).collect()
         guard !head.isEmpty else { return nil }
-        var snapshot: JournalRecord?
-        for try await (sequence, payload) in try await connection.query(
-          "SELECT sequence, payload FROM \(unescaped: tables.snapshots) WHERE system_id = \(systemID)",
-          logger: logger
-        ).decode((Int64, ByteBuffer).self) {
-          snapshot = JournalRecord(sequence: UInt64(sequence), payload: Data(payload.readableBytesView))
-        }
-        let after = Int64(snapshot?.sequence ?? 0)
-        var events: [JournalRecord] = []
-        for try await (sequence, payload) in try await connection.query(
-          """
-          SELECT sequence, payload FROM \(unescaped: tables.events)
-          WHERE system_id = \(systemID) AND sequence > \(after) ORDER BY sequence
-          """, logger: logger
-        ).decode((Int64, ByteBuffer).self) {
-          events.append(JournalRecord(sequence: UInt64(sequence), payload: Data(payload.readableBytesView)))
-        }
-        return JournalHistory(snapshot: snapshot, events: events)
+        return try await Self.history(of: systemID, on: connection, tables, logger)
       }
     }
+  }
+
+  /// The latest snapshot of a system that has something stored, and the
+  /// events after it.
+  private static func history(
+    of systemID: String, on connection: PostgresConnection, _ tables: Tables, _ logger: Logger
+  ) async throws -> JournalHistory {
+    var snapshot: JournalRecord?
+    for try await (sequence, payload) in try await connection.query(
+      "SELECT sequence, payload FROM \(unescaped: tables.snapshots) WHERE system_id = \(systemID)",
+      logger: logger
+    ).decode((Int64, ByteBuffer).self) {
+      snapshot = JournalRecord(sequence: UInt64(sequence), payload: Data(payload.readableBytesView))
+    }
+    let after = Int64(snapshot?.sequence ?? 0)
+    var events: [JournalRecord] = []
+    for try await (sequence, payload) in try await connection.query(
+      """
+      SELECT sequence, payload FROM \(unescaped: tables.events)
+      WHERE system_id = \(systemID) AND sequence > \(after) ORDER BY sequence
+      """, logger: logger
+    ).decode((Int64, ByteBuffer).self) {
+      events.append(JournalRecord(sequence: UInt64(sequence), payload: Data(payload.readableBytesView)))
+    }
+    return JournalHistory(snapshot: snapshot, events: events)
   }
 
   public func systemIDs(after id: String?, limit: Int) async throws -> [String] {
@@ -203,11 +264,15 @@ public struct PostgresJournal: Journal {
     let query: PostgresQuery
     if let id {
       query = """
-        SELECT system_id FROM \(unescaped: tables.heads) WHERE system_id > \(id)
+        SELECT system_id FROM \(unescaped: tables.heads)
+        WHERE system_id > \(id) AND last_sequence IS NOT NULL
         ORDER BY system_id LIMIT \(limit)
         """
     } else {
-      query = "SELECT system_id FROM \(unescaped: tables.heads) ORDER BY system_id LIMIT \(limit)"
+      query = """
+        SELECT system_id FROM \(unescaped: tables.heads) WHERE last_sequence IS NOT NULL
+        ORDER BY system_id LIMIT \(limit)
+        """
     }
     let logger = self.logger
     return try await run("list systems") {
@@ -224,7 +289,16 @@ public struct PostgresJournal: Journal {
     let logger = self.logger
     try await run("delete \"\(systemID)\"") {
       try await client.withTransaction(logger: logger) { connection in
-        for table in [tables.events, tables.snapshots, tables.heads] {
+        // The head first, which locks it against appends. A claimed head
+        // stays, its last sequence NULL (nothing stored), so that the next
+        // claim moves its epoch on; one never claimed goes.
+        try await connection.query(
+          """
+          UPDATE \(unescaped: tables.heads) SET last_sequence = NULL WHERE system_id = \(systemID) AND epoch > 0
+          """, logger: logger)
+        try await connection.query(
+          "DELETE FROM \(unescaped: tables.heads) WHERE system_id = \(systemID) AND epoch = 0", logger: logger)
+        for table in [tables.events, tables.snapshots] {
           try await connection.query(
             "DELETE FROM \(unescaped: table) WHERE system_id = \(systemID)", logger: logger)
         }
@@ -246,7 +320,25 @@ public struct PostgresJournal: Journal {
           """
           CREATE TABLE IF NOT EXISTS \(unescaped: tables.heads) (
             system_id text COLLATE "C" PRIMARY KEY,
-            last_sequence bigint NOT NULL)
+            last_sequence bigint,
+            epoch bigint NOT NULL DEFAULT 0)
+          """, logger: logger)
+        // The heads of a version before epochs: every system at epoch 0 until
+        // it is claimed. Altered only when they are of that version: an
+        // ALTER TABLE locks the table against the appends of running nodes,
+        // even when it has nothing to change.
+        try await connection.query(
+          """
+          DO $$ BEGIN
+            IF NOT EXISTS (
+              SELECT 1 FROM information_schema.columns
+              WHERE table_schema = current_schema() AND table_name = '\(unescaped: tables.heads)'
+                AND column_name = 'epoch')
+            THEN
+              ALTER TABLE \(unescaped: tables.heads) ADD COLUMN epoch bigint NOT NULL DEFAULT 0;
+              ALTER TABLE \(unescaped: tables.heads) ALTER COLUMN last_sequence DROP NOT NULL;
+            END IF;
+          END $$
           """, logger: logger)
         try await connection.query(
           """

@@ -42,7 +42,8 @@ struct PostgresDurableCrashTests {
     #expect(summary.effectsResumed == 0 || summary.effectsWithKeyCheckedAcrossRuns > 0)
   }
 
-  @Test("G17 two processes opening the same system: the one that appends first owns it, the other is refused")
+  @Test(
+    "G17 processes opening the same system: the latest owns it, an earlier one is refused, paused (SIGSTOP) or not")
   func twoProcesses() async throws {
     let server = TestServer.shared
     let prefix = TestServer.newTablePrefix()

@@ -198,4 +198,76 @@ struct PostgresJournalTests {
       #expect(b == nil)
     }
   }
+
+  @Test("tables made before epochs open: their systems load, are at epoch 0 until claimed, then fence their old writer")
+  func tablesMadeBeforeEpochs() async throws {
+    let server = TestServer.shared
+    let prefix = TestServer.newTablePrefix()
+    // The tables as the version before epochs made them, with one system.
+    try TestServer.script(
+      "sql", server.directory,
+      """
+      CREATE TABLE \(prefix)heads (system_id text COLLATE "C" PRIMARY KEY, last_sequence bigint NOT NULL);
+      CREATE TABLE \(prefix)events (
+        system_id text COLLATE "C" NOT NULL, sequence bigint NOT NULL, payload bytea NOT NULL,
+        PRIMARY KEY (system_id, sequence));
+      CREATE TABLE \(prefix)snapshots (
+        system_id text COLLATE "C" PRIMARY KEY, sequence bigint NOT NULL, payload bytea NOT NULL);
+      INSERT INTO \(prefix)heads VALUES ('old', 2);
+      INSERT INTO \(prefix)events VALUES ('old', 1, '\\x31'), ('old', 2, '\\x32');
+      """)
+    try await server.withJournal(tablePrefix: prefix) { journal in
+      #expect(try await journal.load("old")?.events.map(\.payload) == [bytes("1"), bytes("2")])
+      #expect(try await journal.systemIDs(after: nil, limit: 10) == ["old"])
+      // An old writer (epoch 0) goes on until the system is claimed.
+      #expect(
+        try await journal.append([JournalBatch(systemID: "old", expectedSequence: 2, events: [bytes("3")])])
+          == [.appended(through: 3)])
+      let claim = try await journal.claim("old")
+      #expect(claim.epoch == 1)
+      #expect(claim.history?.lastSequence == 3)
+      #expect(
+        try await journal.append([
+          JournalBatch(systemID: "old", expectedSequence: 3, events: [bytes("stale")]),
+          JournalBatch(systemID: "old", epoch: 1, expectedSequence: 3, events: [bytes("4")]),
+        ])
+          == [
+            .refused(
+              SequenceConflict(
+                systemID: "old", expectedSequence: 3, storedSequence: 3, writerEpoch: 0, storedEpoch: 1)),
+            .appended(through: 4),
+          ])
+    }
+    // Opened again: nothing to alter, the epoch is kept.
+    try await server.withJournal(tablePrefix: prefix) { journal in
+      let claim = try await journal.claim("old")
+      #expect(claim.epoch == 2)
+    }
+  }
+
+  @Test("G17 a claim on another connection while the owner appends: the claim's history has every acknowledged event")
+  func claimOnAnotherConnection() async throws {
+    try await TestServer.shared.withJournal { journal in
+      var epoch = try await journal.claim("s").epoch
+      var acknowledged: UInt64 = 0
+      for round in 0..<10 {
+        async let claim = journal.claim("s")
+        var expected = acknowledged
+        for attempt in 0... {
+          // A journal without the fence appends forever: the claim never stops the owner.
+          try #require(attempt < 10_000, "round \(round): the owner was never refused after the claim")
+          let result = try await journal.append([
+            JournalBatch(systemID: "s", epoch: epoch, expectedSequence: expected, events: [bytes("\(round)")])
+          ])
+          guard case .appended(let through) = result.first else { break }
+          expected = through
+        }
+        let claimed = try await claim
+        #expect(claimed.history?.lastSequence ?? 0 == expected, "round \(round)")
+        #expect(claimed.epoch == epoch + 1)
+        epoch = claimed.epoch
+        acknowledged = expected
+      }
+    }
+  }
 }
