@@ -28,10 +28,22 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // The failover test's node: a process of its own, killed with SIGKILL.
+    .executableTarget(
+      name: "cluster-node",
+      dependencies: [
+        "FeedbackLoopCluster",
+        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopPostgreSQL", package: "FeedbackLoopPostgreSQL"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .testTarget(
       name: "FeedbackLoopClusterTests",
       dependencies: [
         "FeedbackLoopCluster",
+        "cluster-node",
         .product(name: "FeedbackLoop", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopPostgreSQL", package: "FeedbackLoopPostgreSQL"),
