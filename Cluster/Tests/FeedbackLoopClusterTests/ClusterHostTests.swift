@@ -111,6 +111,34 @@ struct ClusterHostTests {
     }
   }
 
+  @Test("ids of any text and events of a megabyte reach their owner intact")
+  func hostileIDsAndLargeEvents() async throws {
+    let settings = settings()
+    let journalPrefix = TestServer.newTablePrefix()
+    try await TestServer.shared.withClients(2) { clients in
+      var hosts: [ClusterHost<[String], String>] = []
+      for (name, client) in zip(["a", "b"], clients) {
+        let node = try await ClusterNode.join(client: client, nodeID: name, settings: settings)
+        let journal = try await PostgresJournal.open(client: client, tablePrefix: journalPrefix)
+        hosts.append(
+          try await ClusterHost(
+            node: node, client: client, writer: JournalWriter(journal: journal), initial: [],
+            reduce: { log, text in log.append(text) }))
+      }
+      let ids = [
+        "x'); DROP TABLE \(settings.tablePrefix)inbox; --", "café 🚀", "", String(repeating: "long", count: 1_000),
+      ]
+      let large = String(repeating: "é\u{0}\"'", count: 250_000)
+      for id in ids { try await hosts[1].send(id, to: id) }
+      try await hosts[1].send(large, to: ids[1])
+      while try await hosts[0].deliverInbox() > 0 {}
+      for id in ids {
+        let expected = id == ids[1] ? [id, large] : [id]
+        #expect(try await hosts[0].state(of: id) == expected, "\(id.prefix(20))")
+      }
+    }
+  }
+
   @Test("G2 events keep their order, once each, across a takeover; the node that gives the shard up stops its systems")
   func orderAcrossTakeover() async throws {
     let settings = settings()
