@@ -67,6 +67,7 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
   ///   - feedbacks: the feedbacks, written for the user's own state.
   ///   - snapshots: when to store a snapshot with the events.
   ///   - passivateAfter: how long an idle system stays loaded.
+  ///   - logger: where failures to deliver or to listen are logged.
   public init(
     node: ClusterNode,
     client: PostgresClient,

@@ -74,6 +74,7 @@ public final class ClusterNode: Sendable {
   ///     process is a new node), since a node takes its own id's rows as
   ///     its own.
   ///   - settings: the cluster's shard count, table prefix and lease times.
+  ///   - logger: where lost leases and failed rounds are logged.
   /// - Throws: ``ClusterError/shardCountMismatch(expected:stored:table:)``
   ///   when the tables hold another shard count; the database's errors.
   public static func join(
