@@ -189,6 +189,8 @@ struct ClusterHostTests {
       #expect(sent.duration(to: .now) < .seconds(5))
       running.cancel()
       await running.value
+      // Its systems' events committed before the clients close.
+      await hostA.stop()
     }
   }
 

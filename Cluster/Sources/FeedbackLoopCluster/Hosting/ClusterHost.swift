@@ -212,6 +212,8 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
           try await system.sendDurably(Delivery(sender: row.sender, sequence: row.sequence, event: event))
         }
         stored.append(row.id)
+      } catch is CancellationError {
+        break  // run() was cancelled: the row waits for the next delivery.
       } catch {
         logger.error(
           "cluster host could not deliver an event",
