@@ -16,6 +16,7 @@ let package = Package(
     .package(name: "FeedbackLoopPostgreSQL", path: "../Journals/PostgreSQL"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     .target(
@@ -26,6 +27,7 @@ let package = Package(
         .product(name: "FeedbackLoopPostgreSQL", package: "FeedbackLoopPostgreSQL"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]
     ),
     // The failover test's node: a process of its own, killed with SIGKILL.
@@ -37,6 +39,7 @@ let package = Package(
         .product(name: "FeedbackLoopPostgreSQL", package: "FeedbackLoopPostgreSQL"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]
     ),
     .testTarget(

@@ -1,7 +1,8 @@
 // A cluster node for the failover test: joins the cluster, delivers the
 // inbox of its shards, and sends `count` events to ids picked by a seeded
 // generator, appending "ack <id> <value>" to the acks file once each is
-// acknowledged. Then it keeps serving until it is killed.
+// acknowledged. Then it keeps serving until it is killed; on SIGTERM it
+// stops its systems, hands its shards over, writes "stopped" and exits.
 //
 //   cluster-node PORT TABLE_PREFIX JOURNAL_PREFIX NODE_NUMBER LEASE_MS SEED IDS COUNT ACKS_FILE
 import FeedbackLoopCluster
@@ -10,6 +11,7 @@ import FeedbackLoopPostgreSQL
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 
 let arguments = CommandLine.arguments
 guard arguments.count == 10, let port = Int(arguments[1]), let nodeNumber = Int(arguments[4]),
@@ -56,18 +58,23 @@ await withTaskGroup(of: Void.self) { group in
       let host = try await ClusterHost<[Int], Int>(
         node: node, client: client, writer: JournalWriter(journal: journal), initial: [],
         reduce: { log, value in log.append(value) })
-      let leases = Task { await node.run() }
-      let delivery = Task { await host.run() }
-      var random = SeededGenerator(state: seed &+ UInt64(nodeNumber))
-      for index in 1...count {
-        let id = "s\(Int.random(in: 0..<idCount, using: &random))"
-        let value = nodeNumber * 1_000_000 + index
-        try await host.send(value, to: id)
-        appendLine("ack \(id) \(value)")
+      let load = Task {
+        var random = SeededGenerator(state: seed &+ UInt64(nodeNumber))
+        for index in 1...count {
+          let id = "s\(Int.random(in: 0..<idCount, using: &random))"
+          let value = nodeNumber * 1_000_000 + index
+          try await host.send(value, to: id)
+          appendLine("ack \(id) \(value)")
+        }
+        appendLine("done")
       }
-      appendLine("done")
-      _ = (leases, delivery)
-      try await Task.sleep(for: .seconds(3_600))
+      // The node first: a group shuts its services down in reverse order.
+      let services = ServiceGroup(
+        services: [node, host], gracefulShutdownSignals: [.sigterm], logger: Logger(label: "cluster-node"))
+      try await services.run()
+      load.cancel()
+      appendLine("stopped")
+      exit(0)
     } catch {
       appendLine("failed \(error)")
       exit(1)

@@ -89,38 +89,105 @@ struct FailoverTests {
         kill(node.pid, SIGKILL)
         waitpid(node.pid, nil, 0)
       }
-      // The checker: each system restored from the journal alone.
-      var acknowledged: [String: [Int]] = [:]
-      for line in try lines(one.acks) + lines(two.acks) + lines(added.acks) where line.hasPrefix("ack ") {
-        let words = line.split(separator: " ")
-        acknowledged[String(words[1]), default: []].append(Int(words[2])!)
-      }
-      let writer = JournalWriter(
-        journal: try await PostgresJournal.open(client: clients[0], tablePrefix: journalPrefix))
-      var reduced = 0
-      for id in (0..<12).map({ "s\($0)" }) {
-        let system = try await DurableSystem.restore(
-          id: id, writer: writer, initial: DeliveredState(state: [Int]()),
-          reduce: { (delivered: inout DeliveredState<[Int]>, delivery: Delivery<Int>) in
-            delivered.reduce(delivery) { log, value in log.append(value) }
-          })
-        let log = system.state.state
-        system.stop()
-        reduced += log.count
-        #expect(Set(log).count == log.count, "\(id): an event reduced twice: \(log)")
-        #expect(Set(acknowledged[id, default: []]).isSubset(of: Set(log)), "\(id): an acknowledged event lost")
-        for sender in [1, 2, 3] {
-          let sent = log.filter { $0 / 1_000_000 == sender }
-          #expect(sent == sent.sorted(), "\(id): sender \(sender)'s order broken: \(sent)")
-        }
-      }
-      let acked = acknowledged.values.reduce(0) { $0 + $1.count }
+      let (acked, reduced) = try await checkJournal(
+        client: clients[0], journalPrefix: journalPrefix, acks: [one.acks, two.acks, added.acks])
       print(
         "[cluster failover] seed \(seed): \(acked) acknowledged, \(reduced) reduced (the killed node's one unacknowledged event may be stored)"
       )
       #expect(reduced >= acked && reduced <= acked + 1)
     }
   }
+
+  @Test("a node process stopped with SIGTERM hands its shards over at once, without waiting for its leases to expire")
+  func terminatedNodeHandsOver() async throws {
+    // A lease of 6 seconds: released leases are gone at once, expiring ones live on for seconds.
+    let settings = ClusterSettings(shardCount: 8, leaseDuration: .seconds(6), tablePrefix: TestServer.newTablePrefix())
+    let journalPrefix = TestServer.newTablePrefix()
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("feedbackloop-cluster-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let server = TestServer.shared
+    try await server.withClients(1) { clients in
+      try await ClusterNode.join(client: clients[0], nodeID: "setup", settings: settings).leave()
+    }
+    func start(_ number: Int) throws -> (pid: pid_t, acks: String) {
+      let acks = "\(directory)/acks-\(number)"
+      let arguments = [
+        "\(server.port)", settings.tablePrefix, journalPrefix, "\(number)", "6000", "7", "12", "60", acks,
+      ]
+      return (try spawn(try executable("cluster-node"), arguments), acks)
+    }
+    let one = try start(1)
+    let two = try start(2)
+    defer {
+      for pid in [one.pid, two.pid] {
+        kill(pid, SIGKILL)
+        waitpid(pid, nil, 0)
+      }
+    }
+    try await server.withClients(1) { clients in
+      // Bounded waits for real processes: until both hold shards and node 1 is busy.
+      let shared = try await eventually(seconds: 30) {
+        let owners = try await shardOwners(clients[0], settings).values
+        let busy = try lines(one.acks).count >= 20
+        return busy && owners.contains { $0.hasPrefix("node1-") } && owners.contains { $0.hasPrefix("node2-") }
+      }
+      #expect(shared, "the two nodes never shared the shards")
+      kill(one.pid, SIGTERM)
+      let stopped = try await eventually(seconds: 20) { try lines(one.acks).last == "stopped" }
+      #expect(stopped, "node 1 did not stop: \((try? lines(one.acks).suffix(3)) ?? [])")
+      // Released, not left to expire: no live lease of node 1 remains.
+      let owners = try await shardOwners(clients[0], settings)
+      #expect(!owners.values.contains { $0.hasPrefix("node1-") }, "\(owners)")
+      let finished = try await eventually(seconds: 60) { try lines(two.acks).last == "done" }
+      #expect(finished, "node 2 did not finish")
+      let inbox = Inbox(prefix: settings.tablePrefix)
+      let empty = try await eventually(seconds: 30) {
+        try await clients[0].query("SELECT count(*) FROM \(unescaped: inbox.table)", logger: Logger(label: "test"))
+          .collect().first!.decode(Int64.self) == 0
+      }
+      #expect(empty, "node 2 did not deliver the inbox of node 1's shards")
+      let (acked, reduced) = try await checkJournal(
+        client: clients[0], journalPrefix: journalPrefix, acks: [one.acks, two.acks])
+      // Node 1's load may have had one send in flight when it exited.
+      #expect(reduced >= acked && reduced <= acked + 1)
+    }
+  }
+}
+
+/// The checker: each system restored from the journal alone holds every
+/// acknowledged event once, each sender's in order. Returns how many were
+/// acknowledged and how many reduced.
+private func checkJournal(
+  client: PostgresClient, journalPrefix: String, acks: [String]
+) async throws -> (acknowledged: Int, reduced: Int) {
+  var acknowledged: [String: [Int]] = [:]
+  for path in acks {
+    for line in try lines(path) where line.hasPrefix("ack ") {
+      let words = line.split(separator: " ")
+      acknowledged[String(words[1]), default: []].append(Int(words[2])!)
+    }
+  }
+  let writer = JournalWriter(journal: try await PostgresJournal.open(client: client, tablePrefix: journalPrefix))
+  var reduced = 0
+  for id in (0..<12).map({ "s\($0)" }) {
+    let system = try await DurableSystem.restore(
+      id: id, writer: writer, initial: DeliveredState(state: [Int]()),
+      reduce: { (delivered: inout DeliveredState<[Int]>, delivery: Delivery<Int>) in
+        delivered.reduce(delivery) { log, value in log.append(value) }
+      })
+    let log = system.state.state
+    system.stop()
+    reduced += log.count
+    #expect(Set(log).count == log.count, "\(id): an event reduced twice: \(log)")
+    #expect(Set(acknowledged[id, default: []]).isSubset(of: Set(log)), "\(id): an acknowledged event lost")
+    for sender in 1...3 {
+      let sent = log.filter { $0 / 1_000_000 == sender }
+      #expect(sent == sent.sorted(), "\(id): sender \(sender)'s order broken: \(sent)")
+    }
+  }
+  return (acknowledged.values.reduce(0) { $0 + $1.count }, reduced)
 }
 
 private func lines(_ path: String) throws -> [String] {

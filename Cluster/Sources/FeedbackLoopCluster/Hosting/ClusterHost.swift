@@ -3,6 +3,7 @@ import FeedbackLoopDurable
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 
 /// Durable systems of one kind, by id, on a cluster: an event sent to any
 /// id from any node reaches the node that owns the id's shard, through an
@@ -37,7 +38,7 @@ import PostgresNIO
 /// reading rows in the order they were inserted, keeps each sender's order.
 ///
 /// One kind of system per table prefix: give each kind settings of its own.
-public final class ClusterHost<State: Codable & Sendable, Event: Codable & Sendable>: Sendable {
+public final class ClusterHost<State: Codable & Sendable, Event: Codable & Sendable>: Service, Sendable {
   /// The node this host runs on.
   public let node: ClusterNode
   private let client: PostgresClient
@@ -229,10 +230,20 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
   /// and notifications missed), and passivates idle systems, until the
   /// calling task is cancelled.
   ///
+  /// The host is a swift-service-lifecycle `Service`: run in a
+  /// `ServiceGroup` after its node, a graceful shutdown (SIGTERM) ends the
+  /// deliveries and stops its systems once their events are committed,
+  /// before the node hands its shards over (see ``ClusterNode/run()``).
+  ///
   /// ```swift
   /// let delivery = Task { await carts.run() }
   /// ```
   public func run() async {
+    await cancelWhenGracefulShutdown { await self.deliverUntilCancelled() }
+    if Task.isShuttingDownGracefully { await systems.stop() }
+  }
+
+  private func deliverUntilCancelled() async {
     let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     await withTaskGroup(of: Void.self) { group in
       group.addTask { [client, inbox, logger, isListening] in

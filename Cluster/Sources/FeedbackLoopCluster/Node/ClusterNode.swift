@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 
 /// One process's membership of a cluster: the shards it holds, leased in
 /// PostgreSQL, renewed while it lives, handed over when it leaves.
@@ -33,7 +34,7 @@ import PostgresNIO
 /// says it could have expired (the lease from the moment the renewal was
 /// sent), so a node that could not renew stops claiming its shards even
 /// before it hears why.
-public final class ClusterNode: Sendable {
+public final class ClusterNode: Service, Sendable {
   /// The node's id in the cluster's tables: unique per process run.
   public let id: String
   /// The settings the node joined with.
@@ -212,10 +213,31 @@ public final class ClusterNode: Sendable {
   /// (the database is unreachable) is logged, and the next one tries again;
   /// meanwhile the node's leases run out by its own clock.
   ///
+  /// The node is a swift-service-lifecycle `Service`: run in a
+  /// `ServiceGroup`, a graceful shutdown (SIGTERM, with
+  /// `gracefulShutdownSignals: [.sigterm]`) ends the rounds and leaves the
+  /// cluster (``leave()``), so that the other nodes take its shards at their
+  /// next round instead of waiting for its leases to expire. List the node
+  /// before its hosts: a group shuts its services down in reverse order, so
+  /// the hosts stop their systems first.
+  ///
   /// ```swift
   /// let leases = Task { await node.run() }
+  /// // or, handing the shards over on SIGTERM:
+  /// let group = ServiceGroup(services: [node, carts], gracefulShutdownSignals: [.sigterm], logger: logger)
+  /// try await group.run()
   /// ```
   public func run() async {
+    await cancelWhenGracefulShutdown { await self.renewUntilCancelled() }
+    guard Task.isShuttingDownGracefully else { return }
+    do {
+      try await leave()
+    } catch {
+      logger.error("cluster node could not hand its shards over as it shut down", metadata: ["error": "\(error)"])
+    }
+  }
+
+  private func renewUntilCancelled() async {
     while !Task.isCancelled {
       do {
         try await refreshLeases()
