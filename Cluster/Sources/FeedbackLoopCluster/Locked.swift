@@ -1,0 +1,1 @@
+../../../Journals/PostgreSQL/Sources/FeedbackLoopPostgreSQL/Locked.swift

@@ -1,0 +1,255 @@
+import FeedbackLoop
+import FeedbackLoopDurable
+import FeedbackLoopPostgreSQL
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+@testable import FeedbackLoopCluster
+
+@Suite("Sending to systems on other nodes")
+struct ClusterHostTests {
+  typealias Host = ClusterHost<[Int], Int>
+
+  private func settings(lease: Duration = .seconds(30)) -> ClusterSettings {
+    ClusterSettings(shardCount: 8, leaseDuration: lease, tablePrefix: TestServer.newTablePrefix())
+  }
+
+  /// A host of event logs on `node`, journaled in the tables of `journal`.
+  private func host(
+    _ node: ClusterNode, _ client: PostgresClient, journal prefix: String,
+    feedbacks: [LiftableFeedback<[Int], Int>] = []
+  ) async throws -> Host {
+    let journal = try await PostgresJournal.open(client: client, tablePrefix: prefix)
+    return try await Host(
+      node: node, client: client, writer: JournalWriter(journal: journal), initial: [],
+      reduce: { log, value in log.append(value) }, feedbacks: feedbacks)
+  }
+
+  /// Waits, a few seconds at most, for `condition`: effects start on tasks
+  /// of their own once their state is stored in a real database.
+  private func eventually(_ condition: @Sendable () async throws -> Bool) async throws -> Bool {
+    let start = ContinuousClock.now
+    while start.duration(to: .now) < .seconds(5) {
+      if try await condition() { return true }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    return try await condition()
+  }
+
+  /// Delivers until the inbox of the node's shards is empty.
+  private func deliverAll(_ host: Host) async throws {
+    while try await host.deliverInbox() > 0 {}
+  }
+
+  @Test("G2 events sent to an id owned by another node arrive, in each sender's order, once each")
+  func eventsArriveInOrder() async throws {
+    let settings = settings()
+    let journal = TestServer.newTablePrefix()
+    try await TestServer.shared.withClients(2) { clients in
+      let a = try await ClusterNode.join(client: clients[0], nodeID: "a", settings: settings)
+      let b = try await ClusterNode.join(client: clients[1], nodeID: "b", settings: settings)
+      let (hostA, hostB) = (
+        try await host(a, clients[0], journal: journal), try await host(b, clients[1], journal: journal)
+      )
+      #expect(a.owns("x") && !b.owns("x"))
+      // Two tasks of b and one of a send to x at once.
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { for value in 1...20 { try await hostB.send(value, to: "x") } }
+        group.addTask { for value in 101...120 { try await hostB.send(value, to: "x") } }
+        group.addTask { for value in 201...210 { try await hostA.send(value, to: "x") } }
+        try await group.waitForAll()
+      }
+      try await deliverAll(hostA)
+      let log = try #require(try await hostA.state(of: "x"))
+      #expect(log.count == 50)
+      #expect(log.filter { $0 < 100 } == Array(1...20))
+      #expect(log.filter { $0 > 100 && $0 < 200 } == Array(101...120))
+      #expect(log.filter { $0 > 200 } == Array(201...210))
+      #expect(try await hostB.state(of: "x") == nil)
+      #expect(try await hostA.deliverInbox() == 0)
+    }
+  }
+
+  @Test(
+    "G2 an event whose inbox row outlived its delivery (a crash before the delete) is not reduced twice, by the next owner either"
+  )
+  func redeliveredRowSkipped() async throws {
+    let settings = settings()
+    let journal = TestServer.newTablePrefix()
+    try await TestServer.shared.withClients(3) { clients in
+      let a = try await ClusterNode.join(client: clients[0], nodeID: "a", settings: settings)
+      let b = try await ClusterNode.join(client: clients[1], nodeID: "b", settings: settings)
+      let (hostA, hostB) = (
+        try await host(a, clients[0], journal: journal), try await host(b, clients[1], journal: journal)
+      )
+      for value in 1...3 { try await hostB.send(value, to: "x") }
+      try await deliverAll(hostA)
+      // The row of b's second event again, as a crash between the journal's
+      // append and the row's delete leaves it.
+      let payload = try JSONEncoder().encode(2)
+      try await Inbox(prefix: settings.tablePrefix).insert(
+        shard: a.shardMap.shard(of: "x"), target: "x", sender: "b", sequence: 2, payload: payload,
+        on: clients[1], logger: Logger(label: "test"))
+      #expect(try await hostA.deliverInbox() == 1)
+      #expect(try await hostA.state(of: "x") == [1, 2, 3])
+      // Once more, found by a node that restores x from the journal.
+      try await Inbox(prefix: settings.tablePrefix).insert(
+        shard: a.shardMap.shard(of: "x"), target: "x", sender: "b", sequence: 3, payload: try JSONEncoder().encode(3),
+        on: clients[1], logger: Logger(label: "test"))
+      try await a.leave()
+      let c = try await ClusterNode.join(client: clients[2], nodeID: "c", settings: settings)
+      try await b.refreshLeases()
+      try await c.refreshLeases()
+      let hostC = try await host(c, clients[2], journal: journal)
+      try await deliverAll(hostB)
+      try await deliverAll(hostC)
+      let owner = b.owns("x") ? hostB : hostC
+      #expect(try await owner.state(of: "x") == [1, 2, 3])
+      #expect(try await hostB.deliverInbox() + hostC.deliverInbox() == 0)
+    }
+  }
+
+  @Test("ids of any text and events of a megabyte reach their owner intact")
+  func hostileIDsAndLargeEvents() async throws {
+    let settings = settings()
+    let journalPrefix = TestServer.newTablePrefix()
+    try await TestServer.shared.withClients(2) { clients in
+      var hosts: [ClusterHost<[String], String>] = []
+      for (name, client) in zip(["a", "b"], clients) {
+        let node = try await ClusterNode.join(client: client, nodeID: name, settings: settings)
+        let journal = try await PostgresJournal.open(client: client, tablePrefix: journalPrefix)
+        hosts.append(
+          try await ClusterHost(
+            node: node, client: client, writer: JournalWriter(journal: journal), initial: [],
+            reduce: { log, text in log.append(text) }))
+      }
+      let ids = [
+        "x'); DROP TABLE \(settings.tablePrefix)inbox; --", "café 🚀", "", String(repeating: "long", count: 1_000),
+      ]
+      let large = String(repeating: "é\u{0}\"'", count: 250_000)
+      for id in ids { try await hosts[1].send(id, to: id) }
+      try await hosts[1].send(large, to: ids[1])
+      while try await hosts[0].deliverInbox() > 0 {}
+      for id in ids {
+        let expected = id == ids[1] ? [id, large] : [id]
+        #expect(try await hosts[0].state(of: id) == expected, "\(id.prefix(20))")
+      }
+    }
+  }
+
+  @Test("G2 events keep their order, once each, across a takeover; the node that gives the shard up stops its systems")
+  func orderAcrossTakeover() async throws {
+    let settings = settings()
+    let journal = TestServer.newTablePrefix()
+    try await TestServer.shared.withClients(2) { clients in
+      let a = try await ClusterNode.join(client: clients[0], nodeID: "a", settings: settings)
+      let b = try await ClusterNode.join(client: clients[1], nodeID: "b", settings: settings)
+      let (hostA, hostB) = (
+        try await host(a, clients[0], journal: journal), try await host(b, clients[1], journal: journal)
+      )
+      for value in 1...10 { try await hostB.send(value, to: "x") }
+      #expect(try await hostA.deliverInbox(limit: 4) == 4)
+      let system = try await hostA.loadedSystem("x")
+      try await a.leave()
+      #expect(system.isStopped)
+      #expect(try await hostA.deliverInbox() == 0)
+      #expect(try await b.refreshLeases().claimed == Array(0..<8))
+      for value in 11...15 { try await hostB.send(value, to: "x") }
+      try await deliverAll(hostB)
+      #expect(try await hostB.state(of: "x") == Array(1...15))
+    }
+  }
+
+  @Test("an owner running its host is woken by the inbox's notification, without waiting for its next poll")
+  func notificationWakesOwner() async throws {
+    // A renewal interval of 10 seconds: an event delivered sooner was woken by its notification.
+    let settings = settings(lease: .seconds(30))
+    let journal = TestServer.newTablePrefix()
+    try await TestServer.shared.withClients(2) { clients in
+      let a = try await ClusterNode.join(client: clients[0], nodeID: "a", settings: settings)
+      let b = try await ClusterNode.join(client: clients[1], nodeID: "b", settings: settings)
+      let (hostA, hostB) = (
+        try await host(a, clients[0], journal: journal), try await host(b, clients[1], journal: journal)
+      )
+      let running = Task { await hostA.run() }
+      // Bounded waits on a real database: for the LISTEN, then for the delivery.
+      let start = ContinuousClock.now
+      while !hostA.isListening.withLock({ $0 }), start.duration(to: .now) < .seconds(5) {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      #expect(hostA.isListening.withLock { $0 })
+      let sent = ContinuousClock.now
+      try await hostB.send(1, to: "x")
+      while try await hostA.state(of: "x") != [1], sent.duration(to: .now) < .seconds(5) {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      #expect(try await hostA.state(of: "x") == [1])
+      #expect(sent.duration(to: .now) < .seconds(5))
+      running.cancel()
+      await running.value
+      // Its systems' events committed before the clients close.
+      await hostA.stop()
+    }
+  }
+
+  @Test("a taken-over system with an effect in flight starts it again on its new node, without a new event")
+  func effectsResumeAfterTakeover() async throws {
+    let settings = settings()
+    let journal = TestServer.newTablePrefix()
+    let starts = Locked<[String]>([])
+    // A negative value asks for work that runs until cancelled.
+    func feedbacks(_ node: String) -> [LiftableFeedback<[Int], Int>] {
+      [
+        .query({ log in log.last.flatMap { $0 < 0 ? $0 : nil } }) { _ in
+          .run { _ in
+            starts.withLock { $0.append(node) }
+            try await Task.sleep(for: .seconds(3_600))
+          }
+        }
+      ]
+    }
+    let (feedbacksA, feedbacksB) = (feedbacks("a"), feedbacks("b"))
+    try await TestServer.shared.withClients(2) { clients in
+      let a = try await ClusterNode.join(client: clients[0], nodeID: "a", settings: settings)
+      let b = try await ClusterNode.join(client: clients[1], nodeID: "b", settings: settings)
+      let hostA = try await host(a, clients[0], journal: journal, feedbacks: feedbacksA)
+      let hostB = try await host(b, clients[1], journal: journal, feedbacks: feedbacksB)
+      try await hostB.send(-1, to: "x")
+      try await deliverAll(hostA)
+      #expect(try await eventually { starts.withLock { $0 } == ["a"] })
+      try await a.leave()
+      #expect(try await b.refreshLeases().claimed == Array(0..<8))
+      #expect(try await eventually { starts.withLock { $0 } == ["a", "b"] })
+      #expect(hostB.loadedIDs == ["x"])
+    }
+  }
+
+  // The one wait for real time: a lease expires on the database's clock.
+  @Test("G17 a node paused past its lease has its appends refused once another node restored the id")
+  func pausedNodeRefused() async throws {
+    let settings = settings(lease: .seconds(1))
+    let journal = TestServer.newTablePrefix()
+    try await TestServer.shared.withClients(2) { clients in
+      let a = try await ClusterNode.join(client: clients[0], nodeID: "a", settings: settings)
+      let hostA = try await host(a, clients[0], journal: journal)
+      try await hostA.send(1, to: "x")
+      try await deliverAll(hostA)
+      let stale = try await hostA.loadedSystem("x")
+      #expect(stale.state.state == [1])
+      // a is paused past its lease; b joins and takes every shard.
+      try await Task.sleep(for: .milliseconds(1_300))
+      let b = try await ClusterNode.join(client: clients[1], nodeID: "b", settings: settings)
+      #expect(b.ownedShards == Array(0..<8))
+      let hostB = try await host(b, clients[1], journal: journal)
+      #expect(try await hostB.state(of: "x") == [1])
+      // a wakes with x loaded and appends, as a delivery in flight would.
+      await withKnownIssue("needs the journal epoch: the new owner's restore must fence the stale one") {
+        await #expect(throws: (any Error).self) {
+          try await stale.sendDurably(Delivery(sender: "late", sequence: 1, event: 99))
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,1 @@
+../../../../Journals/PostgreSQL/Tests/FeedbackLoopPostgreSQLTests/TestServer.swift
