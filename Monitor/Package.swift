@@ -27,6 +27,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     // The SQLite journal, so that the monitor opens a durable system's journal as a recorded session.
     .package(name: "FeedbackLoopSQLite", path: "../Journals/SQLite"),
+    // The version the SQLite journal pins: the monitor reads a file's tables with it, read-only, before
+    // opening it as a journal (which would create the journal's tables in any SQLite file).
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
   ],
   targets: [
     // The protocol both ends speak: JSON lines over TCP between app and
@@ -57,6 +60,7 @@ let package = Package(
       dependencies: [
         "MonitorServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "FeedbackLoopSQLite", package: "FeedbackLoopSQLite"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     // What an app links: a few lines stream its timeline to the monitor.
@@ -82,6 +86,7 @@ let package = Package(
         .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopSQLite", package: "FeedbackLoopSQLite"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
   ],

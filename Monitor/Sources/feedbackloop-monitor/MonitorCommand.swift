@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedbackLoopDebugging
 import FeedbackLoopSQLite
 import Foundation
+import GRDB
 import MonitorProtocol
 import MonitorServer
 
@@ -70,6 +71,17 @@ struct MonitorCommand: AsyncParsableCommand {
   /// The session of `system` (or of the journal's only system) in the
   /// journal at `path`.
   func journalSession(_ path: String) async throws -> (system: String, session: TimelineFile<JSONValue, JSONValue>) {
+    // Read-only first: opening a SQLiteJournal creates its tables, which must
+    // not happen to another application's database.
+    var readOnly = Configuration()
+    readOnly.readonly = true
+    let reader = try DatabaseQueue(path: path, configuration: readOnly)
+    let isJournal = try await reader.read { try $0.tableExists("journal_events") && $0.tableExists("journal_systems") }
+    try reader.close()
+    guard isJournal else {
+      throw RunError(
+        description: "\(path) is a SQLite database, but not a durable system's journal (no journal_events table)")
+    }
     let journal = try SQLiteJournal(path: path)
     defer { try? journal.close() }
     let ids = try await JournalSession.systemIDs(in: journal)

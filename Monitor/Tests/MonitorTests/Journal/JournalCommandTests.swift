@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// `feedbackloop-monitor journal.sqlite [--system ID]`, as a user runs it.
@@ -38,6 +39,26 @@ struct JournalCommandTests {
     #expect(
       unknown.standardError.contains("\(path) holds no system \"basket-9\"; it holds: basket-1, basket-2"),
       "\(unknown.standardError)")
+  }
+
+  @Test("a SQLite database that is not a journal is refused, status 1, and left as it was")
+  func otherDatabaseIsLeftAlone() async throws {
+    // Another application's database: a SQLite file without the journal's tables.
+    let other = FileManager.default.temporaryDirectory.appendingPathComponent("monitor-\(UUID().uuidString).sqlite")
+      .path
+    defer { try? FileManager.default.removeItem(atPath: other) }
+    let database = try DatabaseQueue(path: other)
+    try await database.write { try $0.execute(sql: "CREATE TABLE notes (text TEXT)") }
+    try database.close()
+    let before = try Data(contentsOf: URL(fileURLWithPath: other))
+
+    let monitor = try MonitorProcess(["--port", "0", "--app-port", "0", other])
+    #expect(await monitor.exitStatus() == 1)
+    #expect(
+      monitor.standardError.contains("\(other) is a SQLite database, but not a durable system's journal"),
+      "\(monitor.standardError)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
+    #expect(!FileManager.default.fileExists(atPath: other + "-wal"))
   }
 
   @Test("--system with a file that is not a SQLite journal is a usage error, status 64")
