@@ -189,7 +189,9 @@ let package = Package(
       name: "ExampleRunnerTests",
       dependencies: [
         // The durable session's test runs the command, which `--build-tests` then builds.
-        "ExampleRunner", "feedbackloop-examples", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
+        "ExampleRunner", "feedbackloop-examples", "DurableDownloadsExample",
+        .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDebugging", package: "FeedbackLoop"),
       ]
     ),
   ],

@@ -1,6 +1,7 @@
 import DurableDownloadsExample
 import FeedbackLoop
 import FeedbackLoopDurable
+import FeedbackLoopMonitorClient
 import FeedbackLoopSQLite
 import Foundation
 import Synchronization
@@ -50,7 +51,9 @@ enum DurableDownloadsDemo {
   typealias Downloads = DurableSystem<DurableDownloads.State, DurableDownloads.Event>
 
   static func run(_ session: ExampleSession) async throws {
-    if session.durable.isChild {
+    if let timeline = session.durable.timelinePath {
+      try await writeTimeline(session, to: timeline)
+    } else if session.durable.isChild {
       try await runChild(session)
     } else if session.isInteractive {
       try await runInteractive(session)
@@ -157,6 +160,30 @@ enum DurableDownloadsDemo {
   static func addStartingFiles(to downloads: Downloads) {
     guard downloads.state.files.isEmpty else { return }
     for file in startingFiles { downloads.send(.added(name: file.name, chunks: file.chunks)) }
+  }
+
+  // MARK: - The journal as a timeline
+
+  /// Folds the journal in the session's folder through the example's
+  /// reducer and writes the timeline, with every state, for
+  /// `feedbackloop-monitor FILE.jsonl`: what the monitor cannot compute
+  /// from the journal without the example's code.
+  static func writeTimeline(_ session: ExampleSession, to path: String) async throws {
+    let directory =
+      session.durable.directory
+      ?? FileManager.default.temporaryDirectory.appendingPathComponent("feedbackloop-durable-downloads").path
+    let journalPath = directory + "/journal.sqlite"
+    guard FileManager.default.fileExists(atPath: journalPath) else {
+      throw ChildProcessFailure("no journal at \(journalPath): run the example first, or give its --data-directory")
+    }
+    let journal = try SQLiteJournal(path: journalPath)
+    defer { try? journal.close() }
+    let written = try await JournalTimeline.write(
+      of: DurableDownloads.systemID, in: journal, initial: DurableDownloads.State(), reduce: DurableDownloads.reduce,
+      to: URL(fileURLWithPath: path))
+    session.console.line(
+      "wrote \(path): \(written) moments (the start and \(written - 1) stored events, each with its state); "
+        + "open it with feedbackloop-monitor \(path)")
   }
 
   // MARK: - Interactive

@@ -11,10 +11,13 @@ public struct DurableOptions: Sendable, Equatable {
   /// downloads on the real clock, prints its timeline, and ends when they
   /// are done (or when its parent kills it).
   public var isChild = false
+  /// Where to write the journal as a timeline file, instead of running.
+  public var timelinePath: String?
 
-  public init(directory: String? = nil, seed: UInt64 = 1, isChild: Bool = false) {
+  public init(directory: String? = nil, seed: UInt64 = 1, isChild: Bool = false, timelinePath: String? = nil) {
     self.directory = directory
     self.seed = seed
     self.isChild = isChild
+    self.timelinePath = timelinePath
   }
 }

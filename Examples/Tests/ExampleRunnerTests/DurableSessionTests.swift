@@ -1,3 +1,5 @@
+import DurableDownloadsExample
+import FeedbackLoopDebugging
 import Foundation
 import Testing
 
@@ -16,12 +18,29 @@ struct DurableSessionTests {
       .appendingPathComponent("feedbackloop-durable-session-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
+    let session = try await Self.run(
+      ["durable-downloads", "--scripted", "--seed", String(seed), "--data-directory", directory + "/session"],
+      in: directory)
+    // The journal the session left, with every state, for the monitor.
+    let timeline = try await Self.run(
+      [
+        "durable-downloads", "--data-directory", directory + "/session", "--timeline", directory + "/timeline.jsonl",
+      ], in: directory)
+    #expect(timeline.status == 0)
+    #expect(timeline.lines.first?.hasPrefix("wrote \(directory)/timeline.jsonl: ") == true, "\(timeline.lines)")
+    let file = try TimelineFile<DurableDownloads.State, DurableDownloads.Event>(
+      contentsOf: URL(fileURLWithPath: directory + "/timeline.jsonl"))
+    #expect(file.problems.isEmpty)
+    #expect(file.moments.last?.state.isFinished == true)
+    return session
+  }
+
+  /// Runs the built `feedbackloop-examples` with `arguments`; its output
+  /// lines and exit status.
+  static func run(_ arguments: [String], in directory: String) async throws -> (lines: [String], status: Int32) {
     let command = try ChildProcess(
       executable: try executableBesideTests("feedbackloop-examples"),
-      arguments: [
-        "durable-downloads", "--scripted", "--seed", String(seed), "--data-directory", directory + "/session",
-      ],
-      standardErrorPath: directory + "/stderr.log")
+      arguments: arguments, standardErrorPath: directory + "/stderr.log")
     let watchdog = Task {
       try await Task.sleep(for: .seconds(90))
       command.kill()
