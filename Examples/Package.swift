@@ -25,6 +25,8 @@ let package = Package(
     .package(name: "FeedbackLoop", path: ".."),
     // The monitor's client, so that `--monitor` streams any example to a running monitor.
     .package(name: "FeedbackLoopMonitor", path: "../Monitor"),
+    // The SQLite journal, which the durable example stores its events in.
+    .package(name: "FeedbackLoopSQLite", path: "../Journals/SQLite"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -87,13 +89,23 @@ let package = Package(
       name: "AnimatedIntegerExample",
       dependencies: ["CycleDrivers", .product(name: "FeedbackLoopCycle", package: "FeedbackLoop")]
     ),
+    // A durable download manager on the SQLite journal: retries, a deadline,
+    // an idempotency key; killed and restarted, it resumes.
+    .target(
+      name: "DurableDownloadsExample",
+      dependencies: [
+        .product(name: "FeedbackLoop", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopSQLite", package: "FeedbackLoopSQLite"),
+      ]
+    ),
     // The terminal side: the timeline, keys, scripted sessions, the command.
     .target(
       name: "ExampleRunner",
       dependencies: [
         "CounterExample", "SearchExample", "SearchServer", "PlayerExample", "VolumeExample", "SignInExample",
         "PlayerChartExample", "CycleDrivers", "CycleCounterExample", "AnimatedIntegerExample",
-        "AppExample",
+        "AppExample", "DurableDownloadsExample",
         .product(name: "FeedbackLoop", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopCycle", package: "FeedbackLoop"),
@@ -101,6 +113,8 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "FeedbackLoopDebugging", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopMonitorClient", package: "FeedbackLoopMonitor"),
+        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopSQLite", package: "FeedbackLoopSQLite"),
       ]
     ),
     .executableTarget(
@@ -164,8 +178,21 @@ let package = Package(
       ]
     ),
     .testTarget(
+      name: "DurableDownloadsExampleTests",
+      dependencies: [
+        "DurableDownloadsExample",
+        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
+      ]
+    ),
+    .testTarget(
       name: "ExampleRunnerTests",
-      dependencies: ["ExampleRunner", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop")]
+      dependencies: [
+        // The durable session's test runs the command, which `--build-tests` then builds.
+        "ExampleRunner", "feedbackloop-examples", "DurableDownloadsExample",
+        .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDebugging", package: "FeedbackLoop"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

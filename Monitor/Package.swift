@@ -7,6 +7,8 @@ import PackageDescription
 //
 //   swift run --package-path Monitor feedbackloop-monitor              waits for apps
 //   swift run --package-path Monitor feedbackloop-monitor FILE.jsonl   opens a session
+//   swift run --package-path Monitor feedbackloop-monitor JOURNAL.sqlite [--system ID]
+//                                                                      opens a durable system's journal
 //
 // An app streams its timeline with the FeedbackLoopMonitorClient product.
 let package = Package(
@@ -23,6 +25,11 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // The SQLite journal, so that the monitor opens a durable system's journal as a recorded session.
+    .package(name: "FeedbackLoopSQLite", path: "../Journals/SQLite"),
+    // The version the SQLite journal pins: the monitor reads a file's tables with it, read-only, before
+    // opening it as a journal (which would create the journal's tables in any SQLite file).
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
   ],
   targets: [
     // The protocol both ends speak: JSON lines over TCP between app and
@@ -44,12 +51,17 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOExtras", package: "swift-nio-extras"),
+        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
       ],
       resources: [.copy("Page")]
     ),
     .executableTarget(
       name: "feedbackloop-monitor",
-      dependencies: ["MonitorServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: [
+        "MonitorServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "FeedbackLoopSQLite", package: "FeedbackLoopSQLite"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
     // What an app links: a few lines stream its timeline to the monitor.
     .target(
@@ -58,6 +70,8 @@ let package = Package(
         "MonitorProtocol",
         .product(name: "FeedbackLoop", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDebugging", package: "FeedbackLoop"),
+        // A journal's timeline, folded through the app's reducer (JournalTimeline).
+        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOExtras", package: "swift-nio-extras"),
@@ -70,6 +84,9 @@ let package = Package(
         .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
+        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopSQLite", package: "FeedbackLoopSQLite"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
   ],

@@ -16,6 +16,9 @@ public struct ExampleSession: Sendable {
   public var monitorTarget: MonitorTarget?
   /// The links to it, closed when the example ends.
   let monitorLinks = MonitorLinks()
+  /// The durable example's options: where it keeps its journal, its seed,
+  /// and whether this process is the scripted session's child.
+  public var durable = DurableOptions()
 
   /// A scripted session: what tests and pipes run.
   public init(console: Console, port: Int = 0, latency: Duration? = nil, monitorTarget: MonitorTarget? = nil) {

@@ -11,6 +11,7 @@ public enum Examples {
     CycleCounterDemo.example,
     AnimatedIntegerDemo.example,
     AppDemo.example,
+    DurableDownloadsDemo.example,
   ]
 
   /// The example called `name`, if there is one.

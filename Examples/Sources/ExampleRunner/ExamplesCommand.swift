@@ -67,6 +67,34 @@ public struct ExamplesCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("The secret the monitor printed when it started.", valueName: "secret"))
   public var secret: String?
 
+  /// The durable example's folder.
+  @Option(
+    help: ArgumentHelp(
+      "The folder where the durable example keeps its SQLite journal and its server's table of served requests.",
+      discussion:
+        "By default feedbackloop-durable-downloads in the temporary directory (interactive), a new folder removed at the end (scripted).",
+      valueName: "path"))
+  public var dataDirectory: String?
+
+  /// The durable example's seed.
+  @Option(
+    help: ArgumentHelp(
+      "The seed of the durable example: which connections its server drops, and when the scripted session kills its child.",
+      valueName: "seed"))
+  public var seed: UInt64 = 1
+
+  /// Where the durable example writes its journal as a timeline file.
+  @Option(
+    help: ArgumentHelp(
+      "Write the durable example's journal (in --data-directory) as a timeline file, every state folded through its reducer, and stop.",
+      discussion: "feedbackloop-monitor FILE.jsonl opens it.",
+      valueName: "file.jsonl"))
+  public var timeline: String?
+
+  /// Runs the durable example's scripted child, which its parent starts.
+  @Flag(help: .hidden)
+  public var child = false
+
   /// A command with the defaults; ArgumentParser fills it in.
   public init() {}
 
@@ -99,12 +127,14 @@ public struct ExamplesCommand: AsyncParsableCommand {
     // example quietly with the terminal restored, rather than a signal.
     signal(SIGPIPE, SIG_IGN)
     let latency = latency.map { Duration.milliseconds($0) }
-    let keyboard = scripted || name == nil || Examples.named(name ?? "") == nil ? nil : TerminalKeys()
+    let keyboard =
+      scripted || child || timeline != nil || name == nil || Examples.named(name ?? "") == nil ? nil : TerminalKeys()
     let target = try monitorTarget()
-    let session =
+    var session =
       keyboard.map {
         ExampleSession(console: .standardOutput, keys: $0.keys, port: port, latency: latency, monitorTarget: target)
       } ?? ExampleSession(console: .standardOutput, port: port, latency: latency, monitorTarget: target)
+    session.durable = DurableOptions(directory: dataDirectory, seed: seed, isChild: child, timelinePath: timeline)
     defer { keyboard?.restore() }
     do {
       try await Launcher.run(name, in: session, errors: .standardError)

@@ -7,13 +7,13 @@ struct LauncherTests {
     let (console, transcript) = Console.capturing()
     let (errors, _) = Console.capturing()
     try await Launcher.run(nil, in: ExampleSession(console: console), errors: errors)
-    for name in ["counter", "search", "player", "volume", "sign-in", "player-chart", "app"] {
+    for name in ["counter", "search", "player", "volume", "sign-in", "player-chart", "app", "durable-downloads"] {
       #expect(transcript.lines.filter { $0.hasPrefix("  \(name) ") }.count == 1, "\(name)")
     }
     #expect(
       Examples.all.map(\.name) == [
         "counter", "search", "player", "volume", "sign-in", "player-chart", "cycle-counter", "animated-integer",
-        "app",
+        "app", "durable-downloads",
       ])
   }
 

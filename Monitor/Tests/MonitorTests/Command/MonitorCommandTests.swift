@@ -135,7 +135,9 @@ struct MonitorCommandTests {
   func help() async throws {
     let monitor = try MonitorProcess(["--help"])
     #expect(await monitor.exitStatus() == 0)
-    for option in ["--host", "--port", "--app-port", "--info-file", "<file.jsonl>"] {
+    for option in [
+      "--host", "--port", "--app-port", "--info-file", "<file.jsonl|journal.sqlite>", "--system",
+    ] {
       #expect(monitor.standardOutput.contains(option), "\(monitor.standardOutput)")
     }
   }
