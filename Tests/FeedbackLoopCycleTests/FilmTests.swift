@@ -39,14 +39,14 @@ import Testing
     let replay = RecordingDriver<Int, Film<Int>>()
     let router = Router(seed: 0, frameRate: FrameRate(framesPerSecond: 10)) { _ in
       [
-        Wire("keys", driver: keys, model: { $0 }, events: Animated.filter),
+        Wire(Animated.keys, driver: keys, model: { $0 }, events: Animated.filter),
         Wire("replay", driver: replay, model: { _ in 0 }, events: { film, _ in film.replayed() }),
       ]
     }
     let app = TestSystem(exhaustivity: .off) { environment, monitor in
       router.start(environment: environment, monitor: .combining([monitor, recorder.monitor]))
     }
-    app.send(.driver("keys", Animated.Key.animateTo(3)))
+    app.send(.driver(Animated.keys, .animateTo(3)))
     app.advance(by: .seconds(1))
     #expect(recorder.film.frames == [0, 1, 2, 3])
     app.send(.driver("replay", recorder.film.reversed()))

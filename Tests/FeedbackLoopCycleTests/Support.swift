@@ -34,6 +34,8 @@ struct Offline: Error, CustomStringConvertible {
 /// Cycle.swift's animated integer: keys ask for a target; the value walks
 /// there one step per frame.
 enum Animated {
+  static let keys = DriverKey<Key>("keys")
+
   enum Key: Equatable, Sendable {
     case animateTo(Int)
     case appendTo(Int)
@@ -61,7 +63,7 @@ enum Animated {
 
   static func router(seed: Int, keys: RecordingDriver<Int, Key>) -> Router<Int> {
     Router(seed: seed, frameRate: FrameRate(framesPerSecond: 10)) { _ in
-      [Wire("keys", driver: keys, model: { $0 }, events: filter)]
+      [Wire(Animated.keys, driver: keys, model: { $0 }, events: filter)]
     }
   }
 }

@@ -13,7 +13,7 @@ import FeedbackLoop
 /// in the router's reducer, with the frames it may read (``Frames``).
 ///
 /// ```swift
-/// Wire("screen", driver: screen,
+/// Wire(App.screen, driver: screen,   // App.screen: a DriverKey<Screen.Event>
 ///   model: { frame in Screen.Model(text: "\(frame.count)") },
 ///   events: { event, frames in
 ///     switch event {
@@ -155,6 +155,46 @@ public struct Wire<Frame: Sendable>: Sendable {
       }
       reel.apply(update)
     }
+  }
+
+  /// Wires `driver` under `key`, whose event type is the driver's: the
+  /// application then sends the driver's events through the key, checked
+  /// at compile time (``DriverKey``). Renders are skipped when the model is
+  /// unchanged, as for a driver wired by name.
+  ///
+  /// ```swift
+  /// static let screen = DriverKey<Screen.Event>("screen")
+  /// Wire(screen, driver: Screen(), model: { "\($0)" }, events: screenEvents)
+  /// ```
+  @inlinable
+  public init<D: Driver>(
+    _ key: DriverKey<D.Event>,
+    driver: D,
+    model frameFilter: @escaping @Sendable (Frame) -> D.Model,
+    events eventFilter: @escaping @Sendable (D.Event, Frames<Frame>) -> FrameUpdate<Frame>
+  ) where D.Model: Equatable {
+    self.init(key.name, driver: driver, model: frameFilter, events: eventFilter)
+  }
+
+  /// Wires `driver` under `key` with filters that may throw: an error of
+  /// either filter becomes an event of the driver, through `catch`, as for
+  /// a driver wired by name.
+  ///
+  /// ```swift
+  /// Wire(App.network, driver: network,
+  ///   model: { frame in try Network.Model(request: frame.request()) },
+  ///   events: { event, frames in try App.reduce(event, frames) },
+  ///   catch: { error in .failed("\(error)") })
+  /// ```
+  @inlinable
+  public init<D: Driver>(
+    _ key: DriverKey<D.Event>,
+    driver: D,
+    model frameFilter: @escaping @Sendable (Frame) throws -> D.Model,
+    events eventFilter: @escaping @Sendable (D.Event, Frames<Frame>) throws -> FrameUpdate<Frame>,
+    catch mapError: @escaping @Sendable (any Error) -> D.Event
+  ) where D.Model: Equatable {
+    self.init(key.name, driver: driver, model: frameFilter, events: eventFilter, catch: mapError)
   }
 
   /// The driver's event out of the router's box. An event of exactly the

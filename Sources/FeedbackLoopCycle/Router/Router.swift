@@ -23,8 +23,8 @@ import FeedbackLoop
 /// ```swift
 /// let router = Router(seed: 0, memory: 2) { seed in
 ///   [
-///     Wire("screen", driver: Screen(), model: { "\($0)" }, events: Counter.screenEvents),
-///     Wire("clock", driver: Clock(), model: { _ in true }, events: Counter.clockEvents),
+///     Wire(Counter.screen, driver: Screen(), model: { "\($0)" }, events: Counter.screenEvents),
+///     Wire(Counter.clock, driver: Clock(), model: { _ in true }, events: Counter.clockEvents),
 ///   ]
 /// }
 /// let counter = router.start()   // a System<Reel<Int>, CycleEvent>
@@ -148,12 +148,26 @@ public struct Router<Frame: Sendable>: Sendable {
     }
   }
 
-  /// An event of the driver named `driver`, its wire found now rather than
-  /// by name at each reduction: for events sent often from outside.
+  /// An event of the driver `key` names, its wire found now rather than by
+  /// name at each reduction: for events sent often from outside. The key
+  /// checks the event's type at compile time.
+  ///
+  /// ```swift
+  /// let plus = router.event(Counter.screen, .key("+"))
+  /// app.send(plus)
+  /// ```
+  @inlinable
+  public func event<Event>(_ key: DriverKey<Event>, _ event: Event) -> CycleEvent {
+    self.event(event, from: key.name)
+  }
+
+  /// An event of the driver named `driver`, untyped: for a tool that knows
+  /// the driver by name only (a decoder, a monitor). An application sends
+  /// through its ``DriverKey``s (``event(_:_:)``), whose event types the
+  /// compiler checks; here a wrong name or type stops the router.
   ///
   /// ```swift
   /// let plus = router.event(Screen.Event.key("+"), from: "screen")
-  /// app.send(plus)
   /// ```
   @inlinable
   public func event(_ event: any Sendable, from driver: String) -> CycleEvent {
