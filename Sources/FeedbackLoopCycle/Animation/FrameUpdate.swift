@@ -21,17 +21,39 @@ import DequeModule
 /// case .animateTo(let target):
 ///   return .intercept(steps(from: frames.current, to: target))
 /// ```
+///
+/// An update is a value a test reads: compare it (`==`, when the frame is
+/// `Equatable`) or switch over its ``change``, so that an event filter is
+/// tested as a function, with no router and no reel:
+///
+/// ```swift
+/// let frames = Frames(current: 1, previous: [0])
+/// #expect(AnimatedInteger.screenEvents(.animateTo(3), frames) == .intercept([2, 3]))
+/// ```
 public struct FrameUpdate<Frame: Sendable>: Sendable {
-  @usableFromInline
-  enum Change: Sendable {
+  /// What an update does, as a test reads it.
+  ///
+  /// It grows: a later version may add a case. End a `switch` over it with
+  /// `default:` or `@unknown default:`.
+  ///
+  /// ```swift
+  /// if case .intercept(let frames) = update.change { #expect(frames.last == 3) }
+  /// ```
+  public enum Change: Sendable {
+    /// The event is ignored.
     case unchanged
+    /// The frame becomes the current one; an animation playing stops.
     case frame(Frame)
+    /// The frames queued behind the current one are replaced by these.
     case intercept([Frame])
+    /// These frames are queued after the ones playing.
     case append([Frame])
+    /// Every queued frame is dropped.
     case removeAnimation
   }
 
-  @usableFromInline let change: Change
+  /// What the update does.
+  public let change: Change
 
   @inlinable init(change: Change) { self.change = change }
 
@@ -83,6 +105,24 @@ public struct FrameUpdate<Frame: Sendable>: Sendable {
       fatalError(
         "FeedbackLoopCycle: \(name) of \(frames.count) frames is longer than FrameUpdate.maximumQueuedFrames (\(maximumQueuedFrames))"
       )
+    }
+  }
+}
+
+extension FrameUpdate.Change: Equatable where Frame: Equatable {}
+
+/// Two updates are equal when they make the same change with equal frames.
+extension FrameUpdate: Equatable where Frame: Equatable {}
+
+extension FrameUpdate: CustomStringConvertible {
+  /// The update as it is written: `.frame(3)`, `.intercept([2, 3])`.
+  public var description: String {
+    switch change {
+    case .unchanged: ".unchanged"
+    case .frame(let frame): ".frame(\(frame))"
+    case .intercept(let frames): ".intercept(\(frames))"
+    case .append(let frames): ".append(\(frames))"
+    case .removeAnimation: ".removeAnimation"
     }
   }
 }

@@ -26,6 +26,17 @@ public struct Frames<Frame: Sendable>: Sendable {
 
   @inlinable init(reel: Reel<Frame>) { self.reel = reel }
 
+  /// The frames an event filter sees, as a test writes them: to call the
+  /// filter as a function, with no router.
+  ///
+  /// ```swift
+  /// let frames = Frames(current: 2, previous: [0, 1], queued: [3])
+  /// #expect(App.screenEvents(.cancel, frames) == .removeAnimation)
+  /// ```
+  public init(current: Frame, previous: [Frame] = [], queued: [Frame] = []) {
+    self.init(reel: Reel(queue: [current] + queued, previous: previous, memory: previous.count))
+  }
+
   /// The current frame.
   @inlinable public var current: Frame { reel._frame }
   /// The frames shown before the current one, the oldest first.
