@@ -13,7 +13,8 @@
 /// - ``render(_:)`` receives each model to render. The router calls it
 ///   synchronously, on the thread that runs the loop, right after the frame
 ///   whose model changed was reduced (a model equal to the one rendered last
-///   is skipped: one comparison). A router of `SystemIsolation.mainActor`
+///   is skipped: one comparison; a driver wired with `modelOfEveryFrame:`
+///   renders every frame shown, and its model need not be `Equatable`). A router of `SystemIsolation.mainActor`
 ///   isolation therefore renders on the main actor, which is what a screen
 ///   driver needs; a network driver renders anywhere and only hands the
 ///   request to its ``events`` sequence. Keep it short: the loop waits for it.

@@ -197,6 +197,109 @@ public struct Wire<Frame: Sendable>: Sendable {
     self.init(key.name, driver: driver, model: frameFilter, events: eventFilter, catch: mapError)
   }
 
+  /// Wires `driver` under `key` with a frame filter that reads the frames
+  /// shown before the current one as well (Cycle.swift's scan: a model made
+  /// from the last few frames, such as a trail or a velocity). Renders are
+  /// skipped when the model is unchanged.
+  ///
+  /// The frames are the reel's: the current one and the last `memory`
+  /// (the router's) before it.
+  ///
+  /// ```swift
+  /// Wire(App.pointer, driver: trail,
+  ///   modelOfFrames: { frames in frames.previous.map(\.position) + [frames.current.position] },
+  ///   events: App.pointerEvents)
+  /// ```
+  @inlinable
+  public init<D: Driver>(
+    _ key: DriverKey<D.Event>,
+    driver: D,
+    modelOfFrames frameFilter: @escaping @Sendable (Frames<Frame>) -> D.Model,
+    events eventFilter: @escaping @Sendable (D.Event, Frames<Frame>) -> FrameUpdate<Frame>
+  ) where D.Model: Equatable {
+    let name = key.name
+    self.name = name
+    DriverEvent.registerIfDecodable(D.Event.self)
+    makeRender = { _ in
+      Feedback.observer(
+        name: "render \(name)",
+        {
+          let shown = ShownModel<D.Model>()
+          return { reel in
+            let model = frameFilter(Frames(reel: reel))
+            if let last = shown.model, last == model { return }
+            shown.model = model
+            driver.render(model)
+          }
+        })
+    }
+    makeFailureReport = nil
+    makeEvents = Self.events(of: driver, name: name)
+    apply = Self.applying(eventFilter, driver: D.self, name: name)
+  }
+
+  /// Wires `driver` under `key` without the equality filter: the driver
+  /// renders each frame the reel shows, even one equal to the last (a sound
+  /// driver that plays two "ding"s in a row), and its model need not be
+  /// `Equatable`. A reduction that shows no frame (an event filter's
+  /// ``FrameUpdate/unchanged``, a driver's end) renders nothing; each tick
+  /// of an animation, each ``FrameUpdate/frame(_:)`` and each jump does.
+  ///
+  /// ```swift
+  /// Wire(App.speaker, driver: speaker,
+  ///   modelOfEveryFrame: { frames in frames.current.sound },
+  ///   events: App.speakerEvents)
+  /// ```
+  @inlinable
+  public init<D: Driver>(
+    _ key: DriverKey<D.Event>,
+    driver: D,
+    modelOfEveryFrame frameFilter: @escaping @Sendable (Frames<Frame>) -> D.Model,
+    events eventFilter: @escaping @Sendable (D.Event, Frames<Frame>) -> FrameUpdate<Frame>
+  ) {
+    let name = key.name
+    self.name = name
+    DriverEvent.registerIfDecodable(D.Event.self)
+    makeRender = { _ in
+      Feedback.observer(
+        name: "render \(name)",
+        {
+          let rendered = ShownModel<UInt>()
+          return { reel in
+            if let last = rendered.model, last == reel._frameNumber { return }
+            rendered.model = reel._frameNumber
+            driver.render(frameFilter(Frames(reel: reel)))
+          }
+        })
+    }
+    makeFailureReport = nil
+    makeEvents = Self.events(of: driver, name: name)
+    apply = Self.applying(eventFilter, driver: D.self, name: name)
+  }
+
+  /// The feedback that sends the driver's events to the router.
+  @inlinable
+  static func events<D: Driver>(of driver: D, name: String)
+    -> @Sendable (_ wire: Int) -> Feedback<
+      Reel<Frame>, CycleEvent
+    >
+  {
+    { wire in
+      .input(DriverEventSequence(base: driver.events, name: name, wire: wire), name: "events of \(name)")
+    }
+  }
+
+  /// The event filter, applied to the reel in place.
+  @inlinable
+  static func applying<D: Driver>(
+    _ eventFilter: @escaping @Sendable (D.Event, Frames<Frame>) -> FrameUpdate<Frame>, driver: D.Type, name: String
+  ) -> @Sendable (any Sendable, inout Reel<Frame>) -> Void {
+    { event, reel in
+      let update = eventFilter(Self.cast(event, to: D.Event.self, driver: name), Frames(reel: reel))
+      reel.apply(update)
+    }
+  }
+
   /// The driver's event out of the router's box. An event of exactly the
   /// driver's type (always, for the events its own sequence reports) is
   /// read in place, with no copy of the box and no dynamic cast; any other

@@ -34,6 +34,10 @@ public struct Reel<Frame: Sendable>: Sendable {
   @usableFromInline var _storage: ReelStorage<Frame>
   /// How many previous frames the reel keeps for the event filters.
   public let memory: Int
+  /// Counts the frames shown (wrapping): a driver that renders every frame
+  /// tells a new frame equal to the last from no new frame by it. Not part
+  /// of the reel's value: equality, coding and dumps leave it out.
+  @usableFromInline var _frameNumber: UInt = 0
 
   /// A reel showing `seed`, keeping the last `memory` frames.
   ///
@@ -119,6 +123,7 @@ public struct Reel<Frame: Sendable>: Sendable {
     makeStorageUnique()
     var next = _storage.queued.removeFirst()
     swap(&_frame, &next)
+    _frameNumber &+= 1
     remember(next)
   }
 
@@ -129,6 +134,7 @@ public struct Reel<Frame: Sendable>: Sendable {
     makeStorageUnique()
     var shown = frame
     swap(&_frame, &shown)
+    _frameNumber &+= 1
     remember(shown)
     if !_storage.queued.isEmpty { _storage.queued.removeAll(keepingCapacity: true) }
   }

@@ -106,7 +106,10 @@ public struct Router<Frame: Sendable>: Sendable {
       case .driverFailed(let name, let message):
         reel.recordEnd(DriverEnd(driver: name, failure: message))
       case .travel(let destination):
+        // A jump shows a frame: drivers that render every frame render it.
+        let frameNumber = reel._frameNumber
         reel = Self.destination(destination)
+        reel._frameNumber = frameNumber &+ 1
       }
     }
   }
