@@ -40,6 +40,8 @@ enum Animated {
     case animateTo(Int)
     case appendTo(Int)
     case cancel
+    case pause
+    case resume
   }
 
   /// The integers strictly after `start`, up to and including `target`.
@@ -58,6 +60,10 @@ enum Animated {
       return path.isEmpty ? .unchanged : .append(path)
     case .cancel:
       return .removeAnimation
+    case .pause:
+      return .suspendAnimation
+    case .resume:
+      return .resumeAnimation
     }
   }
 

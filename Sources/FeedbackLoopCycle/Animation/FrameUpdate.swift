@@ -14,6 +14,9 @@ import DequeModule
 /// | Appended | `[1, 2, 3]` | `.append([2, 1, 0])` | `[1, 2, 3, 2, 1, 0]` |
 /// | Removed | `[1, 2, 3, 4]` | `.removeAnimation` | `[1]` |
 ///
+/// An animation may also wait: ``suspendAnimation`` keeps its frames and
+/// stops its clock, ``resumeAnimation`` plays on.
+///
 /// An animation holds at most ``maximumQueuedFrames`` frames: a longer one
 /// is a programming error, reported with a message that says so.
 ///
@@ -50,6 +53,10 @@ public struct FrameUpdate<Frame: Sendable>: Sendable {
     case append([Frame])
     /// Every queued frame is dropped.
     case removeAnimation
+    /// The queued frames wait: no tick runs until the animation resumes.
+    case suspendAnimation
+    /// A suspended animation plays on from the frame it waited at.
+    case resumeAnimation
   }
 
   /// What the update does.
@@ -95,6 +102,25 @@ public struct FrameUpdate<Frame: Sendable>: Sendable {
   /// Cycle.swift's Removed timeline). The animation clock stops.
   @inlinable public static var removeAnimation: FrameUpdate { FrameUpdate(change: .removeAnimation) }
 
+  /// The current frame stays and the queued frames wait: the animation
+  /// clock stops until an event filter returns ``resumeAnimation``. Frames
+  /// intercepted or appended meanwhile wait too; ``frame(_:)`` and
+  /// ``removeAnimation`` end the animation, suspended or not. With no
+  /// animation queued, nothing changes.
+  ///
+  /// ```swift
+  /// case .appWentToBackground: return .suspendAnimation
+  /// ```
+  @inlinable public static var suspendAnimation: FrameUpdate { FrameUpdate(change: .suspendAnimation) }
+
+  /// A suspended animation plays on, one frame per tick, from the frame it
+  /// waited at. With none suspended, nothing changes.
+  ///
+  /// ```swift
+  /// case .appBecameActive: return .resumeAnimation
+  /// ```
+  @inlinable public static var resumeAnimation: FrameUpdate { FrameUpdate(change: .resumeAnimation) }
+
   @usableFromInline static func checkAnimation(_ frames: [Frame], _ name: String) {
     guard !frames.isEmpty else {
       fatalError(
@@ -123,6 +149,8 @@ extension FrameUpdate: CustomStringConvertible {
     case .intercept(let frames): ".intercept(\(frames))"
     case .append(let frames): ".append(\(frames))"
     case .removeAnimation: ".removeAnimation"
+    case .suspendAnimation: ".suspendAnimation"
+    case .resumeAnimation: ".resumeAnimation"
     }
   }
 }
@@ -153,6 +181,15 @@ extension Reel {
       guard !_storage.queued.isEmpty else { return }
       makeStorageUnique()
       _storage.queued.removeAll(keepingCapacity: true)
+      _storage.isSuspended = false
+    case .suspendAnimation:
+      guard !_storage.queued.isEmpty, !_storage.isSuspended else { return }
+      makeStorageUnique()
+      _storage.isSuspended = true
+    case .resumeAnimation:
+      guard _storage.isSuspended else { return }
+      makeStorageUnique()
+      _storage.isSuspended = false
     }
   }
 }

@@ -141,7 +141,7 @@ public struct Router<Frame: Sendable>: Sendable {
   @inlinable
   var animationClock: Feedback<Reel<Frame>, CycleEvent> {
     let interval = frameRate.interval
-    return Feedback.onBecomingTrue({ !$0._storage.queued.isEmpty }, name: "animation clock") { _ in
+    return Feedback.onBecomingTrue({ $0._storage.isPlaying }, name: "animation clock") { _ in
       .run { send in
         while true {
           try await send.clock.sleep(for: interval)
