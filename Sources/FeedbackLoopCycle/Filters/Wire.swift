@@ -27,7 +27,12 @@ public struct Wire<Frame: Sendable>: Sendable {
   public let name: String
   // Built by inlinable initializers, so that the render feedbacks and the
   // filters run specialized in the application's module.
-  @usableFromInline let makeRender: @Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>
+  /// Makes the render feedback; `framesPerSample` > 1 renders one frame in
+  /// that many while an animation plays (``takingFrames(at:)``).
+  @usableFromInline let makeRender:
+    @Sendable (_ wire: Int, _ framesPerSample: UInt) -> Feedback<Reel<Frame>, CycleEvent>
+  /// The rate the driver takes an animation's frames at; `nil`: the router's.
+  @usableFromInline var frameRate: FrameRate? = nil
   @usableFromInline let makeEvents: @Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>
   /// The feedback that sends a throwing frame filter's errors, if it throws.
   @usableFromInline let makeFailureReport: (@Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>)?
@@ -52,12 +57,13 @@ public struct Wire<Frame: Sendable>: Sendable {
   ) where D.Model: Equatable {
     self.name = name
     DriverEvent.registerIfDecodable(D.Event.self)
-    makeRender = { _ in
+    makeRender = { _, framesPerSample in
       Feedback.observer(
         name: "render \(name)",
         {
           let shown = ShownModel<D.Model>()
           return { reel in
+            if shown.isBetweenSamples(reel, framesPerSample: framesPerSample) { return }
             let model = frameFilter(reel._frame)
             if let last = shown.model, last == model { return }
             shown.model = model
@@ -113,12 +119,13 @@ public struct Wire<Frame: Sendable>: Sendable {
   ) where D.Model: Equatable {
     self.name = name
     DriverEvent.registerIfDecodable(D.Event.self)
-    makeRender = { _ in
+    makeRender = { _, framesPerSample in
       Feedback.observer(
         name: "render \(name)",
         {
           let shown = ShownModel<D.Model>()
           return { reel in
+            if shown.isBetweenSamples(reel, framesPerSample: framesPerSample) { return }
             // A failure leaves `shown` as it is: the model the driver shows.
             guard let model = try? frameFilter(reel._frame) else { return }
             if let last = shown.model, last == model { return }
@@ -220,12 +227,13 @@ public struct Wire<Frame: Sendable>: Sendable {
     let name = key.name
     self.name = name
     DriverEvent.registerIfDecodable(D.Event.self)
-    makeRender = { _ in
+    makeRender = { _, framesPerSample in
       Feedback.observer(
         name: "render \(name)",
         {
           let shown = ShownModel<D.Model>()
           return { reel in
+            if shown.isBetweenSamples(reel, framesPerSample: framesPerSample) { return }
             let model = frameFilter(Frames(reel: reel))
             if let last = shown.model, last == model { return }
             shown.model = model
@@ -260,12 +268,13 @@ public struct Wire<Frame: Sendable>: Sendable {
     let name = key.name
     self.name = name
     DriverEvent.registerIfDecodable(D.Event.self)
-    makeRender = { _ in
+    makeRender = { _, framesPerSample in
       Feedback.observer(
         name: "render \(name)",
         {
           let rendered = ShownModel<UInt>()
           return { reel in
+            if rendered.isBetweenSamples(reel, framesPerSample: framesPerSample) { return }
             if let last = rendered.model, last == reel._frameNumber { return }
             rendered.model = reel._frameNumber
             driver.render(frameFilter(Frames(reel: reel)))
@@ -298,6 +307,33 @@ public struct Wire<Frame: Sendable>: Sendable {
       let update = eventFilter(Self.cast(event, to: D.Event.self, driver: name), Frames(reel: reel))
       reel.apply(update)
     }
+  }
+
+  /// This wire with its driver taking an animation's frames at `rate`, a
+  /// rate of its own, rather than at the router's: while an animation
+  /// plays, the driver renders one frame in as many as the router's rate
+  /// holds `rate` (rounded up, so never faster than `rate`), and always the
+  /// frame the animation ends on. Outside an animation it renders every
+  /// frame as before. A rate at or above the router's changes nothing.
+  ///
+  /// ```swift
+  /// // The router animates at 60 fps; the LED panel takes 20 of them a second.
+  /// Wire(App.panel, driver: panel, model: \.level, events: App.panelEvents)
+  ///   .takingFrames(at: FrameRate(framesPerSecond: 20))
+  /// ```
+  public func takingFrames(at rate: FrameRate) -> Wire {
+    var wire = self
+    wire.frameRate = rate
+    return wire
+  }
+
+  /// How many of the router's frames the driver takes one of while an
+  /// animation plays.
+  @inlinable
+  func framesPerSample(routerRate: FrameRate) -> UInt {
+    guard let frameRate, frameRate.framesPerSecond < routerRate.framesPerSecond else { return 1 }
+    let (quotient, remainder) = routerRate.framesPerSecond.quotientAndRemainder(dividingBy: frameRate.framesPerSecond)
+    return UInt(quotient + (remainder == 0 ? 0 : 1))
   }
 
   /// The driver's event out of the router's box. An event of exactly the
@@ -344,6 +380,19 @@ struct FailedRender: Equatable, Sendable {
 @usableFromInline
 final class ShownModel<Model> {
   @exclusivity(unchecked) @usableFromInline var model: Model?
+  /// The number of the frame the driver took last (``Reel/_frameNumber``).
+  @exclusivity(unchecked) @usableFromInline var sampledFrame: UInt = 0
 
   @inlinable init() {}
+
+  /// Whether the driver, taking one frame in `framesPerSample` while an
+  /// animation plays, leaves this one out. The frame an animation ends on
+  /// and every frame outside an animation are taken.
+  @inlinable
+  func isBetweenSamples<Frame>(_ reel: Reel<Frame>, framesPerSample: UInt) -> Bool {
+    guard framesPerSample > 1 else { return false }
+    if reel._storage.isPlaying, reel._frameNumber &- sampledFrame < framesPerSample { return true }
+    sampledFrame = reel._frameNumber
+    return false
+  }
 }

@@ -130,7 +130,9 @@ public struct Router<Frame: Sendable>: Sendable {
   /// one input per driver (its events), and the animation clock.
   @inlinable
   public var feedbacks: [Feedback<Reel<Frame>, CycleEvent>] {
-    let renders = wires.indices.map { wires[$0].makeRender($0) }
+    let renders = wires.indices.map {
+      wires[$0].makeRender($0, wires[$0].framesPerSample(routerRate: frameRate))
+    }
     let failureReports = wires.indices.compactMap { wires[$0].makeFailureReport?($0) }
     let inputs = wires.indices.map { wires[$0].makeEvents($0) }
     return renders + failureReports + inputs + [animationClock]
