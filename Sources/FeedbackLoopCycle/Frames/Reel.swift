@@ -87,13 +87,14 @@ public struct Reel<Frame: Sendable>: Sendable {
 
   /// The frames an animation queued after the current one, in the order
   /// they will play. A copy of its own (see the type's documentation).
-  public var queued: Deque<Frame> { _storage.read { Deque($0.queued) } }
+  public var queued: [Frame] { _storage.read { array($0.queued) } }
 
   /// The current frame first, then the frames an animation queued behind
   /// it. Never empty. Built on each call.
-  public var queue: Deque<Frame> {
+  public var queue: [Frame] {
     _storage.read { storage in
-      var queue = Deque<Frame>(minimumCapacity: 1 + storage.queued.count)
+      var queue = [Frame]()
+      queue.reserveCapacity(1 + storage.queued.count)
       queue.append(_frame)
       queue.append(contentsOf: storage.queued)
       return queue
@@ -102,7 +103,7 @@ public struct Reel<Frame: Sendable>: Sendable {
 
   /// The frames shown before the current one, the oldest first; at most
   /// ``memory`` of them. A copy of its own (see the type's documentation).
-  public var previous: Deque<Frame> { _storage.read { Deque($0.previous) } }
+  public var previous: [Frame] { _storage.read { array($0.previous) } }
 
   /// The drivers whose event sequences ended (or threw, with the error's
   /// description), by name, in the order they ended.
@@ -248,16 +249,9 @@ extension Reel: Equatable where Frame: Equatable {
 
 extension Reel: CustomStringConvertible {
   public var description: String {
-    "frame \(frame), queued \(list(queued))\(isSuspended ? " (suspended)" : ""), previous \(list(previous))"
+    "frame \(frame), queued \(queued)\(isSuspended ? " (suspended)" : ""), previous \(previous)"
   }
 
-  /// The frames as an array's description. An empty deque is not made an
-  /// array: `Array(Deque())` writes its count into the standard library's
-  /// shared empty array, which ThreadSanitizer reports as a race between
-  /// two threads that describe empty reels.
-  private func list(_ frames: Deque<Frame>) -> String {
-    frames.isEmpty ? "[]" : "\(Array(frames))"
-  }
 }
 
 /// How a driver's event sequence ended.
@@ -278,4 +272,13 @@ public struct DriverEnd: Sendable, Hashable, Codable, CustomStringConvertible {
   }
 
   public var description: String { failure.map { "\(driver) failed: \($0)" } ?? "\(driver) ended" }
+}
+
+/// `frames` as an array of their own. An empty deque is not made an array:
+/// `Array(Deque())` writes its count into the standard library's shared
+/// empty array, which ThreadSanitizer reports as a race between two threads
+/// that read empty reels.
+@usableFromInline
+func array<Frame>(_ frames: Deque<Frame>) -> [Frame] {
+  frames.isEmpty ? [] : Array(frames)
 }
