@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "FeedbackLoopUI", targets: ["FeedbackLoopUI"]),
     .library(name: "FeedbackLoopChartTesting", targets: ["FeedbackLoopChartTesting"]),
     .library(name: "FeedbackLoopCycle", targets: ["FeedbackLoopCycle"]),
+    .library(name: "FeedbackLoopCycleDrivers", targets: ["FeedbackLoopCycleDrivers"]),
 
     .library(name: "FeedbackLoopDebugging", targets: ["FeedbackLoopDebugging"]),
     .library(name: "FeedbackLoopCycleDebugging", targets: ["FeedbackLoopCycleDebugging"]),
@@ -89,6 +90,13 @@ let package = Package(
     .target(
       name: "FeedbackLoopCycle",
       dependencies: ["FeedbackLoop", .product(name: "DequeModule", package: "swift-collections")]
+    ),
+    // The drivers every Cycle app needs: a clock, any AsyncSequence, the
+    // Observation (SwiftUI) screen, and a queue of events that serves more
+    // than one run. No dependency beyond Cycle's.
+    .target(
+      name: "FeedbackLoopCycleDrivers",
+      dependencies: ["FeedbackLoop", "FeedbackLoopCycle", .product(name: "DequeModule", package: "swift-collections")]
     ),
     // Layer 6: debugging: timelines, recorders, replay, time travel, fixtures and the
     // inspection stream, all through the core's monitor hook.
@@ -190,6 +198,10 @@ let package = Package(
     .testTarget(
       name: "FeedbackLoopUITests",
       dependencies: ["FeedbackLoop", "FeedbackLoopUI", "FeedbackLoopTesting"]
+    ),
+    .testTarget(
+      name: "FeedbackLoopCycleDriversTests",
+      dependencies: ["FeedbackLoop", "FeedbackLoopCycle", "FeedbackLoopCycleDrivers", "FeedbackLoopTesting"]
     ),
     .testTarget(
       name: "FeedbackLoopCycleTests",

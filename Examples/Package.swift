@@ -79,7 +79,10 @@ let package = Package(
     // Counter sample and the animated integer.
     .target(
       name: "CycleDrivers",
-      dependencies: [.product(name: "FeedbackLoopCycle", package: "FeedbackLoop")]
+      dependencies: [
+        .product(name: "FeedbackLoopCycle", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopCycleDrivers", package: "FeedbackLoop"),
+      ]
     ),
     .target(
       name: "CycleCounterExample",

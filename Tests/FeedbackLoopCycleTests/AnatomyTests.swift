@@ -23,6 +23,8 @@ import Testing
   }
 
   struct Application {
+    static let pad = DriverKey<Pad>("screen")
+    static let clockKey = DriverKey<Ticker>("clock")
     let screen = RecordingDriver<String, Pad>()
     let clock = RecordingDriver<Bool, Ticker>()
     let router: Router<Frame>
@@ -31,9 +33,9 @@ import Testing
       let (screen, clock) = (screen, clock)
       router = Router(seed: Frame(), memory: memory) { seed in
         [
-          Wire("screen", driver: screen, model: { "count \($0.count)" }, events: Application.screenEvents),
+          Wire(Application.pad, driver: screen, model: { "count \($0.count)" }, events: Application.screenEvents),
           Wire(
-            "clock", driver: clock, model: { $0.count > 0 },
+            Application.clockKey, driver: clock, model: { $0.count > 0 },
             events: { _, frames in
               var next = frames.current
               next.seconds += 1
@@ -73,11 +75,11 @@ import Testing
       initial: application.router.initial, reduce: application.router.reduce,
       feedbacks: application.router.feedbacks)
     application.clock.experience(.second)
-    app.receive(.driver("clock", Ticker.second)) {
+    app.receive(.driver(Application.clockKey, .second)) {
       $0 = Reel(queue: [Frame(seconds: 1)], previous: [Frame()], memory: 2)
     }
     application.clock.experience(.second)
-    app.receive(.driver("clock", Ticker.second)) {
+    app.receive(.driver(Application.clockKey, .second)) {
       $0 = Reel(queue: [Frame(seconds: 2)], previous: [Frame(), Frame(seconds: 1)], memory: 2)
     }
     // Two new frames, but the screen's model ("count 0") and the clock's
@@ -95,8 +97,8 @@ import Testing
       feedbacks: application.router.feedbacks, exhaustivity: .off)
     application.screen.experience(.tap(x: 3))
     application.clock.experience(.second)
-    app.receive(.driver("screen", Pad.tap(x: 3)))
-    app.receive(.driver("clock", Ticker.second))
+    app.receive(.driver(Application.pad, .tap(x: 3)))
+    app.receive(.driver(Application.clockKey, .second))
     #expect(app.state.frame == Frame(count: 1, seconds: 1, lastGesture: "tap 3"))
     #expect(application.screen.renders == ["count 0", "count 1"])
     #expect(application.clock.renders == [false, true])
@@ -109,10 +111,10 @@ import Testing
     let app = TestSystem(
       initial: application.router.initial, reduce: application.router.reduce,
       feedbacks: application.router.feedbacks, exhaustivity: .off)
-    app.send(.driver("screen", Pad.tap(x: 1)))
-    app.send(.driver("screen", Pad.tap(x: 2)))
+    app.send(.driver(Application.pad, .tap(x: 1)))
+    app.send(.driver(Application.pad, .tap(x: 2)))
     #expect(app.state.frame.lastGesture == "tap 2")
-    app.send(.driver("screen", Pad.tap(x: 2)))
+    app.send(.driver(Application.pad, .tap(x: 2)))
     #expect(app.state.frame.lastGesture == "double-tap 2")
     #expect(app.state.previous.map(\.lastGesture) == ["tap 1", "tap 2"])
     app.finish()
@@ -124,7 +126,7 @@ import Testing
     let app = TestSystem(
       initial: application.router.initial, reduce: application.router.reduce,
       feedbacks: application.router.feedbacks, exhaustivity: .off)
-    for x in 1...5 { app.send(.driver("screen", Pad.tap(x: x))) }
+    for x in 1...5 { app.send(.driver(Application.pad, .tap(x: x))) }
     #expect(app.state.previous.map(\.count) == [3, 4])
     app.finish()
   }
@@ -140,7 +142,7 @@ import Testing
       $0 = Reel(queue: [Frame()], memory: 2, endedDrivers: [DriverEnd(driver: "clock")])
     }
     application.screen.experience(.tap(x: 1))
-    app.receive(.driver("screen", Pad.tap(x: 1)))
+    app.receive(.driver(Application.pad, .tap(x: 1)))
     #expect(app.state.frame.count == 1)
     app.finish()
   }
@@ -160,7 +162,7 @@ import Testing
       $0 = Reel(queue: [Frame()], memory: 2, endedDrivers: [DriverEnd(driver: "clock", failure: "offline")])
     }
     application.screen.experience(.tap(x: 7))
-    app.receive(.driver("screen", Pad.tap(x: 7)))
+    app.receive(.driver(Application.pad, .tap(x: 7)))
     #expect(seen.values == ["clock failed: offline", "screen: tap(x: 7)"])
     #expect(app.state.frame.count == 1)
     app.finish()
@@ -182,7 +184,7 @@ import Testing
     let app = TestSystem(
       initial: application.router.initial, reduce: application.router.reduce,
       feedbacks: application.router.feedbacks)
-    app.send(.driver("screen", Pad.tap(x: 4))) {
+    app.send(.driver(Application.pad, .tap(x: 4))) {
       $0 = Reel(queue: [Frame(count: 1, lastGesture: "tap 4")], previous: [Frame()], memory: 2)
     }
     app.finish()

@@ -13,13 +13,13 @@ import Testing
     let keys = RecordingDriver<Int, Animated.Key>()
     let router = Animated.router(seed: 1, keys: keys)
     let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
-    app.send(.driver("keys", Animated.Key.animateTo(5))) { $0 = Reel(queue: [1, 2, 3, 4, 5]) }
+    app.send(.driver(Animated.keys, .animateTo(5))) { $0 = Reel(queue: [1, 2, 3, 4, 5]) }
     app.advance(by: tick)
     app.receive(.tick) { $0 = Reel(queue: [2, 3, 4, 5], previous: [1]) }
-    app.send(.driver("keys", Animated.Key.animateTo(0))) { $0 = Reel(queue: [2, 1, 0], previous: [1]) }
+    app.send(.driver(Animated.keys, .animateTo(0))) { $0 = Reel(queue: [2, 1, 0], previous: [1]) }
     app.advance(by: tick)
     app.receive(.tick) { $0 = Reel(queue: [1, 0], previous: [2]) }
-    app.send(.driver("keys", Animated.Key.animateTo(4))) { $0 = Reel(queue: [1, 2, 3, 4], previous: [2]) }
+    app.send(.driver(Animated.keys, .animateTo(4))) { $0 = Reel(queue: [1, 2, 3, 4], previous: [2]) }
     app.advance(by: tick)
     app.receive(.tick) { $0 = Reel(queue: [2, 3, 4], previous: [1]) }
     app.advance(by: tick)
@@ -36,13 +36,13 @@ import Testing
     let keys = RecordingDriver<Int, Animated.Key>()
     let router = Animated.router(seed: 0, keys: keys)
     let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
-    app.send(.driver("keys", Animated.Key.appendTo(3))) { $0 = Reel(queue: [0, 1, 2, 3]) }
+    app.send(.driver(Animated.keys, .appendTo(3))) { $0 = Reel(queue: [0, 1, 2, 3]) }
     app.advance(by: tick)
     app.receive(.tick) { $0 = Reel(queue: [1, 2, 3], previous: [0]) }
-    app.send(.driver("keys", Animated.Key.appendTo(0))) { $0 = Reel(queue: [1, 2, 3, 2, 1, 0], previous: [0]) }
+    app.send(.driver(Animated.keys, .appendTo(0))) { $0 = Reel(queue: [1, 2, 3, 2, 1, 0], previous: [0]) }
     app.advance(by: tick)
     app.receive(.tick) { $0 = Reel(queue: [2, 3, 2, 1, 0], previous: [1]) }
-    app.send(.driver("keys", Animated.Key.appendTo(3))) {
+    app.send(.driver(Animated.keys, .appendTo(3))) {
       $0 = Reel(queue: [2, 3, 2, 1, 0, 1, 2, 3], previous: [1])
     }
     let remaining: [[Int]] = [
@@ -64,10 +64,10 @@ import Testing
     let keys = RecordingDriver<Int, Animated.Key>()
     let router = Animated.router(seed: 0, keys: keys)
     let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
-    app.send(.driver("keys", Animated.Key.animateTo(4))) { $0 = Reel(queue: [0, 1, 2, 3, 4]) }
+    app.send(.driver(Animated.keys, .animateTo(4))) { $0 = Reel(queue: [0, 1, 2, 3, 4]) }
     app.advance(by: tick)
     app.receive(.tick) { $0 = Reel(queue: [1, 2, 3, 4], previous: [0]) }
-    app.send(.driver("keys", Animated.Key.cancel)) { $0 = Reel(queue: [1], previous: [0]) }
+    app.send(.driver(Animated.keys, .cancel)) { $0 = Reel(queue: [1], previous: [0]) }
     #expect(app.effectsInFlight.isEmpty)
     app.advance(by: .seconds(10))
     app.finish()
@@ -80,12 +80,12 @@ import Testing
     let router = Animated.router(seed: 0, keys: keys)
     let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     #expect(app.effectsInFlight.isEmpty)
-    app.send(.driver("keys", Animated.Key.animateTo(1))) { $0 = Reel(queue: [0, 1]) }
+    app.send(.driver(Animated.keys, .animateTo(1))) { $0 = Reel(queue: [0, 1]) }
     #expect(app.effectsInFlight.count == 1)
     app.advance(by: tick)
     app.receive(.tick) { $0 = Reel(queue: [1], previous: [0]) }
     #expect(app.effectsInFlight.isEmpty)
-    app.send(.driver("keys", Animated.Key.animateTo(1)))  // already there: nothing queued
+    app.send(.driver(Animated.keys, .animateTo(1)))  // already there: nothing queued
     #expect(app.effectsInFlight.isEmpty)
     app.advance(by: .seconds(60))  // a minute idle: no tick is received
     app.finish()

@@ -39,21 +39,41 @@ import Testing
     let replay = RecordingDriver<Int, Film<Int>>()
     let router = Router(seed: 0, frameRate: FrameRate(framesPerSecond: 10)) { _ in
       [
-        Wire("keys", driver: keys, model: { $0 }, events: Animated.filter),
+        Wire(Animated.keys, driver: keys, model: { $0 }, events: Animated.filter),
         Wire("replay", driver: replay, model: { _ in 0 }, events: { film, _ in film.replayed() }),
       ]
     }
     let app = TestSystem(exhaustivity: .off) { environment, monitor in
       router.start(environment: environment, monitor: .combining([monitor, recorder.monitor]))
     }
-    app.send(.driver("keys", Animated.Key.animateTo(3)))
+    app.send(.driver(Animated.keys, .animateTo(3)))
     app.advance(by: .seconds(1))
     #expect(recorder.film.frames == [0, 1, 2, 3])
     app.send(.driver("replay", recorder.film.reversed()))
     app.advance(by: .seconds(1))
     #expect(app.state.frame == 0)
-    #expect(recorder.film.frames == [0, 1, 2, 3, 2, 1, 0])
+    // The reversed film starts with 3, the frame shown: it plays again, and
+    // is recorded again; the screen, whose model is unchanged, skips it.
+    #expect(recorder.film.frames == [0, 1, 2, 3, 3, 2, 1, 0])
     #expect(keys.renders == [0, 1, 2, 3, 2, 1, 0])
+    app.finish()
+  }
+
+  @Test("the recorder records every frame shown, one equal to the one before it too, and no reduction that shows none")
+  func recorderRecordsEveryFrame() {
+    let recorder = FilmRecorder<Int>()
+    let keys = RecordingDriver<Int, Int>()
+    let router = Router(seed: 0) { _ in
+      [Wire(DriverKey<Int>("keys"), driver: keys, model: { $0 }, events: { n, _ in n < 0 ? .unchanged : .frame(n) })]
+    }
+    let app = TestSystem(exhaustivity: .off) { environment, monitor in
+      router.start(environment: environment, monitor: .combining([monitor, recorder.monitor]))
+    }
+    for n in [1, 1, -1, 2, 2, 2] { app.send(.driver(DriverKey<Int>("keys"), n)) }
+    app.send(.travel(to: Reel(queue: [2], previous: [2])))
+    app.send(.driverEnded("keys"))
+    #expect(recorder.film.frames == [0, 1, 1, 2, 2, 2, 2])
+    #expect(keys.renders == [0, 1, 2])
     app.finish()
   }
 

@@ -73,7 +73,7 @@ import Testing
     let keys = RecordingDriver<Int, Animated.Key>()
     let router = Animated.router(seed: 0, keys: keys)
     let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
-    app.send(.driver("keys", Animated.Key.animateTo(3))) { $0 = Reel(queue: [0, 1, 2, 3]) }
+    app.send(.driver(Animated.keys, .animateTo(3))) { $0 = Reel(queue: [0, 1, 2, 3]) }
     app.skipInFlightEffects()  // the animation clock: stopped with the system
     app.finish()
     keys.experience(.animateTo(9))

@@ -34,10 +34,14 @@ struct Offline: Error, CustomStringConvertible {
 /// Cycle.swift's animated integer: keys ask for a target; the value walks
 /// there one step per frame.
 enum Animated {
+  static let keys = DriverKey<Key>("keys")
+
   enum Key: Equatable, Sendable {
     case animateTo(Int)
     case appendTo(Int)
     case cancel
+    case pause
+    case resume
   }
 
   /// The integers strictly after `start`, up to and including `target`.
@@ -56,12 +60,16 @@ enum Animated {
       return path.isEmpty ? .unchanged : .append(path)
     case .cancel:
       return .removeAnimation
+    case .pause:
+      return .suspendAnimation
+    case .resume:
+      return .resumeAnimation
     }
   }
 
   static func router(seed: Int, keys: RecordingDriver<Int, Key>) -> Router<Int> {
     Router(seed: seed, frameRate: FrameRate(framesPerSecond: 10)) { _ in
-      [Wire("keys", driver: keys, model: { $0 }, events: filter)]
+      [Wire(Animated.keys, driver: keys, model: { $0 }, events: filter)]
     }
   }
 }

@@ -51,13 +51,15 @@ public enum CycleRouter {
     func render(_ model: String) { renders &+= 1 }
   }
 
+  static let inputKey = DriverKey<Int>("input")
+
   static func trial(passiveDrivers: Int, changesModel: Bool, id: String) -> Trial {
     let input = CountingDriver()
     let passive = (0..<passiveDrivers).map { _ in LabelDriver() }
     let router = Router(seed: Frame(), memory: 1) { _ in
       [
         Wire(
-          "input", driver: input, model: { changesModel ? $0.shown : 0 },
+          inputKey, driver: input, model: { changesModel ? $0.shown : 0 },
           events: { (delta: Int, frames: Frames<Frame>) in
             var next = frames.current
             if changesModel { next.shown &+= delta } else { next.hidden &+= delta }
@@ -68,7 +70,7 @@ public enum CycleRouter {
           Wire("passive \(index)", driver: driver, model: \.label, events: { (_: Int, _) in .unchanged })
         }
     }
-    let event = router.event(1, from: "input")
+    let event = router.event(inputKey, 1)
     let n = eventCount
     let slot = Slot<System<Reel<Frame>, CycleEvent>>()
     return Trial(

@@ -30,13 +30,15 @@ public enum CycleAnimation {
     func render(_ model: Int) { renders &+= 1 }
   }
 
+  static let screenKey = DriverKey<Int>("screen")
+
   static func trial(length: Int, id: String) -> Trial {
     let screen = Screen()
     let more = Array(repeating: 0, count: length - 1).indices.map { $0 + 1 }  // 1...length-1
     let router = Router(seed: 0, memory: 4, frameRate: .sixty) { _ in
-      [Wire("screen", driver: screen, model: { $0 }, events: { (_: Int, _: Frames<Int>) in .append(more) })]
+      [Wire(screenKey, driver: screen, model: { $0 }, events: { (_: Int, _: Frames<Int>) in .append(more) })]
     }
-    let append = router.event(0, from: "screen")
+    let append = router.event(screenKey, 0)
     let cycles = tickCount / length
     let slot = Slot<System<Reel<Int>, CycleEvent>>()
     return Trial(

@@ -25,6 +25,10 @@ public enum AnimatedInteger {
     case cancel
   }
 
+  /// The screen driver's key: its name and its events, checked at compile
+  /// time where the app sends them (`.driver(AnimatedInteger.keys, .cancel)`).
+  public static let keys = DriverKey<Key>("screen")
+
   /// The frame rate of the sample: 10 frames a second, slow enough to see.
   public static let frameRate = FrameRate(framesPerSecond: 10)
 
@@ -61,7 +65,7 @@ public enum AnimatedInteger {
   /// The router: one screen, animated at ``frameRate``.
   public static func router(screen: TerminalScreen<String, Key>, seed: Frame = 0) -> Router<Frame> {
     Router(seed: seed, frameRate: frameRate) { _ in
-      [Wire("screen", driver: screen, model: screenModel, events: screenEvents)]
+      [Wire(keys, driver: screen, model: screenModel, events: screenEvents)]
     }
   }
 }

@@ -40,6 +40,13 @@ public enum CycleCounter {
     case pause
   }
 
+  /// The screen driver's key: its name and its events, checked at compile
+  /// time where the app sends them (`.driver(CycleCounter.keys, .increment)`).
+  public static let keys = DriverKey<Key>("screen")
+
+  /// The clock driver's key.
+  public static let clock = DriverKey<Ticker.Event>("clock")
+
   /// A terminal screen for the counter.
   public static func screen(draw: @escaping @Sendable (String) -> Void) -> TerminalScreen<String, Key> {
     TerminalScreen(draw: draw)
@@ -74,8 +81,8 @@ public enum CycleCounter {
   ) -> Router<Frame> {
     Router(seed: seed) { _ in
       [
-        Wire("screen", driver: screen, model: screenModel, events: screenEvents),
-        Wire("clock", driver: ticker, model: \.isRunning, events: clockEvents),
+        Wire(keys, driver: screen, model: screenModel, events: screenEvents),
+        Wire(clock, driver: ticker, model: \.isRunning, events: clockEvents),
       ]
     }
   }

@@ -21,11 +21,11 @@ struct AnimatedIntegerTests {
     let router = AnimatedInteger.router(screen: screen, seed: 1)
     let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     screen.press(.animateTo(5))
-    app.receive(.driver("screen", AnimatedInteger.Key.animateTo(5))) { $0 = Reel(queue: [1, 2, 3, 4, 5]) }
+    app.receive(.driver(AnimatedInteger.keys, .animateTo(5))) { $0 = Reel(queue: [1, 2, 3, 4, 5]) }
     app.advance(by: frame)
     app.receive(.tick) { $0 = Reel(queue: [2, 3, 4, 5], previous: [1]) }
     screen.press(.animateTo(0))
-    app.receive(.driver("screen", AnimatedInteger.Key.animateTo(0))) { $0 = Reel(queue: [2, 1, 0], previous: [1]) }
+    app.receive(.driver(AnimatedInteger.keys, .animateTo(0))) { $0 = Reel(queue: [2, 1, 0], previous: [1]) }
     app.advance(by: frame)
     app.receive(.tick) { $0 = Reel(queue: [1, 0], previous: [2]) }
     app.advance(by: frame)
@@ -40,17 +40,17 @@ struct AnimatedIntegerTests {
     let router = AnimatedInteger.router(screen: screen)
     let app = TestSystem(initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks)
     screen.press(.appendTo(3))
-    app.receive(.driver("screen", AnimatedInteger.Key.appendTo(3))) { $0 = Reel(queue: [0, 1, 2, 3]) }
+    app.receive(.driver(AnimatedInteger.keys, .appendTo(3))) { $0 = Reel(queue: [0, 1, 2, 3]) }
     app.advance(by: frame)
     app.receive(.tick) { $0 = Reel(queue: [1, 2, 3], previous: [0]) }
     screen.press(.appendTo(0))
-    app.receive(.driver("screen", AnimatedInteger.Key.appendTo(0))) {
+    app.receive(.driver(AnimatedInteger.keys, .appendTo(0))) {
       $0 = Reel(queue: [1, 2, 3, 2, 1, 0], previous: [0])
     }
     app.advance(by: frame)
     app.receive(.tick) { $0 = Reel(queue: [2, 3, 2, 1, 0], previous: [1]) }
     screen.press(.cancel)
-    app.receive(.driver("screen", AnimatedInteger.Key.cancel)) { $0 = Reel(queue: [2], previous: [1]) }
+    app.receive(.driver(AnimatedInteger.keys, .cancel)) { $0 = Reel(queue: [2], previous: [1]) }
     app.advance(by: .seconds(1))
     app.finish()
     #expect(drawn.all == ["0 ", "1 █", "2 ██"])

@@ -23,15 +23,15 @@ struct CycleCounterTests {
     let app = TestSystem(
       initial: router.initial, reduce: router.reduce, feedbacks: router.feedbacks, clock: clock)
     screen.press(.increment)
-    app.receive(.driver("screen", CycleCounter.Key.increment)) {
+    app.receive(.driver(CycleCounter.keys, .increment)) {
       $0 = Reel(queue: [.init(count: 1)], previous: [.init()])
     }
     app.advance(by: .seconds(1))
-    app.receive(.driver("clock", Ticker.Event.tick)) {
+    app.receive(.driver(CycleCounter.clock, .tick)) {
       $0 = Reel(queue: [.init(count: 1, seconds: 1)], previous: [.init(count: 1)])
     }
     screen.press(.pause)
-    app.receive(.driver("screen", CycleCounter.Key.pause)) {
+    app.receive(.driver(CycleCounter.keys, .pause)) {
       $0 = Reel(queue: [.init(count: 1, seconds: 1, isRunning: false)], previous: [.init(count: 1, seconds: 1)])
     }
     app.advance(by: .seconds(5))  // paused: no tick reaches the frame

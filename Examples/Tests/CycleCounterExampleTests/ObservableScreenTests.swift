@@ -35,11 +35,11 @@ struct ObservableScreenTests {
   @Test func aMainActorRouterRendersIntoTheScreenBeforeSendReturns() {
     let screen = ObservableScreen<String, CycleCounter.Key>(initial: "")
     let router = Router(seed: CycleCounter.Frame()) { _ in
-      [Wire("screen", driver: screen, model: CycleCounter.screenModel, events: CycleCounter.screenEvents)]
+      [Wire(CycleCounter.keys, driver: screen, model: CycleCounter.screenModel, events: CycleCounter.screenEvents)]
     }
     let app = router.start(isolation: .mainActor)
     #expect(screen.model == "count 0 · 0s")
-    app.send(.driver("screen", CycleCounter.Key.increment))
+    app.send(.driver(CycleCounter.keys, .increment))
     #expect(screen.model == "count 1 · 0s")
     app.stop()
   }

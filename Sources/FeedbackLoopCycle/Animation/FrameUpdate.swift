@@ -14,6 +14,9 @@ import DequeModule
 /// | Appended | `[1, 2, 3]` | `.append([2, 1, 0])` | `[1, 2, 3, 2, 1, 0]` |
 /// | Removed | `[1, 2, 3, 4]` | `.removeAnimation` | `[1]` |
 ///
+/// An animation may also wait: ``suspendAnimation`` keeps its frames and
+/// stops its clock, ``resumeAnimation`` plays on.
+///
 /// An animation holds at most ``maximumQueuedFrames`` frames: a longer one
 /// is a programming error, reported with a message that says so.
 ///
@@ -21,17 +24,43 @@ import DequeModule
 /// case .animateTo(let target):
 ///   return .intercept(steps(from: frames.current, to: target))
 /// ```
+///
+/// An update is a value a test reads: compare it (`==`, when the frame is
+/// `Equatable`) or switch over its ``change``, so that an event filter is
+/// tested as a function, with no router and no reel:
+///
+/// ```swift
+/// let frames = Frames(current: 1, previous: [0])
+/// #expect(AnimatedInteger.screenEvents(.animateTo(3), frames) == .intercept([2, 3]))
+/// ```
 public struct FrameUpdate<Frame: Sendable>: Sendable {
-  @usableFromInline
-  enum Change: Sendable {
+  /// What an update does, as a test reads it.
+  ///
+  /// It grows: a later version may add a case. End a `switch` over it with
+  /// `default:` or `@unknown default:`.
+  ///
+  /// ```swift
+  /// if case .intercept(let frames) = update.change { #expect(frames.last == 3) }
+  /// ```
+  public enum Change: Sendable {
+    /// The event is ignored.
     case unchanged
+    /// The frame becomes the current one; an animation playing stops.
     case frame(Frame)
+    /// The frames queued behind the current one are replaced by these.
     case intercept([Frame])
+    /// These frames are queued after the ones playing.
     case append([Frame])
+    /// Every queued frame is dropped.
     case removeAnimation
+    /// The queued frames wait: no tick runs until the animation resumes.
+    case suspendAnimation
+    /// A suspended animation plays on from the frame it waited at.
+    case resumeAnimation
   }
 
-  @usableFromInline let change: Change
+  /// What the update does.
+  public let change: Change
 
   @inlinable init(change: Change) { self.change = change }
 
@@ -73,6 +102,25 @@ public struct FrameUpdate<Frame: Sendable>: Sendable {
   /// Cycle.swift's Removed timeline). The animation clock stops.
   @inlinable public static var removeAnimation: FrameUpdate { FrameUpdate(change: .removeAnimation) }
 
+  /// The current frame stays and the queued frames wait: the animation
+  /// clock stops until an event filter returns ``resumeAnimation``. Frames
+  /// intercepted or appended meanwhile wait too; ``frame(_:)`` and
+  /// ``removeAnimation`` end the animation, suspended or not. With no
+  /// animation queued, nothing changes.
+  ///
+  /// ```swift
+  /// case .appWentToBackground: return .suspendAnimation
+  /// ```
+  @inlinable public static var suspendAnimation: FrameUpdate { FrameUpdate(change: .suspendAnimation) }
+
+  /// A suspended animation plays on, one frame per tick, from the frame it
+  /// waited at. With none suspended, nothing changes.
+  ///
+  /// ```swift
+  /// case .appBecameActive: return .resumeAnimation
+  /// ```
+  @inlinable public static var resumeAnimation: FrameUpdate { FrameUpdate(change: .resumeAnimation) }
+
   @usableFromInline static func checkAnimation(_ frames: [Frame], _ name: String) {
     guard !frames.isEmpty else {
       fatalError(
@@ -83,6 +131,26 @@ public struct FrameUpdate<Frame: Sendable>: Sendable {
       fatalError(
         "FeedbackLoopCycle: \(name) of \(frames.count) frames is longer than FrameUpdate.maximumQueuedFrames (\(maximumQueuedFrames))"
       )
+    }
+  }
+}
+
+extension FrameUpdate.Change: Equatable where Frame: Equatable {}
+
+/// Two updates are equal when they make the same change with equal frames.
+extension FrameUpdate: Equatable where Frame: Equatable {}
+
+extension FrameUpdate: CustomStringConvertible {
+  /// The update as it is written: `.frame(3)`, `.intercept([2, 3])`.
+  public var description: String {
+    switch change {
+    case .unchanged: ".unchanged"
+    case .frame(let frame): ".frame(\(frame))"
+    case .intercept(let frames): ".intercept(\(frames))"
+    case .append(let frames): ".append(\(frames))"
+    case .removeAnimation: ".removeAnimation"
+    case .suspendAnimation: ".suspendAnimation"
+    case .resumeAnimation: ".resumeAnimation"
     }
   }
 }
@@ -113,6 +181,15 @@ extension Reel {
       guard !_storage.queued.isEmpty else { return }
       makeStorageUnique()
       _storage.queued.removeAll(keepingCapacity: true)
+      _storage.isSuspended = false
+    case .suspendAnimation:
+      guard !_storage.queued.isEmpty, !_storage.isSuspended else { return }
+      makeStorageUnique()
+      _storage.isSuspended = true
+    case .resumeAnimation:
+      guard _storage.isSuspended else { return }
+      makeStorageUnique()
+      _storage.isSuspended = false
     }
   }
 }

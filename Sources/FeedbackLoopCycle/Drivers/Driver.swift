@@ -13,13 +13,28 @@
 /// - ``render(_:)`` receives each model to render. The router calls it
 ///   synchronously, on the thread that runs the loop, right after the frame
 ///   whose model changed was reduced (a model equal to the one rendered last
-///   is skipped: one comparison). A router of `SystemIsolation.mainActor`
+///   is skipped: one comparison; a driver wired with `modelOfEveryFrame:`
+///   renders every frame shown, and its model need not be `Equatable`). A router of `SystemIsolation.mainActor`
 ///   isolation therefore renders on the main actor, which is what a screen
 ///   driver needs; a network driver renders anywhere and only hands the
 ///   request to its ``events`` sequence. Keep it short: the loop waits for it.
-/// - ``events`` is iterated once, in a task of the system's, for the
+/// - ``events`` is iterated once per run, in a task of the system's, for the
 ///   router's lifetime; a driver's asynchronous work (a request, a timer on
 ///   an injected clock) belongs there, so that a test's executor runs it.
+///   A driver that should serve a second run after a router stops makes
+///   events that can be iterated again (`DriverEvents` in
+///   `FeedbackLoopCycleDrivers` does; an `AsyncStream` is used up).
+///
+/// Why not a stream of models, as Cycle.swift's function takes: a render
+/// fed by a stream would run in a task of its own, after the reduction, at
+/// a time a test does not control, and off the main actor a screen needs.
+/// A synchronous ``render(_:)`` renders the seed's model before any event
+/// (G1), renders each changed model in the reduction's order (G2) and on
+/// the loop's thread, and is tested with no waiting.
+/// ``eventsCapturedAfterRendering(_:)`` gives the seed's shape over it.
+///
+/// The drivers every app needs (a clock, a driver over any `AsyncSequence`,
+/// the Observation and SwiftUI screen) are in `FeedbackLoopCycleDrivers`.
 ///
 /// ```swift
 /// final class Screen: Driver {

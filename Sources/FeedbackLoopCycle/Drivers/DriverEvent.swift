@@ -6,7 +6,7 @@
 /// are not `Equatable` compare by their description).
 ///
 /// ```swift
-/// router.send(.driver("screen", Screen.Event.key("+")))
+/// app.send(.driver(Counter.screen, .key("+")))   // a DriverEvent of "screen"
 /// ```
 public struct DriverEvent: Sendable, Equatable, CustomStringConvertible {
   /// The name of the driver, as its ``Wire`` gives it.

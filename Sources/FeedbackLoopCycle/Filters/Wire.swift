@@ -13,7 +13,7 @@ import FeedbackLoop
 /// in the router's reducer, with the frames it may read (``Frames``).
 ///
 /// ```swift
-/// Wire("screen", driver: screen,
+/// Wire(App.screen, driver: screen,   // App.screen: a DriverKey<Screen.Event>
 ///   model: { frame in Screen.Model(text: "\(frame.count)") },
 ///   events: { event, frames in
 ///     switch event {
@@ -27,7 +27,12 @@ public struct Wire<Frame: Sendable>: Sendable {
   public let name: String
   // Built by inlinable initializers, so that the render feedbacks and the
   // filters run specialized in the application's module.
-  @usableFromInline let makeRender: @Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>
+  /// Makes the render feedback; `framesPerSample` > 1 renders one frame in
+  /// that many while an animation plays (``takingFrames(at:)``).
+  @usableFromInline let makeRender:
+    @Sendable (_ wire: Int, _ framesPerSample: UInt) -> Feedback<Reel<Frame>, CycleEvent>
+  /// The rate the driver takes an animation's frames at; `nil`: the router's.
+  @usableFromInline var frameRate: FrameRate? = nil
   @usableFromInline let makeEvents: @Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>
   /// The feedback that sends a throwing frame filter's errors, if it throws.
   @usableFromInline let makeFailureReport: (@Sendable (_ wire: Int) -> Feedback<Reel<Frame>, CycleEvent>)?
@@ -52,12 +57,13 @@ public struct Wire<Frame: Sendable>: Sendable {
   ) where D.Model: Equatable {
     self.name = name
     DriverEvent.registerIfDecodable(D.Event.self)
-    makeRender = { _ in
+    makeRender = { _, framesPerSample in
       Feedback.observer(
         name: "render \(name)",
         {
           let shown = ShownModel<D.Model>()
           return { reel in
+            if shown.isBetweenSamples(reel, framesPerSample: framesPerSample) { return }
             let model = frameFilter(reel._frame)
             if let last = shown.model, last == model { return }
             shown.model = model
@@ -113,12 +119,13 @@ public struct Wire<Frame: Sendable>: Sendable {
   ) where D.Model: Equatable {
     self.name = name
     DriverEvent.registerIfDecodable(D.Event.self)
-    makeRender = { _ in
+    makeRender = { _, framesPerSample in
       Feedback.observer(
         name: "render \(name)",
         {
           let shown = ShownModel<D.Model>()
           return { reel in
+            if shown.isBetweenSamples(reel, framesPerSample: framesPerSample) { return }
             // A failure leaves `shown` as it is: the model the driver shows.
             guard let model = try? frameFilter(reel._frame) else { return }
             if let last = shown.model, last == model { return }
@@ -155,6 +162,178 @@ public struct Wire<Frame: Sendable>: Sendable {
       }
       reel.apply(update)
     }
+  }
+
+  /// Wires `driver` under `key`, whose event type is the driver's: the
+  /// application then sends the driver's events through the key, checked
+  /// at compile time (``DriverKey``). Renders are skipped when the model is
+  /// unchanged, as for a driver wired by name.
+  ///
+  /// ```swift
+  /// static let screen = DriverKey<Screen.Event>("screen")
+  /// Wire(screen, driver: Screen(), model: { "\($0)" }, events: screenEvents)
+  /// ```
+  @inlinable
+  public init<D: Driver>(
+    _ key: DriverKey<D.Event>,
+    driver: D,
+    model frameFilter: @escaping @Sendable (Frame) -> D.Model,
+    events eventFilter: @escaping @Sendable (D.Event, Frames<Frame>) -> FrameUpdate<Frame>
+  ) where D.Model: Equatable {
+    self.init(key.name, driver: driver, model: frameFilter, events: eventFilter)
+  }
+
+  /// Wires `driver` under `key` with filters that may throw: an error of
+  /// either filter becomes an event of the driver, through `catch`, as for
+  /// a driver wired by name.
+  ///
+  /// ```swift
+  /// Wire(App.network, driver: network,
+  ///   model: { frame in try Network.Model(request: frame.request()) },
+  ///   events: { event, frames in try App.reduce(event, frames) },
+  ///   catch: { error in .failed("\(error)") })
+  /// ```
+  @inlinable
+  public init<D: Driver>(
+    _ key: DriverKey<D.Event>,
+    driver: D,
+    model frameFilter: @escaping @Sendable (Frame) throws -> D.Model,
+    events eventFilter: @escaping @Sendable (D.Event, Frames<Frame>) throws -> FrameUpdate<Frame>,
+    catch mapError: @escaping @Sendable (any Error) -> D.Event
+  ) where D.Model: Equatable {
+    self.init(key.name, driver: driver, model: frameFilter, events: eventFilter, catch: mapError)
+  }
+
+  /// Wires `driver` under `key` with a frame filter that reads the frames
+  /// shown before the current one as well (Cycle.swift's scan: a model made
+  /// from the last few frames, such as a trail or a velocity). Renders are
+  /// skipped when the model is unchanged.
+  ///
+  /// The frames are the reel's: the current one and the last `memory`
+  /// (the router's) before it.
+  ///
+  /// ```swift
+  /// Wire(App.pointer, driver: trail,
+  ///   modelOfFrames: { frames in frames.previous.map(\.position) + [frames.current.position] },
+  ///   events: App.pointerEvents)
+  /// ```
+  @inlinable
+  public init<D: Driver>(
+    _ key: DriverKey<D.Event>,
+    driver: D,
+    modelOfFrames frameFilter: @escaping @Sendable (Frames<Frame>) -> D.Model,
+    events eventFilter: @escaping @Sendable (D.Event, Frames<Frame>) -> FrameUpdate<Frame>
+  ) where D.Model: Equatable {
+    let name = key.name
+    self.name = name
+    DriverEvent.registerIfDecodable(D.Event.self)
+    makeRender = { _, framesPerSample in
+      Feedback.observer(
+        name: "render \(name)",
+        {
+          let shown = ShownModel<D.Model>()
+          return { reel in
+            if shown.isBetweenSamples(reel, framesPerSample: framesPerSample) { return }
+            let model = frameFilter(Frames(reel: reel))
+            if let last = shown.model, last == model { return }
+            shown.model = model
+            driver.render(model)
+          }
+        })
+    }
+    makeFailureReport = nil
+    makeEvents = Self.events(of: driver, name: name)
+    apply = Self.applying(eventFilter, driver: D.self, name: name)
+  }
+
+  /// Wires `driver` under `key` without the equality filter: the driver
+  /// renders each frame the reel shows, even one equal to the last (a sound
+  /// driver that plays two "ding"s in a row), and its model need not be
+  /// `Equatable`. A reduction that shows no frame (an event filter's
+  /// ``FrameUpdate/unchanged``, a driver's end) renders nothing; each tick
+  /// of an animation, each ``FrameUpdate/frame(_:)`` and each jump does.
+  ///
+  /// ```swift
+  /// Wire(App.speaker, driver: speaker,
+  ///   modelOfEveryFrame: { frames in frames.current.sound },
+  ///   events: App.speakerEvents)
+  /// ```
+  @inlinable
+  public init<D: Driver>(
+    _ key: DriverKey<D.Event>,
+    driver: D,
+    modelOfEveryFrame frameFilter: @escaping @Sendable (Frames<Frame>) -> D.Model,
+    events eventFilter: @escaping @Sendable (D.Event, Frames<Frame>) -> FrameUpdate<Frame>
+  ) {
+    let name = key.name
+    self.name = name
+    DriverEvent.registerIfDecodable(D.Event.self)
+    makeRender = { _, framesPerSample in
+      Feedback.observer(
+        name: "render \(name)",
+        {
+          let rendered = ShownModel<UInt>()
+          return { reel in
+            if rendered.isBetweenSamples(reel, framesPerSample: framesPerSample) { return }
+            if let last = rendered.model, last == reel._frameNumber { return }
+            rendered.model = reel._frameNumber
+            driver.render(frameFilter(Frames(reel: reel)))
+          }
+        })
+    }
+    makeFailureReport = nil
+    makeEvents = Self.events(of: driver, name: name)
+    apply = Self.applying(eventFilter, driver: D.self, name: name)
+  }
+
+  /// The feedback that sends the driver's events to the router.
+  @inlinable
+  static func events<D: Driver>(of driver: D, name: String)
+    -> @Sendable (_ wire: Int) -> Feedback<
+      Reel<Frame>, CycleEvent
+    >
+  {
+    { wire in
+      .input(DriverEventSequence(base: driver.events, name: name, wire: wire), name: "events of \(name)")
+    }
+  }
+
+  /// The event filter, applied to the reel in place.
+  @inlinable
+  static func applying<D: Driver>(
+    _ eventFilter: @escaping @Sendable (D.Event, Frames<Frame>) -> FrameUpdate<Frame>, driver: D.Type, name: String
+  ) -> @Sendable (any Sendable, inout Reel<Frame>) -> Void {
+    { event, reel in
+      let update = eventFilter(Self.cast(event, to: D.Event.self, driver: name), Frames(reel: reel))
+      reel.apply(update)
+    }
+  }
+
+  /// This wire with its driver taking an animation's frames at `rate`, a
+  /// rate of its own, rather than at the router's: while an animation
+  /// plays, the driver renders one frame in as many as the router's rate
+  /// holds `rate` (rounded up, so never faster than `rate`), and always the
+  /// frame the animation ends on. Outside an animation it renders every
+  /// frame as before. A rate at or above the router's changes nothing.
+  ///
+  /// ```swift
+  /// // The router animates at 60 fps; the LED panel takes 20 of them a second.
+  /// Wire(App.panel, driver: panel, model: \.level, events: App.panelEvents)
+  ///   .takingFrames(at: FrameRate(framesPerSecond: 20))
+  /// ```
+  public func takingFrames(at rate: FrameRate) -> Wire {
+    var wire = self
+    wire.frameRate = rate
+    return wire
+  }
+
+  /// How many of the router's frames the driver takes one of while an
+  /// animation plays.
+  @inlinable
+  func framesPerSample(routerRate: FrameRate) -> UInt {
+    guard let frameRate, frameRate.framesPerSecond < routerRate.framesPerSecond else { return 1 }
+    let (quotient, remainder) = routerRate.framesPerSecond.quotientAndRemainder(dividingBy: frameRate.framesPerSecond)
+    return UInt(quotient + (remainder == 0 ? 0 : 1))
   }
 
   /// The driver's event out of the router's box. An event of exactly the
@@ -201,6 +380,19 @@ struct FailedRender: Equatable, Sendable {
 @usableFromInline
 final class ShownModel<Model> {
   @exclusivity(unchecked) @usableFromInline var model: Model?
+  /// The number of the frame the driver took last (``Reel/_frameNumber``).
+  @exclusivity(unchecked) @usableFromInline var sampledFrame: UInt = 0
 
   @inlinable init() {}
+
+  /// Whether the driver, taking one frame in `framesPerSample` while an
+  /// animation plays, leaves this one out. The frame an animation ends on
+  /// and every frame outside an animation are taken.
+  @inlinable
+  func isBetweenSamples<Frame>(_ reel: Reel<Frame>, framesPerSample: UInt) -> Bool {
+    guard framesPerSample > 1 else { return false }
+    if reel._storage.isPlaying, reel._frameNumber &- sampledFrame < framesPerSample { return true }
+    sampledFrame = reel._frameNumber
+    return false
+  }
 }

@@ -4,8 +4,12 @@ import FeedbackLoop
 ///
 /// Give its ``monitor`` to ``Router/start(isolation:environment:monitor:caller:)``
 /// (combined with others if need be); ``film`` is then the frames shown so
-/// far: the seed, then each frame that became current, once (a reduction
-/// that leaves the current frame as it was adds nothing).
+/// far: the seed, then every frame that became current, each time it did:
+/// a frame equal to the one before it is recorded again (two "ding"s in a
+/// row are two frames), each tick of an animation and each jump too. A
+/// reduction that shows no frame (an event filter's
+/// ``FrameUpdate/unchanged``, a driver's end) adds nothing. The frame need
+/// not be `Equatable`.
 ///
 /// ```swift
 /// let recorder = FilmRecorder<Int>()
@@ -13,7 +17,7 @@ import FeedbackLoop
 /// ...
 /// recorder.film.reversed()
 /// ```
-public final class FilmRecorder<Frame: Sendable & Equatable>: Sendable {
+public final class FilmRecorder<Frame: Sendable>: Sendable {
   // A monitor may be called from two threads at once.
   private let recorded = Locked<[Frame]>([])
 
@@ -26,7 +30,7 @@ public final class FilmRecorder<Frame: Sendable & Equatable>: Sendable {
       switch activity {
       case .started(let initial):
         recorded.withLock { $0.append(initial.frame) }
-      case .reduced(_, let from, let to, _) where from.frame != to.frame:
+      case .reduced(_, let from, let to, _) where from._frameNumber != to._frameNumber:
         recorded.withLock { $0.append(to.frame) }
       default:
         break

@@ -1,6 +1,6 @@
-/// A reel is written as its initializer reads, `Reel(queue:previous:memory:endedDrivers:)`:
-/// the queue (the current frame first), the previous frames, the memory and the
-/// ended drivers, so that a timeline file, a fixture or the monitor's page shows
+/// A reel is written as its initializer reads, `Reel(queue:previous:memory:endedDrivers:isSuspended:)`:
+/// the queue (the current frame first), the previous frames, the memory, the
+/// ended drivers and, when true, whether its animation is suspended, so that a timeline file, a fixture or the monitor's page shows
 /// and edits what a test writes.
 ///
 /// ```swift
@@ -9,7 +9,7 @@
 /// ```
 extension Reel: Codable where Frame: Codable {
   private enum CodingKeys: String, CodingKey {
-    case queue, previous, memory, endedDrivers
+    case queue, previous, memory, endedDrivers, isSuspended
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -18,6 +18,9 @@ extension Reel: Codable where Frame: Codable {
     try container.encode(Array(previous), forKey: .previous)
     try container.encode(memory, forKey: .memory)
     try container.encode(endedDrivers, forKey: .endedDrivers)
+    // Written only when true, so that the files of reels that never
+    // suspended read as before.
+    if isSuspended { try container.encode(true, forKey: .isSuspended) }
   }
 
   public init(from decoder: any Decoder) throws {
@@ -33,9 +36,16 @@ extension Reel: Codable where Frame: Codable {
       throw DecodingError.dataCorruptedError(
         forKey: .memory, in: container, debugDescription: "a reel keeps zero or more previous frames; got \(memory)")
     }
+    let isSuspended = try container.decodeIfPresent(Bool.self, forKey: .isSuspended) ?? false
+    guard !isSuspended || queue.count > 1 else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .isSuspended, in: container,
+        debugDescription: "a reel with no frame queued behind the current one has no animation to suspend")
+    }
     self.init(
       queue: queue, previous: try container.decodeIfPresent([Frame].self, forKey: .previous) ?? [], memory: memory,
-      endedDrivers: try container.decodeIfPresent([DriverEnd].self, forKey: .endedDrivers) ?? [])
+      endedDrivers: try container.decodeIfPresent([DriverEnd].self, forKey: .endedDrivers) ?? [],
+      isSuspended: isSuspended)
   }
 }
 
@@ -44,11 +54,15 @@ extension Reel: Codable where Frame: Codable {
 /// not its storage.
 extension Reel: CustomReflectable {
   public var customMirror: Mirror {
-    Mirror(
-      self,
-      children: [
+    // `isSuspended` only when true: the initializer's default is left out,
+    // as a test leaves it out.
+    let children: KeyValuePairs<String, Any> =
+      isSuspended
+      ? [
         "queue": Array(queue), "previous": Array(previous), "memory": memory, "endedDrivers": endedDrivers,
-      ],
-      displayStyle: .struct)
+        "isSuspended": true,
+      ]
+      : ["queue": Array(queue), "previous": Array(previous), "memory": memory, "endedDrivers": endedDrivers]
+    return Mirror(self, children: children, displayStyle: .struct)
   }
 }

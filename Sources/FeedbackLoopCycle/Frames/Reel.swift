@@ -34,6 +34,10 @@ public struct Reel<Frame: Sendable>: Sendable {
   @usableFromInline var _storage: ReelStorage<Frame>
   /// How many previous frames the reel keeps for the event filters.
   public let memory: Int
+  /// Counts the frames shown (wrapping): a driver that renders every frame
+  /// tells a new frame equal to the last from no new frame by it. Not part
+  /// of the reel's value: equality, coding and dumps leave it out.
+  @usableFromInline var _frameNumber: UInt = 0
 
   /// A reel showing `seed`, keeping the last `memory` frames.
   ///
@@ -46,26 +50,35 @@ public struct Reel<Frame: Sendable>: Sendable {
       fatalError("FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
     }
     _frame = seed
-    _storage = ReelStorage(queued: Deque(), previous: Deque(minimumCapacity: memory), endedDrivers: [])
+    _storage = ReelStorage(
+      queued: Deque(), previous: Deque(minimumCapacity: memory), endedDrivers: [], isSuspended: false)
     self.memory = memory
   }
 
   /// A reel with `queue` (the current frame first) and `previous` frames,
-  /// as a test writes the state it expects.
+  /// as a test writes the state it expects; `isSuspended` when its
+  /// animation is suspended (``FrameUpdate/suspendAnimation``).
   ///
   /// ```swift
   /// Reel(queue: [1, 2, 3], previous: [0], memory: 1)
   /// ```
-  public init(queue: [Frame], previous: [Frame] = [], memory: Int = 1, endedDrivers: [DriverEnd] = []) {
+  public init(
+    queue: [Frame], previous: [Frame] = [], memory: Int = 1, endedDrivers: [DriverEnd] = [],
+    isSuspended: Bool = false
+  ) {
     guard let first = queue.first else {
       fatalError("FeedbackLoopCycle: a reel's queue holds at least the current frame; got an empty queue")
     }
     guard memory >= 0 else {
       fatalError("FeedbackLoopCycle: a reel keeps zero or more previous frames; got memory \(memory)")
     }
+    guard !isSuspended || queue.count > 1 else {
+      fatalError("FeedbackLoopCycle: a reel with no frame queued behind the current one has no animation to suspend")
+    }
     _frame = first
     _storage = ReelStorage(
-      queued: Deque(queue.dropFirst()), previous: Deque(previous.suffix(memory)), endedDrivers: endedDrivers)
+      queued: Deque(queue.dropFirst()), previous: Deque(previous.suffix(memory)), endedDrivers: endedDrivers,
+      isSuspended: isSuspended)
     self.memory = memory
   }
 
@@ -74,13 +87,14 @@ public struct Reel<Frame: Sendable>: Sendable {
 
   /// The frames an animation queued after the current one, in the order
   /// they will play. A copy of its own (see the type's documentation).
-  public var queued: Deque<Frame> { _storage.read { Deque($0.queued) } }
+  public var queued: [Frame] { _storage.read { array($0.queued) } }
 
   /// The current frame first, then the frames an animation queued behind
   /// it. Never empty. Built on each call.
-  public var queue: Deque<Frame> {
+  public var queue: [Frame] {
     _storage.read { storage in
-      var queue = Deque<Frame>(minimumCapacity: 1 + storage.queued.count)
+      var queue = [Frame]()
+      queue.reserveCapacity(1 + storage.queued.count)
       queue.append(_frame)
       queue.append(contentsOf: storage.queued)
       return queue
@@ -89,15 +103,19 @@ public struct Reel<Frame: Sendable>: Sendable {
 
   /// The frames shown before the current one, the oldest first; at most
   /// ``memory`` of them. A copy of its own (see the type's documentation).
-  public var previous: Deque<Frame> { _storage.read { Deque($0.previous) } }
+  public var previous: [Frame] { _storage.read { array($0.previous) } }
 
   /// The drivers whose event sequences ended (or threw, with the error's
   /// description), by name, in the order they ended.
   public var endedDrivers: [DriverEnd] { _storage.read { $0.endedDrivers.map { $0 } } }
 
-  /// Whether an animation is playing: more than one frame is queued, and
-  /// the animation clock ticks.
-  public var isAnimating: Bool { _storage.read { !$0.queued.isEmpty } }
+  /// Whether an animation is playing: more than one frame is queued, it
+  /// is not suspended, and the animation clock ticks.
+  public var isAnimating: Bool { _storage.read { $0.isPlaying } }
+
+  /// Whether the animation queued is suspended: its frames wait, and no
+  /// tick runs, until an event filter returns ``FrameUpdate/resumeAnimation``.
+  public var isSuspended: Bool { _storage.read { $0.isSuspended } }
 
   /// Makes the storage this reel's own before a change (copy on write).
   /// A storage held alone is changed in place once the reads of other
@@ -115,10 +133,11 @@ public struct Reel<Frame: Sendable>: Sendable {
   /// previous frames. O(1), no allocation once the deques have grown.
   @inlinable
   mutating func advance() {
-    guard !_storage.queued.isEmpty else { return }
+    guard _storage.isPlaying else { return }
     makeStorageUnique()
     var next = _storage.queued.removeFirst()
     swap(&_frame, &next)
+    _frameNumber &+= 1
     remember(next)
   }
 
@@ -129,8 +148,10 @@ public struct Reel<Frame: Sendable>: Sendable {
     makeStorageUnique()
     var shown = frame
     swap(&_frame, &shown)
+    _frameNumber &+= 1
     remember(shown)
     if !_storage.queued.isEmpty { _storage.queued.removeAll(keepingCapacity: true) }
+    _storage.isSuspended = false
   }
 
   /// Adds `frame` to the previous frames, forgetting the oldest beyond
@@ -175,20 +196,27 @@ final class ReelStorage<Frame: Sendable>: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var queued: Deque<Frame>
   @exclusivity(unchecked) @usableFromInline var previous: Deque<Frame>
   @exclusivity(unchecked) @usableFromInline var endedDrivers: [DriverEnd]
+  /// Whether the queued frames wait; false whenever none is queued.
+  @exclusivity(unchecked) @usableFromInline var isSuspended: Bool
   /// The reads through a reel's public accessors, counted after each.
   @usableFromInline let reads = Atomic<Int>(0)
 
   @inlinable
-  init(queued: Deque<Frame>, previous: Deque<Frame>, endedDrivers: [DriverEnd]) {
+  init(queued: Deque<Frame>, previous: Deque<Frame>, endedDrivers: [DriverEnd], isSuspended: Bool) {
     self.queued = queued
     self.previous = previous
     self.endedDrivers = endedDrivers
+    self.isSuspended = isSuspended
   }
+
+  /// Whether the animation clock ticks: frames are queued and not suspended.
+  @inlinable var isPlaying: Bool { !queued.isEmpty && !isSuspended }
 
   /// A storage with the same frames in buffers of its own.
   @inlinable
   func copy() -> ReelStorage {
-    ReelStorage(queued: Deque(queued), previous: Deque(previous), endedDrivers: endedDrivers.map { $0 })
+    ReelStorage(
+      queued: Deque(queued), previous: Deque(previous), endedDrivers: endedDrivers.map { $0 }, isSuspended: isSuspended)
   }
 
   /// Reads the storage with `body`, which must copy what it keeps, then
@@ -213,6 +241,7 @@ extension Reel: Equatable where Frame: Equatable {
     return lhs._storage.read { left in
       rhs._storage.read { right in
         left.queued == right.queued && left.previous == right.previous && left.endedDrivers == right.endedDrivers
+          && left.isSuspended == right.isSuspended
       }
     }
   }
@@ -220,16 +249,9 @@ extension Reel: Equatable where Frame: Equatable {
 
 extension Reel: CustomStringConvertible {
   public var description: String {
-    "frame \(frame), queued \(list(queued)), previous \(list(previous))"
+    "frame \(frame), queued \(queued)\(isSuspended ? " (suspended)" : ""), previous \(previous)"
   }
 
-  /// The frames as an array's description. An empty deque is not made an
-  /// array: `Array(Deque())` writes its count into the standard library's
-  /// shared empty array, which ThreadSanitizer reports as a race between
-  /// two threads that describe empty reels.
-  private func list(_ frames: Deque<Frame>) -> String {
-    frames.isEmpty ? "[]" : "\(Array(frames))"
-  }
 }
 
 /// How a driver's event sequence ended.
@@ -250,4 +272,13 @@ public struct DriverEnd: Sendable, Hashable, Codable, CustomStringConvertible {
   }
 
   public var description: String { failure.map { "\(driver) failed: \($0)" } ?? "\(driver) ended" }
+}
+
+/// `frames` as an array of their own. An empty deque is not made an array:
+/// `Array(Deque())` writes its count into the standard library's shared
+/// empty array, which ThreadSanitizer reports as a race between two threads
+/// that read empty reels.
+@usableFromInline
+func array<Frame>(_ frames: Deque<Frame>) -> [Frame] {
+  frames.isEmpty ? [] : Array(frames)
 }

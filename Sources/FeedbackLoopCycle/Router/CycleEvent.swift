@@ -2,7 +2,7 @@
 /// animation's tick, or the end of a driver's events.
 ///
 /// ```swift
-/// counter.send(.driver("screen", Screen.Event.key("+")))
+/// counter.send(.driver(Counter.screen, .key("+")))   // Counter.screen: a DriverKey<Screen.Event>
 /// ```
 ///
 /// It grows: a later version may add a case. End a `switch` over it with
@@ -26,10 +26,14 @@ public enum CycleEvent: Sendable, CustomStringConvertible {
   /// ```
   case travel(to: any Sendable)
 
-  /// An event of the driver named `name`.
+  /// An event of the driver named `name`, untyped: for a tool that knows
+  /// the driver by name only (a decoder, a monitor, a fixture). An
+  /// application sends through its ``DriverKey``s, whose event types the
+  /// compiler checks (`.driver(App.clock, .tick)`); here a wrong name or
+  /// type stops the router when the event is reduced.
   ///
   /// ```swift
-  /// router.send(.driver("clock", Clock.Event.tick))
+  /// let event = CycleEvent.driver("clock", Clock.Event.tick)
   /// ```
   public static func driver(_ name: String, _ event: any Sendable) -> CycleEvent {
     .driver(DriverEvent(driver: name, event: event))

@@ -23,8 +23,8 @@ import FeedbackLoop
 /// ```swift
 /// let router = Router(seed: 0, memory: 2) { seed in
 ///   [
-///     Wire("screen", driver: Screen(), model: { "\($0)" }, events: Counter.screenEvents),
-///     Wire("clock", driver: Clock(), model: { _ in true }, events: Counter.clockEvents),
+///     Wire(Counter.screen, driver: Screen(), model: { "\($0)" }, events: Counter.screenEvents),
+///     Wire(Counter.clock, driver: Clock(), model: { _ in true }, events: Counter.clockEvents),
 ///   ]
 /// }
 /// let counter = router.start()   // a System<Reel<Int>, CycleEvent>
@@ -106,7 +106,10 @@ public struct Router<Frame: Sendable>: Sendable {
       case .driverFailed(let name, let message):
         reel.recordEnd(DriverEnd(driver: name, failure: message))
       case .travel(let destination):
+        // A jump shows a frame: drivers that render every frame render it.
+        let frameNumber = reel._frameNumber
         reel = Self.destination(destination)
+        reel._frameNumber = frameNumber &+ 1
       }
     }
   }
@@ -127,7 +130,9 @@ public struct Router<Frame: Sendable>: Sendable {
   /// one input per driver (its events), and the animation clock.
   @inlinable
   public var feedbacks: [Feedback<Reel<Frame>, CycleEvent>] {
-    let renders = wires.indices.map { wires[$0].makeRender($0) }
+    let renders = wires.indices.map {
+      wires[$0].makeRender($0, wires[$0].framesPerSample(routerRate: frameRate))
+    }
     let failureReports = wires.indices.compactMap { wires[$0].makeFailureReport?($0) }
     let inputs = wires.indices.map { wires[$0].makeEvents($0) }
     return renders + failureReports + inputs + [animationClock]
@@ -138,7 +143,7 @@ public struct Router<Frame: Sendable>: Sendable {
   @inlinable
   var animationClock: Feedback<Reel<Frame>, CycleEvent> {
     let interval = frameRate.interval
-    return Feedback.onBecomingTrue({ !$0._storage.queued.isEmpty }, name: "animation clock") { _ in
+    return Feedback.onBecomingTrue({ $0._storage.isPlaying }, name: "animation clock") { _ in
       .run { send in
         while true {
           try await send.clock.sleep(for: interval)
@@ -148,12 +153,26 @@ public struct Router<Frame: Sendable>: Sendable {
     }
   }
 
-  /// An event of the driver named `driver`, its wire found now rather than
-  /// by name at each reduction: for events sent often from outside.
+  /// An event of the driver `key` names, its wire found now rather than by
+  /// name at each reduction: for events sent often from outside. The key
+  /// checks the event's type at compile time.
+  ///
+  /// ```swift
+  /// let plus = router.event(Counter.screen, .key("+"))
+  /// app.send(plus)
+  /// ```
+  @inlinable
+  public func event<Event>(_ key: DriverKey<Event>, _ event: Event) -> CycleEvent {
+    self.event(event, from: key.name)
+  }
+
+  /// An event of the driver named `driver`, untyped: for a tool that knows
+  /// the driver by name only (a decoder, a monitor). An application sends
+  /// through its ``DriverKey``s (``event(_:_:)``), whose event types the
+  /// compiler checks; here a wrong name or type stops the router.
   ///
   /// ```swift
   /// let plus = router.event(Screen.Event.key("+"), from: "screen")
-  /// app.send(plus)
   /// ```
   @inlinable
   public func event(_ event: any Sendable, from driver: String) -> CycleEvent {

@@ -5,7 +5,8 @@ import Synchronization
 /// (a test clock in tests, G11), while its model says it runs.
 ///
 /// Its model is whether it runs; a paused ticker keeps its timer but
-/// reports nothing.
+/// reports nothing. Each run of a router iterates a timer of its own, so
+/// one ticker serves a second run after a router stops.
 ///
 /// ```swift
 /// let ticker = Ticker(clock: ContinuousClock(), interval: .seconds(1))

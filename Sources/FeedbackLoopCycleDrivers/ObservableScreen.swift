@@ -10,12 +10,16 @@ import Observation
 /// observation a view's body relies on, the events. `SwiftUIScreen`, behind
 /// `#if canImport(SwiftUI)`, is only this type under its SwiftUI name.
 ///
+/// Its events wait in ``DriverEvents`` until a router takes them, so one
+/// screen serves a second run after a router stops (a view that outlives
+/// its application's system).
+///
 /// It renders on the main actor: give it to a router started with
 /// `isolation: .mainActor` (a render on another thread stops with a message).
 ///
 /// ```swift
 /// struct CounterView: View {
-///   let screen: ObservableScreen<String, CycleCounter.Key>
+///   let screen: ObservableScreen<String, Counter.Key>
 ///   var body: some View {
 ///     VStack {
 ///       Text(screen.model)
@@ -29,14 +33,12 @@ import Observation
 public final class ObservableScreen<Model: Sendable & Equatable, Event: Sendable>: Driver {
   /// What the view shows: the model rendered last.
   public private(set) var model: Model
-  private nonisolated let keys: AsyncStream<Event>.Continuation
-  /// What the view reported.
-  public nonisolated let events: AsyncStream<Event>
+  /// What the view reported, waiting for a router to take them.
+  public nonisolated let events = DriverEvents<Event>()
 
   /// A screen showing `initial` until the router renders.
   public init(initial: Model) {
     model = initial
-    (events, keys) = AsyncStream.makeStream()
   }
 
   /// Renders `model`: called by a main-actor router, on the main actor.
@@ -46,11 +48,11 @@ public final class ObservableScreen<Model: Sendable & Equatable, Event: Sendable
 
   /// The view reports an event.
   public func send(_ event: Event) {
-    keys.yield(event)
+    events.send(event)
   }
 
   /// The view is gone: the screen's events end.
   public func close() {
-    keys.finish()
+    events.finish()
   }
 }
