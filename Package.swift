@@ -234,7 +234,9 @@ let package = Package(
     // the build, not the reader.
     .testTarget(
       name: "FeedbackLoopTutorialTests",
-      dependencies: ["FeedbackLoop", "FeedbackLoopTesting", "FeedbackLoopUI", "FeedbackLoopDebugging"]
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopTesting", "FeedbackLoopUI", "FeedbackLoopDebugging", "FeedbackLoopScenarios",
+      ]
     ),
     .testTarget(
       name: "FeedbackLoopDurableTestingTests",

@@ -24,10 +24,10 @@ import Testing
     typealias Lookup = Chapter2Step4.Lookup
     let executor = ManualTaskExecutor()
     let clock = TestClock(executor: executor)
-    let asked = Asked()
+    let asked = Calls()
     let lookup = Lookup.start(
       service: Lookup.Service { word in
-        asked.append(word)
+        asked.record(word)
         return "\(word): a word."
       },
       environment: SystemEnvironment(clock: clock, effectExecutor: executor))
@@ -39,7 +39,7 @@ import Testing
     #expect(lookup.state.definition == nil)
     clock.advance(by: .milliseconds(1))
     #expect(lookup.state == Lookup.State(word: "swift", definition: "swift: a word."))
-    #expect(asked.words == ["swift"])
+    #expect(asked.values == ["swift"])
     lookup.stop()
   }
 
