@@ -134,6 +134,56 @@ enum Migration {
   }
 
   @MainActor
+  static func combineFeedback(api: SearchAPI) async {
+    // Instead of a Reducer<State, Event> that changes the state in place:
+    let reduce: @Sendable (inout Search.State, Search.Event) -> Void = { state, event in
+      state = Search.reduce(state, event)
+    }
+    // Instead of Feedback(effects:), called for every state:
+    let everyState = Feedback<Search.State, Search.Event>.predicate({ _ in true }, whenFalse: .keepRunning) { state in
+      state.isBannerVisible ? .after(.seconds(3), send: .hideBanner) : .none
+    }
+    // Instead of Feedback(lensing:effects:) and Feedback(skippingRepeated:effects:):
+    let search = Feedback<Search.State, Search.Event>.query(\.query) { query in
+      .task {
+        .loaded(try await api.search(query))
+      } catch: { _ in
+        .failed
+      }
+    }
+    // Instead of Feedback(predicate:effects:):
+    let banner = Feedback<Search.State, Search.Event>.predicate(\.isBannerVisible, whenFalse: .cancelRunning) { _ in
+      .after(.seconds(3), send: .hideBanner)
+    }
+    // Instead of Feedback.custom { state, consumer in ... }:
+    let custom = Feedback<Search.State, Search.Event>.events { states in
+      states.filter { $0.results.isEmpty && $0.query == nil }.map { _ in Search.Event.showBanner }
+    }
+    // Instead of Feedback.middleware { state in ... }, which sends nothing:
+    let middleware = Feedback<Search.State, Search.Event>.onEvent(strategy: .merge) { event, state in
+      .run { _ in print(event, state.results.count) }
+    }
+    // Instead of FlattenStrategy.merge:
+    let thumbnails = Feedback<Search.State, Search.Event>.query(\.query, strategy: .merge) { query in
+      .task {
+        .loaded(try await api.search(query))
+      } catch: { _ in
+        .failed
+      }
+    }
+    // Instead of Store<State, Event> / a ViewModel with @Published var state:
+    let store = Store(
+      initial: Search.State(), reduce: reduce,
+      feedbacks: [everyState, search, banner, custom, middleware, thumbnails])
+    // Instead of store.send(event:) and context.send(event:):
+    store.send(.search("swift"))
+    // Instead of store.scoped(to:event:):
+    let results = store.scope(state: \.results, event: { $0 })
+    // Instead of $state.sink { ... }:
+    for await state in store.states.prefix(1) { print(state.results, results.state) }
+  }
+
+  @MainActor
   static func composableArchitecture(api: SearchAPI) {
     // Instead of returning .run from the reducer, and .cancellable(id:cancelInFlight: true):
     let search = LiftableFeedback<Search.State, Search.Event>.query(\.query) { query in

@@ -194,9 +194,9 @@ enum Chapter5Step4 {
 
   /// Counts the redraws that Observation asks for.
   final class Redraws: Sendable {
-    private let count = Mutex(0)
-    func redraw() { count.withLock { $0 += 1 } }
-    var total: Int { count.withLock { $0 } }
+    private let count = Atomic(0)
+    func redraw() { count.add(1, ordering: .relaxed) }
+    var total: Int { count.load(ordering: .relaxed) }
   }
 
   @Suite struct ScreenTests {
