@@ -235,7 +235,8 @@ let package = Package(
     .testTarget(
       name: "FeedbackLoopTutorialTests",
       dependencies: [
-        "FeedbackLoop", "FeedbackLoopTesting", "FeedbackLoopUI", "FeedbackLoopDebugging", "FeedbackLoopScenarios",
+        "FeedbackLoop", "FeedbackLoopTesting", "FeedbackLoopUI", "FeedbackLoopDebugging", "FeedbackLoopDeclarative",
+        "FeedbackLoopScenarios",
       ]
     ),
     .testTarget(

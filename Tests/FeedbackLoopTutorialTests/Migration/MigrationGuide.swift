@@ -1,4 +1,5 @@
 import FeedbackLoop
+import FeedbackLoopDeclarative
 import FeedbackLoopTesting
 import FeedbackLoopUI
 import Testing
@@ -181,6 +182,57 @@ enum Migration {
     let results = store.scope(state: \.results, event: { $0 })
     // Instead of $state.sink { ... }:
     for await state in store.states.prefix(1) { print(state.results, results.state) }
+  }
+
+  struct Idle: StateProtocol, Equatable {}
+  struct Loading: StateProtocol, Equatable { let query: String }
+  struct Loaded: StateProtocol, Equatable { let results: [String] }
+  struct SearchRequested: EventProtocol { let query: String }
+  struct ResultsArrived: EventProtocol { let results: [String] }
+  struct SearchFailed: EventProtocol {}
+
+  @MainActor
+  static func feedbacksLibrary(api: SearchAPI) async {
+    // Instead of From(_:) { On(_:transitionTo:) } and AnyState:
+    let transitions = Transitions<any StateProtocol, any EventProtocol> {
+      From(Loading.self) { _ in
+        On(ResultsArrived.self, transitionTo: Loaded.self) { event in Loaded(results: event.results) }
+        On(SearchFailed.self, transitionTo: Idle())
+      }
+      From(AnyState.self) { _ in
+        On(SearchRequested.self, transitionTo: Loading.self) { event in Loading(query: event.query) }
+      }
+    }
+    // Instead of System { InitialState { } Feedbacks { } Transitions { } }:
+    let search = DeclarativeSystem<any StateProtocol, any EventProtocol> {
+      InitialState { Idle() }
+      Feedbacks {
+        // Instead of Feedback(on:strategy: .cancelOnNewState, perform:) returning a publisher:
+        Feedback.on(Loading.self, strategy: .cancelPrevious) { loading in
+          .task {
+            ResultsArrived(results: try await api.search(loading.query))
+          } catch: { _ in
+            SearchFailed()
+          }
+        }
+        // Instead of .continueOnNewState:
+        Feedback.on(Loaded.self, strategy: .queue) { loaded in
+          .run { _ in print(loaded.results) }
+        }
+      }
+      transitions
+    }
+    // Instead of let system = System { ... } and system.run():
+    let system = search.start()
+    // Instead of system.stream.sink { ... }:
+    for await state in system.states.prefix(1) { print(state) }
+    // Instead of UISystem(viewStateFactory:) { ... }:
+    let store = Store(search.start(isolation: .mainActor))
+    // Instead of uiSystem.emit(_:):
+    store.send(SearchRequested(query: "swift"))
+    // Instead of transitions.assertThat(from:on:newStateIs:) (FeedbacksTest):
+    let loading = transitions.reduce(Idle(), SearchRequested(query: "swift"))
+    #expect(loading as? Loading == Loading(query: "swift"))
   }
 
   @MainActor

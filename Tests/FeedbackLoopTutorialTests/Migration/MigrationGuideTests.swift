@@ -25,7 +25,7 @@ import Testing
         current?.append(line)
       }
     }
-    #expect(blocks.count == 6)
+    #expect(blocks.count == 8)
     let source = try String(
       contentsOf: root.appendingPathComponent("Tests/FeedbackLoopTutorialTests/Migration/MigrationGuide.swift"),
       encoding: .utf8)
