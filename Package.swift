@@ -241,6 +241,16 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // The tutorial's code, every step of it (Scripts/tutorial-code writes
+    // Steps/ from the catalog's Resources), so that a changed API breaks
+    // the build, not the reader.
+    .testTarget(
+      name: "FeedbackLoopTutorialTests",
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopTesting", "FeedbackLoopUI", "FeedbackLoopDebugging", "FeedbackLoopDeclarative",
+        "FeedbackLoopScenarios",
+      ]
+    ),
     .testTarget(
       name: "FeedbackLoopDurableTestingTests",
       dependencies: ["FeedbackLoopDurable", "FeedbackLoopDurableTesting", "FeedbackLoop"]

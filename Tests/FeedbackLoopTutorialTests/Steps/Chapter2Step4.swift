@@ -1,0 +1,68 @@
+// Written by Scripts/tutorial-code from the tutorial's code files
+// (Sources/FeedbackLoop/Documentation.docc/Resources): do not edit,
+// edit those and run the script.
+import FeedbackLoop
+
+/// The reader's package after step 4 of chapter 2.
+enum Chapter2Step4 {
+  // MARK: lookup-02-04.swift
+
+  enum Lookup {
+    /// Everything the screen shows: the word typed so far, and its
+    /// definition once it has one.
+    struct State: Sendable, Equatable {
+      var word = ""
+      var definition: String?
+    }
+
+    /// Everything that can happen: the user types, the dictionary answers.
+    enum Event: Sendable, Equatable {
+      case wordChanged(String)
+      case defined(String)
+      case notFound
+    }
+
+    /// The only place the state changes.
+    static func reduce(_ state: inout State, _ event: Event) {
+      switch event {
+      case .wordChanged(let word):
+        state.word = word
+        state.definition = nil
+      case .defined(let definition):
+        state.definition = definition
+      case .notFound:
+        state.definition = "No definition of \(state.word)."
+      }
+    }
+
+    /// Where definitions come from: a server in the app, a fake in tests.
+    struct Service: Sendable {
+      var define: @Sendable (String) async throws -> String
+    }
+
+    /// The word to look up: the one typed, until it has a definition.
+    static func wordToLookUp(_ state: State) -> String? {
+      state.word.isEmpty || state.definition != nil ? nil : state.word
+    }
+
+    static func feedbacks(service: Service) -> [Feedback<State, Event>] {
+      [
+        Feedback.query(wordToLookUp, name: "define") { word in
+          .run { send in
+            // Wait for a pause in the typing: a new word cancels the wait.
+            try await send.clock.sleep(for: .milliseconds(300))
+            send(.defined(try await service.define(word)))
+          } catch: { _ in
+            .notFound
+          }
+        }
+      ]
+    }
+
+    static func start(
+      service: Service, environment: SystemEnvironment = SystemEnvironment()
+    ) -> System<State, Event> {
+      System(initial: State(), reduce: reduce, feedbacks: feedbacks(service: service), environment: environment)
+    }
+  }
+}

@@ -1,0 +1,66 @@
+// Written by Scripts/tutorial-code from the tutorial's code files
+// (Sources/FeedbackLoop/Documentation.docc/Resources): do not edit,
+// edit those and run the script.
+import FeedbackLoop
+
+/// The reader's package after step 1 of chapter 4.
+enum Chapter4Step1 {
+  // MARK: lookup-04-01.swift
+
+  enum Lookup {
+    /// Everything the screen shows: the word typed so far, and its
+    /// definition once it has one.
+    struct State: Sendable, Equatable {
+      var word = ""
+      var definition: String?
+    }
+
+    /// Everything that can happen: the user types, the dictionary answers.
+    enum Event: Sendable, Equatable {
+      case wordChanged(String)
+      case defined(String)
+      case notFound
+    }
+
+    /// The only place the state changes.
+    static let reducer = Reducer<State, Event> { state, event in
+      switch event {
+      case .wordChanged(let word):
+        state.word = word
+        state.definition = nil
+      case .defined(let definition):
+        state.definition = definition
+      case .notFound:
+        state.definition = "No definition of \(state.word)."
+      }
+    }
+
+    /// Where definitions come from: a server in the app, a fake in tests.
+    struct Service: Sendable {
+      var define: @Sendable (String) async throws -> String
+    }
+
+    /// The word to look up: the one typed, until it has a definition.
+    static func wordToLookUp(_ state: State) -> String? {
+      state.word.isEmpty || state.definition != nil ? nil : state.word
+    }
+
+    /// The screen as a feature: its reducer and its feedbacks, ready to be
+    /// lifted into an app.
+    static func feature(service: Service) -> Feature<State, Event> {
+      Feature(
+        name: "lookup", reducer: reducer,
+        feedbacks: [
+          .query(wordToLookUp, name: "define") { word in
+            .run { send in
+              // Wait for a pause in the typing: a new word cancels the wait.
+              try await send.clock.sleep(for: .milliseconds(300))
+              send(.defined(try await service.define(word)))
+            } catch: { _ in
+              .notFound
+            }
+          }
+        ])
+    }
+  }
+}
