@@ -170,6 +170,18 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     core.submit(event, from: .external, callerIsMainActor: caller === MainActor.shared)
   }
 
+  /// Sends an event as ``send(_:isolation:)`` does, in the same order with
+  /// the other sends (G2), tagged so that the monitor's reduction shortcut
+  /// tells it apart from every other external event
+  /// (``ReductionOrigin/isCountedSend``): a durable system matches each of
+  /// its callers to its own event by counting these, which an ``Input``'s
+  /// events, external too, must not disturb. A plain `send` pays nothing
+  /// for it: the tag is the token the event carries anyway.
+  @inlinable
+  package func sendCounted(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
+    core.submit(event, from: .countedExternal, callerIsMainActor: caller === MainActor.shared)
+  }
+
   /// Sends several events, in order.
   @inlinable
   public func send(contentsOf events: some Sequence<Event>, isolation caller: isolated (any Actor)? = #isolation) {

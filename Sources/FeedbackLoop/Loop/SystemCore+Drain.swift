@@ -289,7 +289,7 @@ extension SystemCore {
   /// generic, it built the activity through the enum's metadata per event.
   @inlinable
   func reportReduction(_ event: Event, from before: State, to state: State, token: EffectToken) {
-    monitor?.reportReduction(event, from: before, to: state, isExternal: token.isExternal) { source(of: token) }
+    monitor?.reportReduction(event, from: before, to: state, origin: ReductionOrigin(token)) { source(of: token) }
   }
 
   // MARK: - The fan-out
