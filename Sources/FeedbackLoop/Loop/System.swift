@@ -246,6 +246,13 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
   /// Whether the system has stopped.
   public var isStopped: Bool { core.isStopped }
 
+  /// Whether a thread runs the loop at this moment, or events wait to be
+  /// reduced (`package`): a main-actor system's events sent from elsewhere
+  /// wait for their hop to the main actor, and no task of the system counts
+  /// them, so a host that unloads idle systems asks here too before it
+  /// stops one (stopped, the system would drop them).
+  package var hasWorkInFlight: Bool { core.hasWorkInFlight }
+
   /// The number of this system's effect and input tasks that have not
   /// ended yet. After ``stop(isolation:)``, it falls to zero as the cancelled tasks
   /// end. Immediate effects (`.send`) never count.

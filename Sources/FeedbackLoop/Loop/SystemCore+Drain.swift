@@ -179,6 +179,10 @@ extension SystemCore {
   @usableFromInline
   var isStopped: Bool { OwnershipStateMachine.isStopped(fl_word_load(word)) }
 
+  /// Whether a thread runs the loop now, or work waits in the shared inbox
+  /// (a main-actor system's sends from elsewhere, before their hop).
+  var hasWorkInFlight: Bool { OwnershipStateMachine.hasWorkInFlight(fl_word_load(word)) }
+
   // MARK: - One item
 
   /// Handles one item: reduces an event in place and fans the new state
