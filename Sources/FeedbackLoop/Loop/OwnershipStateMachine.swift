@@ -141,6 +141,9 @@ enum OwnershipStateMachine {
   @inlinable @inline(__always)
   static func isStopped(_ observed: UInt64) -> Bool { observed & Bits.stopped != 0 }
 
+  /// Whether a thread runs the loop, or work waits in the shared inbox.
+  static func hasWorkInFlight(_ observed: UInt64) -> Bool { observed & (Bits.owned | Bits.queued) != 0 }
+
   // MARK: - Reading from another thread (G15)
 
   /// What a reader on another thread does once it set `reader` under the

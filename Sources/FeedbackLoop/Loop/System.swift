@@ -170,6 +170,18 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
     core.submit(event, from: .external, callerIsMainActor: caller === MainActor.shared)
   }
 
+  /// Sends an event as ``send(_:isolation:)`` does, in the same order with
+  /// the other sends (G2), tagged so that the monitor's reduction shortcut
+  /// tells it apart from every other external event
+  /// (``ReductionOrigin/isCountedSend``): a durable system matches each of
+  /// its callers to its own event by counting these, which an ``Input``'s
+  /// events, external too, must not disturb. A plain `send` pays nothing
+  /// for it: the tag is the token the event carries anyway.
+  @inlinable
+  package func sendCounted(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
+    core.submit(event, from: .countedExternal, callerIsMainActor: caller === MainActor.shared)
+  }
+
   /// Sends several events, in order.
   @inlinable
   public func send(contentsOf events: some Sequence<Event>, isolation caller: isolated (any Actor)? = #isolation) {
@@ -233,6 +245,13 @@ public final class System<State: Sendable, Event: Sendable>: Sendable {
 
   /// Whether the system has stopped.
   public var isStopped: Bool { core.isStopped }
+
+  /// Whether a thread runs the loop at this moment, or events wait to be
+  /// reduced (`package`): a main-actor system's events sent from elsewhere
+  /// wait for their hop to the main actor, and no task of the system counts
+  /// them, so a host that unloads idle systems asks here too before it
+  /// stops one (stopped, the system would drop them).
+  package var hasWorkInFlight: Bool { core.hasWorkInFlight }
 
   /// The number of this system's effect and input tasks that have not
   /// ended yet. After ``stop(isolation:)``, it falls to zero as the cancelled tasks

@@ -179,6 +179,10 @@ extension SystemCore {
   @usableFromInline
   var isStopped: Bool { OwnershipStateMachine.isStopped(fl_word_load(word)) }
 
+  /// Whether a thread runs the loop now, or work waits in the shared inbox
+  /// (a main-actor system's sends from elsewhere, before their hop).
+  var hasWorkInFlight: Bool { OwnershipStateMachine.hasWorkInFlight(fl_word_load(word)) }
+
   // MARK: - One item
 
   /// Handles one item: reduces an event in place and fans the new state
@@ -289,7 +293,7 @@ extension SystemCore {
   /// generic, it built the activity through the enum's metadata per event.
   @inlinable
   func reportReduction(_ event: Event, from before: State, to state: State, token: EffectToken) {
-    monitor?.reportReduction(event, from: before, to: state, isExternal: token.isExternal) { source(of: token) }
+    monitor?.reportReduction(event, from: before, to: state, origin: ReductionOrigin(token)) { source(of: token) }
   }
 
   // MARK: - The fan-out

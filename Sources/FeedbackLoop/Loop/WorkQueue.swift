@@ -36,10 +36,12 @@ enum InboxItem<State: Sendable, Event: Sendable>: Sendable {
 /// Where an event comes from, inside the system: the tag of an event item,
 /// which the drain reads to discard an event of a cancelled effect.
 ///
-/// `feedback == -1` marks events sent from outside (``System/send(_:isolation:)``,
-/// an ``Input``); `number == 0` marks a feedback's own task (an input
-/// sequence, the general form). Neither is ever cancelled: only effects,
-/// numbered from 1, are.
+/// A negative `feedback` marks events sent from outside: `-1` for
+/// ``System/send(_:isolation:)`` and an ``Input``, `-2` for
+/// `System.sendCounted` (a durable system's sends, which its monitor counts
+/// apart: ``ReductionOrigin``); `number == 0` marks a feedback's own task
+/// (an input sequence, the general form). Neither is ever cancelled: only
+/// effects, numbered from 1, are.
 @usableFromInline
 struct EffectToken: Sendable, Hashable {
   @usableFromInline var feedback: Int32
@@ -52,6 +54,9 @@ struct EffectToken: Sendable, Hashable {
   }
 
   @inlinable static var external: EffectToken { EffectToken(feedback: -1, number: 0) }
+  /// An event sent through `System.sendCounted`: external, and reported
+  /// apart from the other external events (``ReductionOrigin/isCountedSend``).
+  @inlinable static var countedExternal: EffectToken { EffectToken(feedback: -2, number: 0) }
 
   static func feedbackTask(_ feedback: FeedbackID) -> EffectToken {
     EffectToken(feedback: Int32(feedback.index), number: 0)

@@ -152,8 +152,8 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
   /// `report(.reduced(...))`, without building the enum. Built, handed
   /// over and destroyed per event, the generic enum went through its value
   /// witnesses (a copy to match it, a destroy after the call: 13% of
-  /// the in-memory recording benchmark). The source comes as a flag and a closure: whether it is
-  /// outside, the common case, is read without the `EventSource` (read back
+  /// the in-memory recording benchmark). The source comes as a tag and a closure: whether it is
+  /// outside, the common case, is read from the tag without the `EventSource` (read back
   /// just after the core wrote it, it stalled the store forwarding: 8% of
   /// the in-memory recording benchmark), and any other source is built only when asked for. `nil` for a
   /// monitor made from one closure; ``combining(_:)`` leaves it out, and
@@ -169,10 +169,11 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
     @Sendable (_ effect: EffectID, _ startTask: () -> Task<Void, Never>) -> Task<Void, Never>
 
   /// The `.reduced` shortcut's type: the event, the states before and after,
-  /// whether the event came from outside, and its source.
+  /// whether the event came from outside (and through which send), and its
+  /// source.
   @usableFromInline package typealias ReductionShortcut =
     @Sendable (
-      _ event: Event, _ from: State, _ to: State, _ isExternal: Bool, _ source: () -> EventSource
+      _ event: Event, _ from: State, _ to: State, _ origin: ReductionOrigin, _ source: () -> EventSource
     ) -> Void
 
   /// A monitor that calls `receive` for each activity.
@@ -204,11 +205,11 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
 
   /// Reports a reduction: through the shortcut if there is one.
   @inlinable @inline(__always) package func reportReduction(
-    _ event: Event, from before: State, to after: State, isExternal: Bool, source: () -> EventSource
+    _ event: Event, from before: State, to after: State, origin: ReductionOrigin, source: () -> EventSource
   ) {
     // Called through the optional chain, the shortcut is borrowed: bound
     // with `if let`, its context was retained and released per event.
-    if case .none = reduced?(event, before, after, isExternal, source) {
+    if case .none = reduced?(event, before, after, origin, source) {
       report(.reduced(event: event, from: before, to: after, source: source()))
     }
   }

@@ -121,8 +121,9 @@ public final class InspectionStream<State: Sendable, Event: Sendable>: Sendable 
       // activity. A reduction comes through the shortcut, as its parts.
       return SystemMonitor(
         { [self, recorder] activity in report(activity, recording: recorder) },
-        reduced: { [self, recorder] event, before, after, isExternal, source in
-          reportReduction(event, from: before, to: after, isExternal: isExternal, source: source, recording: recorder)
+        reduced: { [self, recorder] event, before, after, origin, source in
+          reportReduction(
+            event, from: before, to: after, isExternal: origin.isExternal, source: source, recording: recorder)
         })
     }
     return SystemMonitor { [self] activity in reportUnrecorded(activity) }

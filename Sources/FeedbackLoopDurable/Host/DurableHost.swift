@@ -29,6 +29,9 @@ import FeedbackLoop
 ///   flight is not idle, since passivating it would cancel them, and a timer
 ///   it waits on would never fire (nothing would restore it to fire it);
 ///   so a system with an input bound for its lifetime is never idle;
+/// - no event waits to be reduced: a main-actor system's events sent from
+///   elsewhere wait for a hop to the main actor, and stopping it then would
+///   drop them;
 /// - for ``passivateIdleSystems()``, it was last used at least
 ///   `passivateAfter` ago on the host's clock (the injected one: a test
 ///   clock in tests).

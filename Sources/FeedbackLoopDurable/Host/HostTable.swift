@@ -133,15 +133,20 @@ struct HostTable<State: Codable & Sendable, Event: Codable & Sendable> {
   }
 
   /// Whether the system of `id` may be passivated: nobody but the host
-  /// holds it (a caller that keeps it keeps using it), and none of its
+  /// holds it (a caller that keeps it keeps using it), none of its
   /// effect or input tasks runs (passivating would cancel work in flight,
-  /// and a timer would never fire: nothing would restore the system).
+  /// and a timer would never fire: nothing would restore the system), and
+  /// no event waits to be reduced (a main-actor system's events sent from
+  /// elsewhere wait for their hop, counted by no task: the stop would drop
+  /// them). Once all three hold, nothing can send to it: nobody holds it,
+  /// and no task of its own runs.
   private mutating func isIdle(_ id: String) -> Bool {
     // The reference is checked where it is stored, with no copy: a copy
     // would count as a second holder.
     guard isKnownUniquelyReferenced(&loaded[id]!.system) else { return false }
     let system = loaded[id]!.system
-    return system.runningTaskCount == 0 || system.isStopped
+    if system.isStopped { return true }
+    return system.runningTaskCount == 0 && !system.system.hasWorkInFlight
   }
 
   private mutating func takeUseOrder() -> UInt64 {

@@ -7,21 +7,26 @@ import Synchronization
 /// committed; who waits for which; and the system's failure, if any.
 ///
 /// The loop tells it each reduction through the system's monitor
-/// (``didReduce(_:state:isExternal:)``), on the loop's thread; the writer's
+/// (``didReduce(_:state:isCountedSend:)``), on the loop's thread; the writer's
 /// task takes the queued events and gives back the journal's answer; callers
 /// of `sendDurably` and `waitForCommit` wait here.
 ///
-/// Which reduction is a caller's event: the core reduces the events sent
-/// from outside in the order they were queued, and reports each with
-/// `isExternal`. A caller counts its event before sending it
-/// (`externalSent`), and reads the count again once `send` returned: its
-/// event's position among external events is at most that count (every
-/// event queued before it was counted before it was queued). So it waits
-/// until that many external events are reduced, and then for the commit of
-/// the latest sequence: never too early, at worst a few events late. This
-/// needs no lock around the core's `send`, which may run the whole loop.
+/// Which reduction is a caller's event: the durable system sends its
+/// callers' events (`send` and `sendDurably`) through the core's
+/// `System.sendCounted`, and the core reports each of their reductions
+/// with `isCountedSend`, apart from every other external event (an
+/// `Input`'s, a send to the inner `System`), in the order they were queued.
+/// A caller counts its event before sending it (`countedSent`), and reads
+/// the count again once `send` returned: its event's position among the
+/// counted sends is at most that count (every one queued before it was
+/// counted before it was queued). So it waits until that many counted sends
+/// are reduced, and then for the commit of the latest sequence: never too
+/// early, at worst a few events late. This needs no lock around the core's
+/// `send`, which may run the whole loop. Counting every external event
+/// instead acknowledged a caller queued behind an `Input`'s events before
+/// its own was reduced.
 ///
-/// The loop's side (``didReduce(_:state:isExternal:)``) is `@inlinable`, and
+/// The loop's side (``didReduce(_:state:isCountedSend:)``) is `@inlinable`, and
 /// so is what it touches: the durable system builds its monitor in the
 /// caller's module (`DurableSystem.restore` is `@inlinable`), so that the
 /// per-event path is specialized for the app's `State` and `Event`.
@@ -71,10 +76,10 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     @usableFromInline var committed: UInt64
     @usableFromInline var queued: [Queued] = []
     @usableFromInline var isScheduled = false
-    /// The number of external events reduced.
-    @usableFromInline var externalReduced: UInt64 = 0
-    /// Callers waiting for a number of external events to be reduced.
-    @usableFromInline var externalWaiters: [(externalCount: UInt64, waiter: Waiter)] = []
+    /// The number of counted sends reduced.
+    @usableFromInline var countedReduced: UInt64 = 0
+    /// Callers waiting for a number of counted sends to be reduced.
+    @usableFromInline var countedWaiters: [(countedSends: UInt64, waiter: Waiter)] = []
     /// Callers waiting for the commit of a sequence.
     @usableFromInline var commitWaiters: [(sequence: UInt64, waiter: Waiter)] = []
     @usableFromInline var failure: DurableSystemError?
@@ -118,8 +123,9 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   /// memory).
   @usableFromInline let userMonitor: SystemMonitor<State, Event>?
   @usableFromInline let book: Locked<Book>
-  /// The number of external events sent (counted before each is sent).
-  private let externalSent = Atomic<UInt64>(0)
+  /// The number of counted sends (`System.sendCounted`), counted before
+  /// each is sent.
+  private let countedSent = Atomic<UInt64>(0)
 
   init(
     systemID: String, epoch: UInt64, writer: JournalWriter, gate: CommitGate, committed: UInt64,
@@ -148,10 +154,11 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   // MARK: - The loop's side
 
   /// Records a reduced event: called by the system's monitor, on the loop's
-  /// thread, before the feedbacks see `state`. One lock, no allocation
+  /// thread, before the feedbacks see `state`; `isCountedSend` when the
+  /// durable system sent it (`System.sendCounted`). One lock, no allocation
   /// beyond the queue's growth.
   @inlinable
-  func didReduce(_ event: Event, state: State, isExternal: Bool) {
+  func didReduce(_ event: Event, state: State, isCountedSend: Bool) {
     let (sequence, isQueued, schedules) = book.withLock { book -> (UInt64, Bool, Bool) in
       book.reduced += 1
       let sequence = book.reduced
@@ -167,9 +174,9 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
         schedules = !book.isScheduled
         book.isScheduled = true
       }
-      if isExternal {
-        book.externalReduced += 1
-        if !book.externalWaiters.isEmpty { Self.moveReachedWaiters(&book, reducedThrough: sequence) }
+      if isCountedSend {
+        book.countedReduced += 1
+        if !book.countedWaiters.isEmpty { Self.moveReachedWaiters(&book, reducedThrough: sequence) }
       }
       return (sequence, isQueued, schedules)
     }
@@ -178,15 +185,15 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     if schedules { writer.schedule(self) }
   }
 
-  /// The callers whose external event is now reduced wait for the commit
+  /// The callers whose counted send is now reduced wait for the commit
   /// of `sequence`. Out of line: the waiters' lists and tuples are not set
   /// up on the per-event path.
   @inlinable @inline(never)
   static func moveReachedWaiters(_ book: inout Book, reducedThrough sequence: UInt64) {
-    let count = book.externalReduced
+    let count = book.countedReduced
     var reached: [Waiter] = []
-    book.externalWaiters.removeAll { entry in
-      guard entry.externalCount <= count else { return false }
+    book.countedWaiters.removeAll { entry in
+      guard entry.countedSends <= count else { return false }
       reached.append(entry.waiter)
       return true
     }
@@ -205,31 +212,32 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   /// tests, which check that a caller leaves none behind.
   var keptWaiterIDCount: Int { book.withLock { $0.unregisteredWaiters.count } }
 
-  /// Counts an external event about to be sent; throws, and counts
-  /// nothing, when it cannot be acknowledged.
-  func willSendExternal() throws(DurableSystemError) {
+  /// Counts an event about to be sent with `System.sendCounted`; throws,
+  /// and counts nothing, when it cannot be acknowledged.
+  func willSendCounted() throws(DurableSystemError) {
     if let failure = book.withLock({ $0.failure }) { throw failure }
     guard writer.hasRoom else { throw .writerQueueFull(systemID: systemID) }
-    countExternal()
+    countSend()
   }
 
-  /// Counts an external event about to be sent, without asking.
-  func countExternal() {
-    externalSent.add(1, ordering: .sequentiallyConsistent)
+  /// Counts an event about to be sent with `System.sendCounted`, without
+  /// asking.
+  func countSend() {
+    countedSent.add(1, ordering: .sequentiallyConsistent)
   }
 
-  /// Waits until the external event just sent by the caller is committed;
-  /// returns the sequence committed then.
+  /// Waits until the event the caller just sent with `System.sendCounted`
+  /// is committed; returns the sequence committed then.
   func waitForSentEvent() async throws -> UInt64 {
-    let count = externalSent.load(ordering: .sequentiallyConsistent)
+    let count = countedSent.load(ordering: .sequentiallyConsistent)
     return try await wait { book, waiter in
-      if book.externalReduced >= count {
+      if book.countedReduced >= count {
         if book.committed >= book.reduced { return .success(book.committed) }
         book.commitWaiters.append((book.reduced, waiter))
         return nil
       }
       if book.isStopped { return .failure(.stopped(systemID: systemID)) }
-      book.externalWaiters.append((count, waiter))
+      book.countedWaiters.append((count, waiter))
       return nil
     }
   }
@@ -266,8 +274,8 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
       }
     } onCancel: {
       let waiter = book.withLock { book -> Waiter? in
-        if let index = book.externalWaiters.firstIndex(where: { $0.waiter.id == id }) {
-          return book.externalWaiters.remove(at: index).waiter
+        if let index = book.countedWaiters.firstIndex(where: { $0.waiter.id == id }) {
+          return book.countedWaiters.remove(at: index).waiter
         }
         if let index = book.commitWaiters.firstIndex(where: { $0.waiter.id == id }) {
           return book.commitWaiters.remove(at: index).waiter
@@ -285,8 +293,8 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     let unreduced = book.withLock { book -> [Waiter] in
       book.isStopped = true
       book.system = nil
-      defer { book.externalWaiters = [] }
-      return book.externalWaiters.map(\.waiter)
+      defer { book.countedWaiters = [] }
+      return book.countedWaiters.map(\.waiter)
     }
     for waiter in unreduced { waiter.resume(throwing: DurableSystemError.stopped(systemID: systemID)) }
     gate.openForGood()
@@ -403,11 +411,11 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
       let dropped = book.queued.count
       defer {
         book.queued = []
-        book.externalWaiters = []
+        book.countedWaiters = []
         book.commitWaiters = []
         book.system = nil
       }
-      return (book.externalWaiters.map(\.waiter) + book.commitWaiters.map(\.waiter), dropped, book.system)
+      return (book.countedWaiters.map(\.waiter) + book.commitWaiters.map(\.waiter), dropped, book.system)
     }
     guard let (waiters, dropped, system) = failed else { return }
     writer.eventsQueued(-dropped)

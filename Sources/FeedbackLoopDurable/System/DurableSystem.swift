@@ -62,10 +62,12 @@ import Foundation
 ///   error is logged with the environment's logger. Every acknowledged
 ///   event is in the journal: restore the system from it once the journal
 ///   works again.
-/// - Inputs: the system cannot tell an `Input`'s events from its callers'
-///   sends, so with an `Input` bound, ``sendDurably(_:isolation:)`` may
-///   return before the caller's own event is stored. Send through the
-///   durable system where an acknowledgement matters.
+/// - Inputs: an `Input`'s events, and the events of the system's effects,
+///   are reduced and stored as a caller's are, but nobody awaits them:
+///   ``sendDurably(_:isolation:)`` returns once its caller's own event is
+///   stored, whatever an `Input` sent before or after it, and
+///   ``waitForCommit()`` once every event reduced so far is, an `Input`'s
+///   included.
 /// - Stopping: ``stop(isolation:)`` stops the loop; the events it reduced
 ///   before are still written.
 ///
@@ -242,18 +244,21 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   static func ledgerMonitor(_ ledger: DurableLedger<State, Event>) -> SystemMonitor<State, Event> {
     var monitor = SystemMonitor<State, Event>(
       { activity in
-        if case .reduced(let event, _, let state, let source) = activity {
-          ledger.didReduce(event, state: state, isExternal: source == .external)
+        if case .reduced(let event, _, let state, _) = activity {
+          // The core reports this monitor's reductions through the
+          // shortcut below: only a caller of `report` itself comes here,
+          // and its event is none of the durable system's sends.
+          ledger.didReduce(event, state: state, isCountedSend: false)
           ledger.keys?.didReduce()
         } else {
           ledger.keys?.record(activity, current: ledger.gate.latestReduced)
         }
         ledger.userMonitor?.report(activity)
       },
-      reduced: { event, before, after, isExternal, source in
-        ledger.didReduce(event, state: after, isExternal: isExternal)
+      reduced: { event, before, after, origin, source in
+        ledger.didReduce(event, state: after, isCountedSend: origin.isCountedSend)
         ledger.keys?.didReduce()
-        ledger.userMonitor?.reportReduction(event, from: before, to: after, isExternal: isExternal, source: source)
+        ledger.userMonitor?.reportReduction(event, from: before, to: after, origin: origin, source: source)
       })
     monitor.effectTaskScope = { effect, startTask in
       guard let keys = ledger.keys else { return startTask() }
@@ -280,8 +285,8 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
       monitor?.report(.eventDiscarded(event, reason: .bufferFull))
       return
     }
-    ledger.countExternal()
-    system.send(event, isolation: caller)
+    ledger.countSend()
+    system.sendCounted(event, isolation: caller)
   }
 
   /// Sends an event, and returns once it is stored in the journal, with
@@ -300,12 +305,12 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   ///   stored.
   public func sendDurably(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) async throws {
     do {
-      try ledger.willSendExternal()
+      try ledger.willSendCounted()
     } catch {
       if case .writerQueueFull = error { monitor?.report(.eventDiscarded(event, reason: .bufferFull)) }
       throw error
     }
-    system.send(event, isolation: caller)
+    system.sendCounted(event, isolation: caller)
     _ = try await ledger.waitForSentEvent()
   }
 

@@ -44,14 +44,7 @@ struct HostileAcknowledgementTests {
     // The caller's event waits behind the busy loop: it is not reduced, so it
     // cannot be stored, and its caller must still be waiting.
     #expect(account.state.deposits == [1])
-    withKnownIssue(
-      """
-      An Input's events count as external reductions, which the ledger takes for \
-      sendDurably's own: a caller queued behind them is acknowledged before its event is reduced.
-      """
-    ) {
-      #expect(sequenceAtAcknowledgement.withLock { $0 } == nil)
-    }
+    #expect(sequenceAtAcknowledgement.withLock { $0 } == nil)
 
     letLoopGo.signal()
     await wait(for: inputThreadDone)  // the busy thread drained the caller's event
@@ -155,6 +148,139 @@ struct HostileAcknowledgementTests {
     harness.journal.release()
     try await account.waitForCommit()
     #expect(try await harness.storedEvents() == [.deposit(1)])
+  }
+
+  @Test(
+    """
+    G16 G2 sendDurably, plain sends and Input sends from many threads, an Input sending from inside the loop, \
+    callers cancelled: each acknowledged event is stored once, and committed when acknowledged
+    """)
+  func interleavedSendersWithInputs() async throws {
+    let harness = DurableHarness()
+    let buttons = Input<Account.Event>()
+    // Inside the loop, after each reduction of a durable caller's event: an
+    // Input's event, queued among the callers' (a negative amount).
+    let echo = Feedback<Account.State, Account.Event>.onEvent { event, _ in
+      if case .deposit(let amount) = event, amount > 0, amount % 10 == Kind.durable.rawValue {
+        buttons.send(.deposit(-amount))
+      }
+      return .none
+    }
+    let account = try await harness.restore(feedbacks: [.input(buttons), echo])
+    let perSender = 300
+    // The sequence committed when each caller was answered, by amount.
+    let acknowledged = Locked<[Int: UInt64]>([:])
+    let cancelled = Locked(0)
+    let senders: [(Kind, Int)] = [
+      (.durable, 0), (.durable, 1), (.durable, 2), (.durable, 3), (.plain, 4), (.plain, 5), (.input, 6), (.input, 7),
+    ]
+    await withTaskGroup(of: Void.self) { group in
+      for (kind, sender) in senders {
+        group.addTask {
+          for step in 1...perSender {
+            let amount = (sender * 10_000 + step) * 10 + kind.rawValue
+            switch kind {
+            case .plain: account.send(.deposit(amount))
+            case .input: buttons.send(.deposit(amount))
+            case .durable:
+              let caller = Task {
+                do {
+                  try await account.sendDurably(.deposit(amount))
+                  let committed = account.committedSequence
+                  acknowledged.withLock { $0[amount] = committed }
+                } catch is CancellationError {
+                  cancelled.withLock { $0 += 1 }
+                } catch {
+                  Issue.record("unexpected \(error)")
+                }
+              }
+              if step % 7 == 0 { caller.cancel() }
+              await caller.value
+            }
+          }
+        }
+      }
+    }
+    try await account.waitForCommit()
+    let durableCount = 4 * perSender
+    let total = 2 * durableCount + 4 * perSender  // each durable deposit has its echo
+    #expect(account.committedSequence == UInt64(total))
+    #expect(acknowledged.withLock { $0.count } + cancelled.withLock { $0 } == durableCount)
+    let stored = Account.fold(try await harness.storedEvents())
+    #expect(stored.deposits.count == total)
+    #expect(Set(stored.deposits).count == total)
+    #expect(stored == account.state)
+    // G2: each sender's events are reduced in the order it sent them.
+    for (_, sender) in senders {
+      let own = stored.deposits.filter { $0 > 0 && $0 / 10 / 10_000 == sender }
+      #expect(own == own.sorted(), "sender \(sender)'s events out of order")
+      #expect(own.count == perSender)
+    }
+    // An acknowledged event was committed when its caller was answered: its
+    // position in the journal is at most the sequence committed then.
+    let positions = Dictionary(
+      uniqueKeysWithValues: stored.deposits.enumerated().map { ($1, UInt64($0 + 1)) })
+    for (amount, committed) in acknowledged.withLock({ $0 }) {
+      guard let position = positions[amount] else {
+        Issue.record("acknowledged \(amount) is not stored")
+        continue
+      }
+      #expect(position <= committed, "\(amount) acknowledged at \(committed), stored at \(position)")
+    }
+    account.stop()
+  }
+
+  @Test("G16 G9 callers sending while another thread stops the system: each acknowledged event is stored once")
+  func sendsDuringStop() async throws {
+    for round in 0..<20 {
+      let harness = DurableHarness()
+      let buttons = Input<Account.Event>()
+      let account = try await harness.restore(feedbacks: [.input(buttons)])
+      let acknowledged = Locked<[Int]>([])
+      await withTaskGroup(of: Void.self) { group in
+        for sender in 0..<4 {
+          group.addTask {
+            for step in 0..<50 {
+              let amount = sender * 1000 + step + 1
+              if step == 10, sender == 0 {
+                // Another thread: an Input's events, then the stop.
+                DispatchQueue.global().async {
+                  for step in 0..<50 { buttons.send(.deposit(-step - 1)) }
+                  account.stop()
+                }
+              }
+              do {
+                try await account.sendDurably(.deposit(amount))
+                acknowledged.withLock { $0.append(amount) }
+              } catch let error as DurableSystemError {
+                guard case .stopped = error else {
+                  Issue.record("unexpected \(error)")
+                  return
+                }
+              } catch {
+                Issue.record("unexpected \(error)")
+              }
+              account.send(.deposit(-1000 - amount))
+            }
+          }
+        }
+      }
+      try await account.waitForCommit()
+      let stored = try await harness.storedEvents()
+      let amounts = Account.fold(stored).deposits
+      #expect(amounts.count == Set(amounts).count, "round \(round): an event stored twice")
+      #expect(Account.fold(stored) == account.state, "round \(round)")
+      for amount in acknowledged.withLock({ $0 }) where !stored.contains(.deposit(amount)) {
+        Issue.record("round \(round): acknowledged \(amount) is not stored")
+      }
+    }
+  }
+
+  /// Who sends an event in the interleaved test: its amount's last digit.
+  private enum Kind: Int {
+    case durable = 1
+    case plain = 2
+    case input = 3
   }
 
   /// Waits for `semaphore` on a thread of its own, not the test's.

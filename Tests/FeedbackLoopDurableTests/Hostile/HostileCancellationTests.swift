@@ -19,7 +19,7 @@ struct HostileCancellationTests {
       gate: CommitGate(underlying: ManualTaskExecutor(), committed: 0), committed: 0, codec: JSONDurableCodec(),
       schemaVersion: 1, snapshots: .never, logger: Logger(label: "test"))
     journal.hold()
-    ledger.didReduce(1, state: 1, isExternal: false)
+    ledger.didReduce(1, state: 1, isCountedSend: false)
     await journal.waitForAppendCalls(1)
     let caller = Task(executorPreference: callerExecutor) { try await ledger.waitForCommit() }
     callerExecutor.runUntilIdle()  // it waits for sequence 1

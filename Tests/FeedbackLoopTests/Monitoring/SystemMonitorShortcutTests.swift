@@ -26,12 +26,46 @@ import Testing
         default: break  // the effect's start and end
         }
       },
-      reduced: { event, from, to, isExternal, source in
+      reduced: { event, from, to, origin, source in
         let source = source()
-        // The flag says what the source says.
-        if isExternal != (source == .external) { log.append("the flag contradicts \(source)") }
-        log.append("shortcut \(event) \(from)->\(to) \(source)")
+        // The origin says what the source says.
+        if origin.isExternal != (source == .external) { log.append("the origin contradicts \(source)") }
+        log.append("shortcut \(event) \(from)->\(to) \(source)\(origin.isCountedSend ? " counted" : "")")
       })
+  }
+
+  @Test(
+    "G2 a counted send is reduced in order with the other sends, external, and the only one the shortcut reports counted"
+  )
+  func countedSendIsReportedApart() {
+    let log = Log<String>()
+    let input = Input<Event>()
+    let system = System(
+      initial: 0, reduceReturning: Self.reduce,
+      feedbacks: [
+        .input(input),
+        // An Input that sends from inside the loop, while a counted send's state is handed out.
+        Feedback.query({ $0 == 2 ? 2 : nil }) { _ in
+          input.send(.add(10))
+          return .none
+        },
+      ],
+      monitor: Self.shortcutMonitor(log))
+    input.send(.add(1))
+    system.sendCounted(.add(1))
+    system.send(.add(100))
+    system.sendCounted(.add(1000))
+    system.stop()
+    #expect(
+      log.entries == [
+        "started 0",
+        "shortcut add(1) 0->1 external",
+        "shortcut add(1) 1->2 external counted",
+        "shortcut add(10) 2->12 external",
+        "shortcut add(100) 12->112 external",
+        "shortcut add(1000) 112->1112 external counted",
+        "stopped",
+      ])
   }
 
   @Test("G10 a monitor with a shortcut gets each reduction there, in order, with both states and its source")
