@@ -20,8 +20,8 @@ import Foundation
 /// }
 /// ```
 public enum DurableSystemError: Error, CustomStringConvertible {
-  /// The journal refused an append: another owner wrote to the system's
-  /// journal (G17). Nothing was merged.
+  /// The journal refused an append: another owner claimed the system (a
+  /// newer epoch) or wrote to its journal (G17). Nothing was merged.
   case refusedByJournal(SequenceConflict)
   /// The journal failed to append (the disk, the connection): nothing of
   /// that append is stored.
