@@ -167,6 +167,11 @@ final class CrashableJournal: Journal {
 
   func load(_ systemID: String) async throws -> JournalHistory? { try await base.load(systemID) }
 
+  func claim(_ systemID: String) async throws -> JournalClaim {
+    if crashed.withLock({ $0 }) { throw Crashed() }
+    return try await base.claim(systemID)
+  }
+
   func systemIDs(after id: String?, limit: Int) async throws -> [String] {
     try await base.systemIDs(after: id, limit: limit)
   }
