@@ -97,8 +97,9 @@ struct JournalSessionTests {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let journal = try SQLiteJournal(path: path)
     defer { try? journal.close() }
+    let epoch = try await journal.claim("basket-2").epoch
     let results = try await journal.append([
-      JournalBatch(systemID: "basket-2", expectedSequence: 1, events: [Data([0xFF, 0x00, 0x01])])
+      JournalBatch(systemID: "basket-2", epoch: epoch, expectedSequence: 1, events: [Data([0xFF, 0x00, 0x01])])
     ])
     #expect(results == [.appended(through: 2)])
     let session = try await JournalSession.timeline(of: "basket-2", in: journal)
