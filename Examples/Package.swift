@@ -53,9 +53,9 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
       ]
     ),
-    // Seed 001's player: the HUD's auto-hide and the skip-intro countdown.
+    // The video player: the HUD's auto-hide and the skip-intro countdown.
     .target(name: "PlayerExample", dependencies: [.product(name: "FeedbackLoop", package: "FeedbackLoop")]),
-    // Seed 001's player as a statechart (the declarative layer).
+    // The video player as a statechart (the declarative layer).
     .target(
       name: "PlayerChartExample",
       dependencies: [

@@ -3,7 +3,7 @@ import CycleDrivers
 import FeedbackLoop
 import FeedbackLoopCycle
 
-/// The seed's Integer Mutation Animated sample, in a terminal: digits ask
+/// Cycle.swift's Integer Mutation Animated sample, in a terminal: digits ask
 /// for a target, and the integer walks there at 10 frames a second.
 enum AnimatedIntegerDemo {
   static let example = Example(

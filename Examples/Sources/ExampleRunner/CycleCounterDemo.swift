@@ -3,7 +3,7 @@ import CycleDrivers
 import FeedbackLoop
 import FeedbackLoopCycle
 
-/// The seed's Counter as a Cycle application, in a terminal: a screen that
+/// Cycle.swift's Counter as a Cycle application, in a terminal: a screen that
 /// draws and reads keys, and a clock that ticks every second.
 enum CycleCounterDemo {
   static let example = Example(

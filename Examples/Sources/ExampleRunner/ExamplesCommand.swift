@@ -80,8 +80,9 @@ public struct ExamplesCommand: AsyncParsableCommand {
   @Option(
     help: ArgumentHelp(
       "The seed of the durable example: which connections its server drops, and when the scripted session kills its child.",
+      discussion: "1 by default.",
       valueName: "seed"))
-  public var seed: UInt64 = 1
+  public var seed: UInt64?
 
   /// Where the durable example writes its journal as a timeline file.
   @Option(
@@ -103,6 +104,19 @@ public struct ExamplesCommand: AsyncParsableCommand {
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
     if let latency, latency < 0 { throw ValidationError("--latency must be 0 or more, not \(latency).") }
     _ = try monitorTarget()
+    try refuseDurableOptionsForOtherExamples()
+  }
+
+  /// The options only the durable example reads. Another example would run
+  /// without them and leave the user believing they took effect.
+  func refuseDurableOptionsForOtherExamples() throws {
+    guard let name, name != DurableDownloadsDemo.example.name, Examples.named(name) != nil else { return }
+    let given = [
+      dataDirectory.map { _ in "--data-directory" }, seed.map { _ in "--seed" }, timeline.map { _ in "--timeline" },
+    ].compactMap { $0 }
+    guard let first = given.first else { return }
+    throw ValidationError(
+      "\(first) is an option of the durable-downloads example only; \(name) does not read it.")
   }
 
   /// Where to stream the example, from `--monitor` and `--secret`.
@@ -134,7 +148,7 @@ public struct ExamplesCommand: AsyncParsableCommand {
       keyboard.map {
         ExampleSession(console: .standardOutput, keys: $0.keys, port: port, latency: latency, monitorTarget: target)
       } ?? ExampleSession(console: .standardOutput, port: port, latency: latency, monitorTarget: target)
-    session.durable = DurableOptions(directory: dataDirectory, seed: seed, isChild: child, timelinePath: timeline)
+    session.durable = DurableOptions(directory: dataDirectory, seed: seed ?? 1, isChild: child, timelinePath: timeline)
     defer { keyboard?.restore() }
     do {
       try await Launcher.run(name, in: session, errors: .standardError)

@@ -2,13 +2,13 @@ import FeedbackLoop
 import FeedbackLoopDeclarative
 import PlayerChartExample
 
-/// Seed 001's player as a statechart, scripted: its diagram, then a session
+/// The video player as a statechart, scripted: its diagram, then a session
 /// on the script clock (the HUD hides 3 s after the last interaction, the
 /// skip-intro countdown runs, a stop and a play resume the video by history).
 enum PlayerChartDemo {
   static let example = Example(
     name: "player-chart",
-    summary: "Seed 001's player as a statechart: nested states, parallel regions, history, delays",
+    summary: "The video player as a statechart: nested states, parallel regions, history, delays",
     run: run
   )
 

@@ -30,6 +30,18 @@ struct CommandOptionsTests {
     #expect(Self.failure(["search", "--port", "-1"]).message == "--port must be between 0 and 65535.")
   }
 
+  @Test func theDurableExamplesOptionsAreRefusedForAnotherExample() throws {
+    #expect(
+      Self.failure(["counter", "--seed", "3"]).message
+        == "--seed is an option of the durable-downloads example only; counter does not read it.")
+    #expect(Self.failure(["search", "--timeline", "t.jsonl"]).message.hasPrefix("--timeline is an option"))
+    #expect(Self.failure(["app", "--data-directory", "/tmp/x"]).message.hasPrefix("--data-directory is an option"))
+    let durable = try #require(
+      try ExamplesCommand.parseAsRoot(["durable-downloads", "--seed", "3", "--data-directory", "/tmp/x"])
+        as? ExamplesCommand)
+    #expect(durable.seed == 3)
+  }
+
   @Test func monitorTakesAPortOrHostAndPortWithItsSecret() throws {
     let command = try #require(
       try ExamplesCommand.parseAsRoot(["app", "--monitor", "7071", "--secret", "s"]) as? ExamplesCommand)
