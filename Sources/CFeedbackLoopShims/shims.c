@@ -5,7 +5,7 @@
 #include <time.h>
 
 _Thread_local const void *fl_tls_current_drainer = NULL;
-_Thread_local fl_last_read fl_tls_last_read = {NULL, 0, 0};
+_Thread_local fl_last_read fl_tls_last_read = {{NULL}, {0}, {0}, 0};
 _Thread_local char fl_tls_thread_marker = 0;
 
 /// Records the thread entering the guard (see `reducer`).

@@ -191,4 +191,42 @@ struct DeepScopeTests {
     leaf.send(1)
     #expect(root.state.inner.inner.inner.inner.inner.inner.inner.inner.inner.inner == 14)
   }
+  @Test(
+    "at depths 1, 5 and 10, a scoped store's event changes its own part only, its readers hear of it once, other depths' readers not; after a stop its sends are discarded"
+  )
+  func eachDepthSendsToItsOwnPart() {
+    let root = Store(initial: Self.initial, reduce: Self.reduceTen)
+    let one = Self.down(root)
+    let five: Store<Five, FiveEvent> = Self.down(Self.down(Self.down(Self.down(one))))
+    let ten: Store<Int, Int> = Self.down(Self.down(Self.down(Self.down(Self.down(five)))))
+    let oneReader = Tracker { _ = one.own }
+    let fiveReader = Tracker { _ = five.own }
+    let tenReader = Tracker { _ = ten.state }
+
+    one.send(.own)
+    #expect(root.state.inner.own == 1 && root.state.own == 0)
+    #expect(one.own == 1 && five.own == 0 && ten.state == 0)
+    #expect(oneReader.count == 1 && fiveReader.count == 0 && tenReader.count == 0)
+    oneReader.rearm()
+
+    five.send(.own)
+    #expect(root.state.inner.inner.inner.inner.inner.own == 1)
+    #expect(one.own == 1 && five.own == 1 && ten.state == 0)
+    #expect(oneReader.count == 1 && fiveReader.count == 1 && tenReader.count == 0)
+    fiveReader.rearm()
+
+    ten.send(4)
+    #expect(root.state.inner.inner.inner.inner.inner.inner.inner.inner.inner.inner == 4)
+    #expect(one.own == 1 && five.own == 1 && ten.state == 4)
+    #expect(oneReader.count == 1 && fiveReader.count == 1 && tenReader.count == 1)
+    tenReader.rearm()
+
+    root.stop()
+    one.send(.own)
+    five.send(.own)
+    ten.send(4)
+    #expect(one.isStopped && five.isStopped && ten.isStopped)
+    #expect(one.own == 1 && five.own == 1 && ten.state == 4, "a stopped store's sends are discarded")
+    #expect(root.state.inner.inner.inner.inner.inner.inner.inner.inner.inner.inner == 4)
+  }
 }

@@ -1,9 +1,10 @@
 import FeedbackLoop
 
 /// W10alt (red team, issue 17): W10, but the reader reads a second, idle
-/// system between two reads of the busy one. `fl_remember_read` keeps the
-/// last system a thread read, so a reader that alternates is never paced:
-/// it loads the owner's guard line as often as an unpaced W10 reader.
+/// system between two reads of the busy one. `fl_remember_read` kept only
+/// the last system a thread read, so a reader that alternated was never
+/// paced: it loaded the owner's guard line as often as an unpaced W10
+/// reader. It now remembers the last four (`FL_READ_MEMORY`).
 /// Compare with W10alone and W10 in the same run.
 public enum AlternatingReader {
   public static let workload = Workload(

@@ -29,6 +29,36 @@ public enum ScopedStoreSend {
       makeTrial: { MainActor.assumeIsolated { trial(depth: depth, readEach: true) } })
   }
 
+  /// W12nested-10: W12scoped-10's state and events, the events wrapped ten
+  /// levels deep beforehand and sent to the root store: what the root's
+  /// send of that state costs, without the scoped stores' way up.
+  public static let nestedRootWorkload = Workload(
+    id: "W12nested-10", summary: "20,000 sends of events wrapped 10 levels deep to the root store of W12scoped-10",
+    operations: eventCount, runs: 11,
+    makeTrial: { MainActor.assumeIsolated { nestedRootTrial() } })
+
+  @MainActor
+  static func nestedRootTrial() -> Trial {
+    let five = Depth5(inner: .init(inner: .init(inner: .init(inner: .init(inner: CountState())))))
+    let root = Store(
+      initial: Depth10(inner: .init(inner: .init(inner: .init(inner: .init(inner: five))))),
+      reduce: Depth10.reduce)
+    let events: [NestedEvent<NestedEvent<NestedEvent<NestedEvent<NestedEvent<Depth5Event>>>>>] =
+      Counter.events(count: eventCount).map { event in
+        .inner(.inner(.inner(.inner(.inner(.inner(.inner(.inner(.inner(.inner(event))))))))))
+      }
+    let expected = Counter.finalState(count: eventCount)
+    return Trial(
+      run: { @MainActor in
+        for event in events { root.send(event) }
+      },
+      finish: { @MainActor in
+        let count = root.state.inner.inner.inner.inner.inner.inner.inner.inner.inner.inner.count
+        check(count == expected, "W12nested-10 ended at \(count)")
+        root.stop()
+      })
+  }
+
   @MainActor
   static func trial(depth: Int, readEach: Bool) -> Trial {
     switch depth {
@@ -123,3 +153,4 @@ enum NestedEvent<Inner: Sendable>: Sendable {
 
 typealias Depth5 = Nested<Nested<Nested<Nested<Nested<CountState>>>>>
 typealias Depth10 = Nested<Nested<Nested<Nested<Nested<Depth5>>>>>
+typealias Depth5Event = NestedEvent<NestedEvent<NestedEvent<NestedEvent<NestedEvent<CounterEvent>>>>>

@@ -46,7 +46,8 @@ public enum Workloads {
   public static let store: [Workload] = [
     StoreSend.workload, StoreSend.plain, StoreTracked.workload, StoreTracked.plain, StoreFields.workload,
     ScopedStoreSend.workload(depth: 1), ScopedStoreSend.workload(depth: 5), ScopedStoreSend.workload(depth: 10),
-    ScopedStoreSend.readingWorkload(depth: 0), ScopedStoreSend.readingWorkload(depth: 10),
+    ScopedStoreSend.nestedRootWorkload, ScopedStoreSend.readingWorkload(depth: 0),
+    ScopedStoreSend.readingWorkload(depth: 10),
   ]
 
   /// Many threads at once (issue 17), each beside its baseline: W9 with

@@ -10,7 +10,8 @@
 //                            W6dict-100, W6dictplain, W6 by id)
 //                            and the UI store on the main actor (W12, W12plain, W13,
 //                            W13plain, W14; W12scoped-1, W12scoped-5, W12scoped-10, W12
-//                            sent to a store scoped that many levels deep; W12read and
+//                            sent to a store scoped that many levels deep; W12nested-10,
+//                            W12scoped-10's events sent to its root store; W12read and
 //                            W12scopedread-10, the root and the deepest store read after
 //                            each send); W8, a statechart's reducer,
 //                            and W8flat, the same behaviour as a flat enum reducer;

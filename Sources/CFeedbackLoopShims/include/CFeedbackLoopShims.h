@@ -223,38 +223,51 @@ static inline bool fl_reducing_on_this_thread(fl_loop_control *_Nonnull control)
   return (sequence & 1) != 0 &&
          atomic_load_explicit((_Atomic(const void *) *)&control->reducer, memory_order_relaxed) == fl_thread_identity();
 }
-/// What the calling thread's last read of a state from another thread saw:
-/// which system, its guard's sequence then, and how many reads in a row
-/// found that sequence unchanged.
+/// What the calling thread's last reads of states from other threads saw,
+/// one entry per system it read lately (`FL_READ_MEMORY` of them, the
+/// oldest replaced first): which system, its guard's sequence then, and
+/// how many reads in a row found that sequence unchanged. Several, so that
+/// a thread that reads a busy system between reads of others (an idle
+/// one, say) is paced as one that polls it alone: with a single entry,
+/// each read of another system made the next read of the busy one a first
+/// read, which never pauses.
+#define FL_READ_MEMORY 4
 typedef struct fl_last_read {
-  const void *_Nullable control;
-  uint64_t sequence;
-  uint64_t unchanged;
+  const void *_Nullable control[FL_READ_MEMORY];
+  uint64_t sequence[FL_READ_MEMORY];
+  uint64_t unchanged[FL_READ_MEMORY];
+  /// The entry the next system not in the table replaces.
+  uint32_t next;
 } fl_last_read;
 extern _Thread_local fl_last_read fl_tls_last_read;
 /// Remembers this read; returns whether the thread polls a busy system:
-/// its read before was of the same system, which reduced at least once in
-/// the last `FL_POLLING_WINDOW` reads. Wide: an owner whose cache lines an
-/// unpaced reader keeps taking can go hundreds of that reader's reads
-/// without a reduction, and a window of 16 let such a reader run unpaced
-/// (W10reads). A poller of a system that just went idle pauses at most
-/// that many times more.
+/// it read the same system before (and no more than `FL_READ_MEMORY` - 1
+/// other systems since), and that system reduced at least once in the
+/// thread's last `FL_POLLING_WINDOW` reads of it. Wide: an owner whose
+/// cache lines an unpaced reader keeps taking can go hundreds of that
+/// reader's reads without a reduction, and a window of 16 let such a
+/// reader run unpaced (W10reads). A poller of a system that just went idle
+/// pauses at most that many times more.
 #define FL_POLLING_WINDOW 256
 static inline bool fl_remember_read(const void *_Nonnull control, uint64_t sequence) {
   fl_last_read *last = &fl_tls_last_read;
-  if (last->control != control) {
-    last->control = control;
-    last->sequence = sequence;
-    last->unchanged = FL_POLLING_WINDOW;
+  uint32_t entry = 0;
+  while (entry < FL_READ_MEMORY && last->control[entry] != control) entry += 1;
+  if (entry == FL_READ_MEMORY) {
+    entry = last->next;
+    last->next = (entry + 1) % FL_READ_MEMORY;
+    last->control[entry] = control;
+    last->sequence[entry] = sequence;
+    last->unchanged[entry] = FL_POLLING_WINDOW;
     return false;
   }
-  if (last->sequence != sequence) {
-    last->sequence = sequence;
-    last->unchanged = 0;
+  if (last->sequence[entry] != sequence) {
+    last->sequence[entry] = sequence;
+    last->unchanged[entry] = 0;
     return true;
   }
-  if (last->unchanged >= FL_POLLING_WINDOW) return false;
-  last->unchanged += 1;
+  if (last->unchanged[entry] >= FL_POLLING_WINDOW) return false;
+  last->unchanged[entry] += 1;
   return true;
 }
 /// Whether a read of `control` by the calling thread, which saw `sequence`,
