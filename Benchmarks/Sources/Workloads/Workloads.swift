@@ -34,7 +34,8 @@ public enum Workloads {
     Composition.workload(children: 1_000, throughCase: true),
     Composition.deep(levels: 1), Composition.deep(levels: 5), Composition.deep(levels: 10),
     Composition.deepThroughCase(levels: 1), Composition.deepThroughCase(levels: 5),
-    Composition.deepThroughCase(levels: 10), Composition.mixedLevels,
+    Composition.deepThroughCase(levels: 10), Composition.mixedLevels, Composition.mixedLevelsByID,
+  ] + Composition.byIDKinds + [
     RecordedInputThroughput.emptyMonitor, RecordedInputThroughput.inMemory, RecordedInputThroughput.toFile,
     MetricsInputThroughput.noBackend, MetricsInputThroughput.inMemory,
   ]

@@ -312,6 +312,28 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   }
 }
 
+extension LeafPath {
+  /// The by-id form of ``byIDFeedback(name:children:embed:)`` that further
+  /// lifts compose (ByIDPath.swift); `nil` if `children` is not a stored
+  /// property (no offset), where the lifts keep the recipe's path.
+  @inlinable
+  func byIDPath<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
+    children: KeyPath<Parent, TrackedDictionary<ID, State>>,
+    embed: @escaping @Sendable (ID, Event) -> ParentEvent
+  ) -> (any ByIDPath<Parent, ParentEvent>)? {
+    guard let offset = MemoryLayout<Parent>.offset(of: children) else { return nil }
+    let effect = self.effect
+    return ByIDLeafPath<Parent, ParentEvent, ID, State>(
+      logic: logic, makeMemory: makeMemory, leafOffset: self.offset, leafPresence: presence,
+      effect: { id, box in
+        let inner = effect(box)
+        if case .none = inner.operation { return Effect<ParentEvent>(.none) }
+        return inner.map { embed(id, $0) }
+      },
+      childrenOffset: offset, childrenPresence: [])
+  }
+}
+
 /// A projection of a stored property: its byte offset read directly where
 /// the key path has one, the key path otherwise. A key path applied at run
 /// time goes through the runtime's generic projection, about a hundred

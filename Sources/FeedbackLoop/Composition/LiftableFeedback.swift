@@ -30,15 +30,20 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   /// The feedback's lifts composed into one path, for the kinds that have
   /// one (the query feedback) and lifts with an offset.
   @usableFromInline let path: LeafPath<State, Event>?
+  /// For a feedback lifted by id through a ``LeafPath`` at a stored
+  /// property: its way to the children, which further lifts compose (see
+  /// ByIDPath.swift); `nil` otherwise.
+  @usableFromInline let byID: (any ByIDPath<State, Event>)?
 
   @usableFromInline
   init(
     _ recipe: any FeedbackRecipe<State, Event>, built: Feedback<State, Event>? = nil,
-    path: LeafPath<State, Event>? = nil
+    path: LeafPath<State, Event>? = nil, byID: (any ByIDPath<State, Event>)? = nil
   ) {
     self.recipe = recipe
     self.built = built
     self.path = path
+    self.byID = byID
   }
 
   /// The recipe lifted, and the path too where it composes: the fast form
@@ -189,10 +194,12 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     name prefix: String
   ) -> LiftableFeedback<Parent, Case.Parent> where Case.Child == Event {
     let embed: @Sendable (Event) -> Case.Parent = { event.embed($0) }
-    return LiftableFeedback<Parent, Case.Parent>.lifted(
-      recipe.lifted(
-        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: { event.extract($0) })),
-      path: self.path?.lifted(state: path, embed: embed))
+    let lifted: any FeedbackRecipe<Parent, Case.Parent> = recipe.lifted(
+      ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: { event.extract($0) }))
+    if let byID, let outer = MemoryLayout<Parent>.offset(of: path) {
+      return .liftedByID(lifted, byID.lifted(offset: outer, presence: nil, embed: embed))
+    }
+    return LiftableFeedback<Parent, Case.Parent>.lifted(lifted, path: self.path?.lifted(state: path, embed: embed))
   }
 
   /// This feedback, lifted into a parent whose state holds the child's as
@@ -208,10 +215,14 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     name prefix: String
   ) -> LiftableFeedback<Parent, Case.Parent> where Case.Child == Event {
     let embed: @Sendable (Event) -> Case.Parent = { event.embed($0) }
-    return LiftableFeedback<Parent, Case.Parent>.lifted(
-      recipe.lifted(
-        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: { event.extract($0) })),
-      path: self.path?.lifted(optional: path, embed: embed))
+    let lifted: any FeedbackRecipe<Parent, Case.Parent> = recipe.lifted(
+      ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: { event.extract($0) }))
+    if let byID, let outer = MemoryLayout<Parent>.offset(of: path) {
+      // An `Optional`'s payload starts at its own offset 0 (see `LeafPath`).
+      let here = PresenceCheck(offset: outer) { $0.assumingMemoryBound(to: State?.self).pointee != nil }
+      return .liftedByID(lifted, byID.lifted(offset: outer, presence: here, embed: embed))
+    }
+    return LiftableFeedback<Parent, Case.Parent>.lifted(lifted, path: self.path?.lifted(optional: path, embed: embed))
   }
 
   /// This feedback, lifted into a parent whose state holds children by id:
@@ -244,7 +255,17 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     else { return nil }
     guard let leaf = self.path else { return LiftableFeedback<Parent, Case.Parent>(lifted) }
     return LiftableFeedback<Parent, Case.Parent>(
-      lifted, built: leaf.byIDFeedback(name: lifted.name, children: path, embed: embed))
+      lifted, built: leaf.byIDFeedback(name: lifted.name, children: path, embed: embed),
+      byID: leaf.byIDPath(children: path, embed: embed))
+  }
+
+  /// A feedback lifted by id, lifted once more through `byID`: built by
+  /// the path, the recipe kept for its name.
+  @inlinable
+  static func liftedByID(_ recipe: any FeedbackRecipe<State, Event>, _ byID: any ByIDPath<State, Event>)
+    -> LiftableFeedback
+  {
+    LiftableFeedback(recipe, built: byID.feedback(name: recipe.name), byID: byID)
   }
 }
 
