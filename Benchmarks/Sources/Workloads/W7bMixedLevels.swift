@@ -76,7 +76,8 @@ extension Composition {
         let initial = PaddedLevel(inner: PaddedLevel(inner: PaddedLevel(inner: PaddedLevel(inner: optional))))
         if toChildrenByID {
           typealias Five = LevelEvent<LevelEvent<LevelEvent<LevelEvent<LevelEvent<Child.Event>>>>>
-          let events = (0..<eventCount).map { index -> LevelEvent<LevelEvent<LevelEvent<LevelEvent<OptionalLevelEvent<Five>>>>> in
+          let events = (0..<eventCount).map {
+            index -> LevelEvent<LevelEvent<LevelEvent<LevelEvent<OptionalLevelEvent<Five>>>>> in
             .inner(.inner(.inner(.inner(.other(1 + index % 2, .tick)))))
           }
           let system = System(initial: initial, feature: ten)

@@ -106,6 +106,7 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   ///   .after(.seconds(5), send: .bufferingTimedOut)
   /// }
   /// ```
+  @inlinable
   public static func predicate(
     _ predicate: @escaping @Sendable (State) -> Bool,
     whenFalse: WhenPredicateIsFalse,
@@ -115,16 +116,28 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     line: UInt = #line,
     effects: @escaping @Sendable (State) -> Effect<Event>
   ) -> LiftableFeedback {
-    LiftableFeedback(
-      PredicateRecipe(
-        name: FeedbackLabel(explicit: name, kind: "predicate", fileID: fileID, line: line).text,
-        strategy: strategy,
-        evaluate: { state in
-          if predicate(state) { return .trigger(effects(state), because: "\(state)") }
-          // `.absent` cancels the running effect (and the queued ones), as
-          // the core's `.cancelRunning` does.
-          return whenFalse == .cancelRunning ? .absent : .skip
-        }))
+    let label = label(name, kind: "predicate", fileID: fileID, line: line)
+    let path = LeafPath<State, Event>.predicate(predicate, whenFalse: whenFalse, strategy: strategy, effects: effects)
+    return LiftableFeedback(
+      predicateRecipe(label, predicate, whenFalse: whenFalse, strategy: strategy, effects: effects),
+      built: path.feedback(name: label), path: path)
+  }
+
+  /// The predicate feedback's recipe, for the lifts that have no path (a
+  /// computed property on the way).
+  @usableFromInline
+  static func predicateRecipe(
+    _ label: String, _ predicate: @escaping @Sendable (State) -> Bool, whenFalse: WhenPredicateIsFalse,
+    strategy: ExecutionStrategy, effects: @escaping @Sendable (State) -> Effect<Event>
+  ) -> any FeedbackRecipe<State, Event> {
+    PredicateRecipe(
+      name: label, strategy: strategy,
+      evaluate: { state in
+        if predicate(state) { return .trigger(effects(state), because: "\(state)") }
+        // `.absent` cancels the running effect (and the queued ones), as
+        // the core's `.cancelRunning` does.
+        return whenFalse == .cancelRunning ? .absent : .skip
+      })
   }
 
   /// An event-triggered feedback, spelled as

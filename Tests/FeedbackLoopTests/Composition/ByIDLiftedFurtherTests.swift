@@ -148,7 +148,6 @@ import Testing
     let computed = Self.run(computed: true, events)
     #expect(stored.started == ["1", "2", "1", "2", "2", "1", "1"])
     #expect(stored.cancelled == ["1", "2", "2", "1", "1"])
-    #expect(stored.running == 1)
     #expect(stored.state.middle?.inner.items[1] == Counter.State(value: 13))
     #expect(stored.started == computed.started)
     #expect(stored.cancelled == computed.cancelled)
