@@ -15,6 +15,11 @@ import Testing
   struct Inner: Sendable, Equatable {
     var padding = "the children are not at offset 0"
     var items: TrackedDictionary<Int, Counter.State> = [:]
+    /// The same children behind a computed property: the recipe's path.
+    var computedItems: TrackedDictionary<Int, Counter.State> {
+      get { items }
+      set { items = newValue }
+    }
   }
 
   enum InnerEvent: Sendable, Equatable {
@@ -154,5 +159,70 @@ import Testing
     #expect(stored.finished == computed.finished)
     #expect(stored.state == computed.state)
     #expect(stored.running == computed.running)
+  }
+
+  /// A counter whose predicate feedback fires at every odd value.
+  static let odd = Feature<Counter.State, Counter.Event>(
+    name: "odd", reducer: Reducer { state, event in if case .set(let value) = event { state.value = value } },
+    feedbacks: [
+      .predicate({ $0.value % 2 == 1 }, whenFalse: .cancelRunning, name: "odd") { _ in
+        .after(.seconds(100), send: .set(0))
+      }
+    ])
+
+  @Test("a liftable predicate feedback has a path, and keeps it lifted by id and lifted further")
+  func predicateHasAPath() {
+    #expect(Self.odd.feedbacks.allSatisfy { $0.path != nil })
+    let byID = Self.odd.lifted(children: \Inner.items, event: ToItem())
+    #expect(byID.feedbacks.allSatisfy { $0.byID != nil })
+    let further = byID.lifted(state: \Middle.inner, event: Same())
+    #expect(further.feedbacks.allSatisfy { $0.byID != nil })
+  }
+
+  @Test(
+    "G5 a predicate feedback's effect is described by the state that triggered it, alone and by id by the child's id")
+  func predicateTriggers() {
+    let harness = Harness()
+    let activity = ActivityLog<Counter.State, Counter.Event>()
+    let alone = System(
+      initial: Counter.State(), feature: Self.odd, environment: harness.environment, monitor: activity.monitor)
+    for value in [1, 2, 3, 3] { alone.send(.set(value)) }
+    harness.settle()
+    #expect(activity.started.compactMap(\.trigger) == ["State(value: 1)", "State(value: 3)", "State(value: 3)"])
+    alone.stop()
+
+    // By id, through the path and through the recipe (a computed
+    // property): the same effects, named by the child's id. The monitor
+    // keeps every state, so each write copies the children and both read
+    // them whole, triggering every child whose predicate holds.
+    func byIDTriggers(computed: Bool) -> [String] {
+      let activity = ActivityLog<Inner, InnerEvent>()
+      let own = Feature<Inner, InnerEvent>(
+        name: "own",
+        reducer: Reducer { state, event in
+          switch event {
+          case .add(let id): state.items[id] = Counter.State()
+          case .remove(let id): state.items[id] = nil
+          case .item: break
+          }
+        })
+      let lifted =
+        computed
+        ? Self.odd.lifted(children: \Inner.computedItems, event: ToItem()).feature
+        : Self.odd.lifted(children: \Inner.items, event: ToItem()).feature
+      let system = System(
+        initial: Inner(), feature: .combine(name: "inner", own, lifted), environment: harness.environment,
+        monitor: activity.monitor)
+      let events: [InnerEvent] = [
+        .add(1), .add(2), .item(1, .set(1)), .item(2, .set(2)), .item(2, .set(5)), .item(1, .set(4)), .remove(2),
+      ]
+      for event in events { system.send(event) }
+      harness.settle()
+      defer { system.stop() }
+      return activity.started.compactMap(\.trigger) + ["cancelled:"] + activity.cancelled.compactMap(\.trigger)
+    }
+    let path = byIDTriggers(computed: false)
+    #expect(path.starts(with: ["1"]) && path.contains("2"))
+    #expect(path == byIDTriggers(computed: true))
   }
 }
