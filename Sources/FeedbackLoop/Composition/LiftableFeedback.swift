@@ -28,7 +28,7 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   /// recipe makes it, generically.
   @usableFromInline let built: Feedback<State, Event>?
   /// The feedback's lifts composed into one path, for the kinds that have
-  /// one (the query feedback) and lifts with an offset.
+  /// one (the query and predicate feedbacks) and lifts with an offset.
   @usableFromInline let path: LeafPath<State, Event>?
   /// For a feedback lifted by id through a ``LeafPath`` at a stored
   /// property: its way to the children, which further lifts compose (see
