@@ -56,21 +56,44 @@ extension Composition {
       .combined(with: Child.feature.lifted(children: \OptionalLevel<Inner.State>.others, event: IntoOtherChild()))
   }
 
-  /// W7bmix-10.
-  public static let mixedLevels = Workload(
-    id: "W7bmix-10",
-    summary: "the child feature through ten levels: padded, optional beside children by id, padded",
-    operations: eventCount, runs: 9,
-    makeTrial: {
-      let five = pad(pad(pad(pad(pad(Child.feature)))))
-      let ten = pad(pad(pad(pad(optionalBesideOthers(five)))))
-      let innerFive = PaddedLevel(
-        inner: PaddedLevel(inner: PaddedLevel(inner: PaddedLevel(inner: PaddedLevel(inner: Child.State())))))
-      let optional = OptionalLevel(inner: innerFive, others: [1: Child.State(), 2: Child.State()])
-      let initial = PaddedLevel(inner: PaddedLevel(inner: PaddedLevel(inner: PaddedLevel(inner: optional))))
-      return deepTrial(
-        ten, initial: initial,
-        event: .inner(.inner(.inner(.inner(.inner(.inner(.inner(.inner(.inner(.inner(.tick)))))))))),
-        count: { $0.inner.inner.inner.inner.inner?.inner.inner.inner.inner.inner.count ?? -1 })
-    })
+  /// W7bmix-10; W7bmixid-10 sends its events to one of the children by id
+  /// instead (four padded levels above them), alternating between the two.
+  public static let mixedLevels = mixed(toChildrenByID: false)
+  public static let mixedLevelsByID = mixed(toChildrenByID: true)
+
+  static func mixed(toChildrenByID: Bool) -> Workload {
+    Workload(
+      id: toChildrenByID ? "W7bmixid-10" : "W7bmix-10",
+      summary: "the child feature through ten levels: padded, optional beside children by id, padded"
+        + (toChildrenByID ? "; the events for the children by id" : ""),
+      operations: eventCount, runs: 9,
+      makeTrial: {
+        let five = pad(pad(pad(pad(pad(Child.feature)))))
+        let ten = pad(pad(pad(pad(optionalBesideOthers(five)))))
+        let innerFive = PaddedLevel(
+          inner: PaddedLevel(inner: PaddedLevel(inner: PaddedLevel(inner: PaddedLevel(inner: Child.State())))))
+        let optional = OptionalLevel(inner: innerFive, others: [1: Child.State(), 2: Child.State()])
+        let initial = PaddedLevel(inner: PaddedLevel(inner: PaddedLevel(inner: PaddedLevel(inner: optional))))
+        if toChildrenByID {
+          typealias Five = LevelEvent<LevelEvent<LevelEvent<LevelEvent<LevelEvent<Child.Event>>>>>
+          let events = (0..<eventCount).map {
+            index -> LevelEvent<LevelEvent<LevelEvent<LevelEvent<OptionalLevelEvent<Five>>>>> in
+            .inner(.inner(.inner(.inner(.other(1 + index % 2, .tick)))))
+          }
+          let system = System(initial: initial, feature: ten)
+          return Trial(
+            run: { system.send(contentsOf: events) },
+            finish: {
+              let others = system.state.inner.inner.inner.inner.others
+              let count = (others[1]?.count ?? 0) + (others[2]?.count ?? 0)
+              check(count == eventCount, "W7bmixid-10 ended at \(count)")
+              system.stop()
+            })
+        }
+        return deepTrial(
+          ten, initial: initial,
+          event: .inner(.inner(.inner(.inner(.inner(.inner(.inner(.inner(.inner(.inner(.tick)))))))))),
+          count: { $0.inner.inner.inner.inner.inner?.inner.inner.inner.inner.inner.count ?? -1 })
+      })
+  }
 }

@@ -18,26 +18,28 @@ public enum Workloads {
   /// platform's own primitives on the same machine, in the same run, and
   /// other ways to write a workload (W2 with the DSL, W3 with closure queries,
   /// W6 over a `TreeSet` and over a `Set`, W6 by id).
-  public static let references: [Workload] = [
-    TaskChain.workload, LockPairs.workload, DeclaredPingPong.workload, ManyFeedbacks.plain,
-    KeyedChurn.foldWorkload(keys: 1_000), KeyedChurn.foldWorkload(keys: 100), KeyedChurn.foldWorkload(keys: 10_000),
-    KeyedChurn.treeWorkload(keys: 1_000), KeyedChurn.treeWorkload(keys: 100),
-    KeyedChurn.setWorkload(keys: 1_000), KeyedChurn.setWorkload(keys: 100),
-    KeyedChurnByID.workload(ids: 1_000), KeyedChurnByID.workload(ids: 100), KeyedChurnByID.plainWorkload,
-    Statechart3Deep.workload, Statechart3Deep.flatWorkload,
-    CycleRouter.workload, CycleRouter.skipWorkload(passiveDrivers: 0), CycleRouter.skipWorkload(passiveDrivers: 3),
-    CycleRouter.skipWorkload(passiveDrivers: 30), CycleSkipBaselines.comparison,
-    CycleSkipBaselines.filterAndComparison,
-    CycleAnimation.workload, CycleAnimation.longWorkload,
-    Composition.workload(children: 1_000), Composition.workload(children: 100),
-    Composition.workload(children: 10_000), Composition.single,
-    Composition.workload(children: 1_000, throughCase: true),
-    Composition.deep(levels: 1), Composition.deep(levels: 5), Composition.deep(levels: 10),
-    Composition.deepThroughCase(levels: 1), Composition.deepThroughCase(levels: 5),
-    Composition.deepThroughCase(levels: 10), Composition.mixedLevels,
-    RecordedInputThroughput.emptyMonitor, RecordedInputThroughput.inMemory, RecordedInputThroughput.toFile,
-    MetricsInputThroughput.noBackend, MetricsInputThroughput.inMemory,
-  ]
+  public static let references: [Workload] =
+    [
+      TaskChain.workload, LockPairs.workload, DeclaredPingPong.workload, ManyFeedbacks.plain,
+      KeyedChurn.foldWorkload(keys: 1_000), KeyedChurn.foldWorkload(keys: 100), KeyedChurn.foldWorkload(keys: 10_000),
+      KeyedChurn.treeWorkload(keys: 1_000), KeyedChurn.treeWorkload(keys: 100),
+      KeyedChurn.setWorkload(keys: 1_000), KeyedChurn.setWorkload(keys: 100),
+      KeyedChurnByID.workload(ids: 1_000), KeyedChurnByID.workload(ids: 100), KeyedChurnByID.plainWorkload,
+      Statechart3Deep.workload, Statechart3Deep.flatWorkload,
+      CycleRouter.workload, CycleRouter.skipWorkload(passiveDrivers: 0), CycleRouter.skipWorkload(passiveDrivers: 3),
+      CycleRouter.skipWorkload(passiveDrivers: 30), CycleSkipBaselines.comparison,
+      CycleSkipBaselines.filterAndComparison,
+      CycleAnimation.workload, CycleAnimation.longWorkload,
+      Composition.workload(children: 1_000), Composition.workload(children: 100),
+      Composition.workload(children: 10_000), Composition.single,
+      Composition.workload(children: 1_000, throughCase: true),
+      Composition.deep(levels: 1), Composition.deep(levels: 5), Composition.deep(levels: 10),
+      Composition.deepThroughCase(levels: 1), Composition.deepThroughCase(levels: 5),
+      Composition.deepThroughCase(levels: 10), Composition.mixedLevels, Composition.mixedLevelsByID,
+    ] + Composition.byIDKinds + [
+      RecordedInputThroughput.emptyMonitor, RecordedInputThroughput.inMemory, RecordedInputThroughput.toFile,
+      MetricsInputThroughput.noBackend, MetricsInputThroughput.inMemory,
+    ]
 
   /// The UI store on the main actor (W12 to W14, and W12 through scoped
   /// stores), each beside what an app

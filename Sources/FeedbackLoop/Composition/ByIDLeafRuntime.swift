@@ -104,6 +104,34 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
     }
   }
 
+  /// Whether the children at `children` are the ones of the last state
+  /// (no change logged since). A lifted by-id path (ByIDPath.swift) runs
+  /// this runtime's code unspecialized, where ``onChildren(_:)`` looks up
+  /// the metadata of its children's types on entry; it asks this first,
+  /// which needs none, so that a state that left the children alone costs
+  /// a comparison.
+  @inlinable
+  final func sawChildren(_ children: UnsafePointer<TrackedDictionary<ID, Child>>) -> Bool {
+    // Unretained: the state `children` points into holds the storage.
+    unowned(unsafe) let storage = children.pointee.storage
+    let (seen, now) = (cursor, storage.log.cursor)
+    return seen.identity == now.identity && seen.generation == now.generation
+  }
+
+  /// The children's container went (an optional on the way to it is
+  /// `nil`): every child went with it, in the order they appeared, and the
+  /// next children seen are read whole.
+  @inlinable
+  final func onChildrenGone() {
+    cursor = ChangeCursor()
+    guard !trackers.isEmpty else { return }
+    // Unretained reads: `trackers` still retains every memory here.
+    let inOrder = trackers.sorted {
+      $0.value.takeUnretainedValue().appeared < $1.value.takeUnretainedValue().appeared
+    }
+    for (id, _) in inOrder { feed(id, nil) }
+  }
+
   /// Feeds child `id`'s state (or its absence) to its tracker, and acts on
   /// the step it returns.
   @inlinable

@@ -135,12 +135,16 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let presence: [PresenceCheck]
   /// The effect in a tracker's box, its events embedded into `Event`.
   @usableFromInline let effect: @Sendable (EffectTrigger) -> Effect<Event>
+  /// The feedback's kind, as monitors show it.
+  @usableFromInline let kind: StaticString
 
   @inlinable
   init(
     logic: @escaping LeafLogic, makeMemory: @escaping @Sendable () -> LeafMemory, strategy: ExecutionStrategy,
-    offset: Int, presence: [PresenceCheck], effect: @escaping @Sendable (EffectTrigger) -> Effect<Event>
+    offset: Int, presence: [PresenceCheck], effect: @escaping @Sendable (EffectTrigger) -> Effect<Event>,
+    kind: StaticString = "query"
   ) {
+    self.kind = kind
     self.logic = logic
     self.makeMemory = makeMemory
     self.strategy = strategy
@@ -173,6 +177,30 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
       makeMemory: { QueryMemory<Query>() },
       strategy: strategy, offset: 0, presence: [],
       effect: { unsafeDowncast($0, to: EffectBox<Event>.self).effect })
+  }
+
+  /// A level-triggered predicate feedback's logic (G5): every state for
+  /// which `predicate` holds restarts the effect (described by the state,
+  /// when a monitor asks); one for which it does not leaves it alone, or
+  /// cancels it (`whenFalse`); no state cancels it. The same steps as the
+  /// predicate's recipe, which described every triggering state at once.
+  @inlinable
+  static func predicate(
+    _ predicate: @escaping @Sendable (State) -> Bool, whenFalse: WhenPredicateIsFalse, strategy: ExecutionStrategy,
+    effects: @escaping @Sendable (State) -> Effect<Event>
+  ) -> LeafPath {
+    let cancelsWhenFalse = whenFalse == .cancelRunning
+    return LeafPath(
+      logic: { state, _ in
+        guard let state else { return .cancel }
+        let value = state.assumingMemoryBound(to: State.self).pointee
+        guard predicate(value) else { return cancelsWhenFalse ? .cancel : .keep }
+        // Described by the state, as a query's effect is by its query.
+        return .restart(QueryEffectBox(effects(value), query: value))
+      },
+      makeMemory: { LeafMemory() },
+      strategy: strategy, offset: 0, presence: [],
+      effect: { unsafeDowncast($0, to: EffectBox<Event>.self).effect }, kind: "predicate")
   }
 
   /// Where the feedback's own state is in the state at `base`, or `nil` if
@@ -211,7 +239,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
     return LeafPath<Parent, ParentEvent>(
       logic: logic, makeMemory: makeMemory, strategy: strategy, offset: outer + offset,
       presence: presence.map { PresenceCheck(offset: outer + $0.offset, isPresent: $0.isPresent) },
-      effect: embedding(embed))
+      effect: embedding(embed), kind: kind)
   }
 
   /// This path one level up, through the stored optional `path`: absent
@@ -228,7 +256,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
     return LeafPath<Parent, ParentEvent>(
       logic: logic, makeMemory: makeMemory, strategy: strategy, offset: outer + offset,
       presence: [here] + presence.map { PresenceCheck(offset: outer + $0.offset, isPresent: $0.isPresent) },
-      effect: embedding(embed))
+      effect: embedding(embed), kind: kind)
   }
 
   /// The feedback for a system of `State`, named `name`.
@@ -237,7 +265,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
     let (logic, makeMemory, strategy, effect, path) = (
       self.logic, self.makeMemory, self.strategy, self.effect, self
     )
-    return Feedback(name: name, kind: "query", fileID: #fileID, line: #line) { id, core in
+    return Feedback(name: name, kind: kind, fileID: #fileID, line: #line) { id, core in
       let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
       let runner = runtime.unretained
       let memory = makeMemory()
@@ -309,6 +337,28 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
       }
       return runtime
     }
+  }
+}
+
+extension LeafPath {
+  /// The by-id form of ``byIDFeedback(name:children:embed:)`` that further
+  /// lifts compose (ByIDPath.swift); `nil` if `children` is not a stored
+  /// property (no offset), where the lifts keep the recipe's path.
+  @inlinable
+  func byIDPath<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
+    children: KeyPath<Parent, TrackedDictionary<ID, State>>,
+    embed: @escaping @Sendable (ID, Event) -> ParentEvent
+  ) -> (any ByIDPath<Parent, ParentEvent>)? {
+    guard let offset = MemoryLayout<Parent>.offset(of: children) else { return nil }
+    let effect = self.effect
+    return ByIDLeafPath<Parent, ParentEvent, ID, State>(
+      logic: logic, makeMemory: makeMemory, leafOffset: self.offset, leafPresence: presence,
+      effect: { id, box in
+        let inner = effect(box)
+        if case .none = inner.operation { return Effect<ParentEvent>(.none) }
+        return inner.map { embed(id, $0) }
+      },
+      childrenOffset: offset, childrenPresence: [])
   }
 }
 

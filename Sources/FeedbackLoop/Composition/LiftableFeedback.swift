@@ -28,17 +28,22 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   /// recipe makes it, generically.
   @usableFromInline let built: Feedback<State, Event>?
   /// The feedback's lifts composed into one path, for the kinds that have
-  /// one (the query feedback) and lifts with an offset.
+  /// one (the query and predicate feedbacks) and lifts with an offset.
   @usableFromInline let path: LeafPath<State, Event>?
+  /// For a feedback lifted by id through a ``LeafPath`` at a stored
+  /// property: its way to the children, which further lifts compose (see
+  /// ByIDPath.swift); `nil` otherwise.
+  @usableFromInline let byID: (any ByIDPath<State, Event>)?
 
   @usableFromInline
   init(
     _ recipe: any FeedbackRecipe<State, Event>, built: Feedback<State, Event>? = nil,
-    path: LeafPath<State, Event>? = nil
+    path: LeafPath<State, Event>? = nil, byID: (any ByIDPath<State, Event>)? = nil
   ) {
     self.recipe = recipe
     self.built = built
     self.path = path
+    self.byID = byID
   }
 
   /// The recipe lifted, and the path too where it composes: the fast form
@@ -101,6 +106,7 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   ///   .after(.seconds(5), send: .bufferingTimedOut)
   /// }
   /// ```
+  @inlinable
   public static func predicate(
     _ predicate: @escaping @Sendable (State) -> Bool,
     whenFalse: WhenPredicateIsFalse,
@@ -110,16 +116,28 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     line: UInt = #line,
     effects: @escaping @Sendable (State) -> Effect<Event>
   ) -> LiftableFeedback {
-    LiftableFeedback(
-      PredicateRecipe(
-        name: FeedbackLabel(explicit: name, kind: "predicate", fileID: fileID, line: line).text,
-        strategy: strategy,
-        evaluate: { state in
-          if predicate(state) { return .trigger(effects(state), because: "\(state)") }
-          // `.absent` cancels the running effect (and the queued ones), as
-          // the core's `.cancelRunning` does.
-          return whenFalse == .cancelRunning ? .absent : .skip
-        }))
+    let label = label(name, kind: "predicate", fileID: fileID, line: line)
+    let path = LeafPath<State, Event>.predicate(predicate, whenFalse: whenFalse, strategy: strategy, effects: effects)
+    return LiftableFeedback(
+      predicateRecipe(label, predicate, whenFalse: whenFalse, strategy: strategy, effects: effects),
+      built: path.feedback(name: label), path: path)
+  }
+
+  /// The predicate feedback's recipe, for the lifts that have no path (a
+  /// computed property on the way).
+  @usableFromInline
+  static func predicateRecipe(
+    _ label: String, _ predicate: @escaping @Sendable (State) -> Bool, whenFalse: WhenPredicateIsFalse,
+    strategy: ExecutionStrategy, effects: @escaping @Sendable (State) -> Effect<Event>
+  ) -> any FeedbackRecipe<State, Event> {
+    PredicateRecipe(
+      name: label, strategy: strategy,
+      evaluate: { state in
+        if predicate(state) { return .trigger(effects(state), because: "\(state)") }
+        // `.absent` cancels the running effect (and the queued ones), as
+        // the core's `.cancelRunning` does.
+        return whenFalse == .cancelRunning ? .absent : .skip
+      })
   }
 
   /// An event-triggered feedback, spelled as
@@ -189,10 +207,12 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     name prefix: String
   ) -> LiftableFeedback<Parent, Case.Parent> where Case.Child == Event {
     let embed: @Sendable (Event) -> Case.Parent = { event.embed($0) }
-    return LiftableFeedback<Parent, Case.Parent>.lifted(
-      recipe.lifted(
-        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: { event.extract($0) })),
-      path: self.path?.lifted(state: path, embed: embed))
+    let lifted: any FeedbackRecipe<Parent, Case.Parent> = recipe.lifted(
+      ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: { event.extract($0) }))
+    if let byID, let outer = MemoryLayout<Parent>.offset(of: path) {
+      return .liftedByID(lifted, byID.lifted(offset: outer, presence: nil, embed: embed))
+    }
+    return LiftableFeedback<Parent, Case.Parent>.lifted(lifted, path: self.path?.lifted(state: path, embed: embed))
   }
 
   /// This feedback, lifted into a parent whose state holds the child's as
@@ -208,10 +228,14 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     name prefix: String
   ) -> LiftableFeedback<Parent, Case.Parent> where Case.Child == Event {
     let embed: @Sendable (Event) -> Case.Parent = { event.embed($0) }
-    return LiftableFeedback<Parent, Case.Parent>.lifted(
-      recipe.lifted(
-        ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: { event.extract($0) })),
-      path: self.path?.lifted(optional: path, embed: embed))
+    let lifted: any FeedbackRecipe<Parent, Case.Parent> = recipe.lifted(
+      ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: { event.extract($0) }))
+    if let byID, let outer = MemoryLayout<Parent>.offset(of: path) {
+      // An `Optional`'s payload starts at its own offset 0 (see `LeafPath`).
+      let here = PresenceCheck(offset: outer) { $0.assumingMemoryBound(to: State?.self).pointee != nil }
+      return .liftedByID(lifted, byID.lifted(offset: outer, presence: here, embed: embed))
+    }
+    return LiftableFeedback<Parent, Case.Parent>.lifted(lifted, path: self.path?.lifted(optional: path, embed: embed))
   }
 
   /// This feedback, lifted into a parent whose state holds children by id:
@@ -244,7 +268,17 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     else { return nil }
     guard let leaf = self.path else { return LiftableFeedback<Parent, Case.Parent>(lifted) }
     return LiftableFeedback<Parent, Case.Parent>(
-      lifted, built: leaf.byIDFeedback(name: lifted.name, children: path, embed: embed))
+      lifted, built: leaf.byIDFeedback(name: lifted.name, children: path, embed: embed),
+      byID: leaf.byIDPath(children: path, embed: embed))
+  }
+
+  /// A feedback lifted by id, lifted once more through `byID`: built by
+  /// the path, the recipe kept for its name.
+  @inlinable
+  static func liftedByID(_ recipe: any FeedbackRecipe<State, Event>, _ byID: any ByIDPath<State, Event>)
+    -> LiftableFeedback
+  {
+    LiftableFeedback(recipe, built: byID.feedback(name: recipe.name), byID: byID)
   }
 }
 
