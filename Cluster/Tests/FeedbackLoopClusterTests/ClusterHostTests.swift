@@ -363,17 +363,21 @@ struct ClusterHostTests {
       let kept = (0..<2_000).map { "id\(10_000 + $0)" }.filter { b.shardMap.shard(of: $0) < 4 }.prefix(600)
       let last = try #require((20_000..<30_000).lazy.map { "id\($0)" }.first { b.shardMap.shard(of: $0) >= 4 })
       let journal = try await PostgresJournal.open(client: clients[0], tablePrefix: journalPrefix)
-      let encoder = JSONEncoder()
+      // As a durable system stores its events: in an envelope of schema version 1.
+      func stored(_ value: Int) throws -> Data {
+        try JSONDurableCodec().encode(
+          DurableEnvelope(version: 1, value: Delivery(sender: "s", sequence: 1, event: value)))
+      }
       let results = try await journal.append(
         try kept.map {
           JournalBatch(
             systemID: $0, expectedSequence: 0,
-            events: [try encoder.encode(Delivery(sender: "s", sequence: 1, event: 1))])
+            events: [try stored(1)])
         }
           + [
             JournalBatch(
               systemID: last, expectedSequence: 0,
-              events: [try encoder.encode(Delivery(sender: "s", sequence: 1, event: -1))])
+              events: [try stored(-1)])
           ])
       #expect(results.allSatisfy { if case .appended = $0 { true } else { false } })
       let hostA = try await host(a, clients[0], journal: journalPrefix, feedbacks: feedbacks)

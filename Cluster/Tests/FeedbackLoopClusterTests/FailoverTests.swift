@@ -342,7 +342,7 @@ struct FailoverTests {
   }
 }
 
-/// A journal's events as stored, decoded as the cluster stores them.
+/// A journal's events as stored: a durable system's envelope around the cluster's delivery.
 private struct JournalEvents {
   let prefix: String
 
@@ -351,7 +351,7 @@ private struct JournalEvents {
     for try await payload in try await client.query(
       "SELECT payload FROM \(unescaped: prefix)events", logger: Logger(label: "test")
     ).decode(Data.self) {
-      values.append(try JSONDecoder().decode(Delivery<Int>.self, from: payload).event)
+      values.append(try JSONDurableCodec().decode(DurableEnvelope<Delivery<Int>>.self, from: payload).value.event)
     }
     return values
   }
