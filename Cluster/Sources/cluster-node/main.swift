@@ -81,9 +81,17 @@ await withTaskGroup(of: Void.self) { group in
         : [
           .requests(pendingRequests) { key in
             .task {
-              try await client.query(
-                "INSERT INTO \(unescaped: calls) (key, node) VALUES (\(key), \(nodeNumber))",
-                logger: Logger(label: "cluster-node"))
+              // Called until the service answers, as an effect with an idempotency key may be.
+              while true {
+                do {
+                  try await client.query(
+                    "INSERT INTO \(unescaped: calls) (key, node) VALUES (\(key), \(nodeNumber))",
+                    logger: Logger(label: "cluster-node"))
+                  break
+                } catch {
+                  try await Task.sleep(for: .milliseconds(50))
+                }
+              }
               if effects == "stall" { try await Task.sleep(for: .seconds(3_600)) }
               return -key
             }

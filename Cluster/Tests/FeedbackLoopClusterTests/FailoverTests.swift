@@ -323,7 +323,13 @@ struct FailoverTests {
         let answers = Set(try await events.values(clients[0]).filter { $0 < 0 }.map { -$0 })
         return requests.isSubset(of: answers)
       }
-      #expect(answered, "an acknowledged request was never answered")
+      let stored = try await events.values(clients[0])
+      let unanswered = requests.subtracting(stored.filter { $0 < 0 }.map { -$0 }).sorted()
+      let called = try await callers()
+      #expect(
+        answered,
+        "acknowledged requests never answered: \(unanswered.map { "\($0) stored: \(stored.contains($0)), called by \(called[$0].map { $0.sorted() } ?? [])" })"
+      )
       kill(two.pid, SIGKILL)
       waitpid(two.pid, nil, 0)
       let resumed = try await callers().filter { $0.value.contains(1) }

@@ -315,6 +315,8 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
           do {
             // A full batch means more rows wait.
             while try await deliverInbox() == 1_000 {}
+          } catch  where Task.isCancelled {
+            return  // run() was cancelled mid-read: nothing went wrong.
           } catch {
             logger.error("cluster host could not read its inbox", metadata: ["error": "\(error)"])
           }
