@@ -227,9 +227,11 @@ struct ClusterHostTests {
   }
 
   // The one wait for real time: a lease expires on the database's clock.
+  // 3 seconds, not 1: b must still count its fresh lease by its own clock
+  // when it restores x, on a machine loaded by the other tests.
   @Test("G17 a node paused past its lease has its appends refused once another node restored the id")
   func pausedNodeRefused() async throws {
-    let settings = settings(lease: .seconds(1))
+    let settings = settings(lease: .seconds(3))
     let journal = TestServer.newTablePrefix()
     try await TestServer.shared.withClients(2) { clients in
       let a = try await ClusterNode.join(client: clients[0], nodeID: "a", settings: settings)
@@ -239,7 +241,7 @@ struct ClusterHostTests {
       let stale = try await hostA.loadedSystem("x")
       #expect(stale.state.state == [1])
       // a is paused past its lease; b joins and takes every shard.
-      try await Task.sleep(for: .milliseconds(1_300))
+      try await Task.sleep(for: .milliseconds(3_300))
       let b = try await ClusterNode.join(client: clients[1], nodeID: "b", settings: settings)
       #expect(b.ownedShards == Array(0..<8))
       let hostB = try await host(b, clients[1], journal: journal)
