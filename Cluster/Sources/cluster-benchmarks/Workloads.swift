@@ -227,7 +227,13 @@ func failover(trial: Int) async throws -> Double {
         waitpid(pid, nil, 0)
       }
     }
-    // Until both nodes hold their share.
+    // Until both nodes have sent their one event (their inbox exists) and hold their share.
+    while (1...2).contains(where: { number in
+      let text = (try? String(contentsOfFile: "\(directory)/acks-\(number)", encoding: .utf8)) ?? ""
+      return !text.contains("done")
+    }) {
+      try await Task.sleep(for: .milliseconds(20))
+    }
     var ownersOfOne: [Int] = []
     while true {
       var owners: [Int: String] = [:]
@@ -260,3 +266,6 @@ func failover(trial: Int) async throws -> Double {
     return seconds(killed.duration(to: .now))
   }
 }
+
+/// Writes `line` at once (unbuffered), so that a later failure loses no result.
+func report(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }

@@ -23,7 +23,7 @@ let rounds = arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3
 
 // MARK: - The runs
 
-print("cluster benchmarks: \(rounds) rounds; S1 \(eventCount) events, \(senderCount) senders, \(idCount) ids")
+report("cluster benchmarks: \(rounds) rounds; S1 \(eventCount) events, \(senderCount) senders, \(idCount) ids")
 var s1: [String: [Double]] = [:]
 for round in 0..<rounds {
   // The order turns each round, so that none always runs on a warmer server.
@@ -37,19 +37,19 @@ for round in 0..<rounds {
   }
 }
 for (name, values) in s1.sorted(by: { $0.key < $1.key }) {
-  print(
+  report(
     "RESULT S1 \(name): median \(Int(median(values))) events/s (runs: \(values.map { String(Int($0)) }.joined(separator: ", ")))"
   )
 }
 let (local, remote) = try await latencies()
-print(
+report(
   String(
     format: "RESULT S2 local id: p50 %.2f ms, p99 %.2f ms; remote id: p50 %.2f ms, p99 %.2f ms (%d samples each)",
     percentile(local, 0.5), percentile(local, 0.99), percentile(remote, 0.5), percentile(remote, 0.99), s2Samples))
 var s3: [Double] = []
 for trial in 1...s3Trials { s3.append(try await failover(trial: trial)) }
 let trials = s3.map { String(format: "%.2f", $0) }.joined(separator: ", ")
-print(
+report(
   String(
     format: "RESULT S3 failover after SIGKILL, lease %.1f s: median %.2f s, max %.2f s",
     Double(s3LeaseMilliseconds) / 1000, median(s3), s3.max()!) + " (trials: \(trials))")
