@@ -35,11 +35,23 @@ let package = Package(
       name: "cluster-node",
       dependencies: [
         "FeedbackLoopCluster",
+        .product(name: "FeedbackLoop", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopPostgreSQL", package: "FeedbackLoopPostgreSQL"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]
+    ),
+    // The workloads S1–S3 (`./benchmark` runs them in release mode).
+    .executableTarget(
+      name: "cluster-benchmarks",
+      dependencies: [
+        "FeedbackLoopCluster",
+        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopPostgreSQL", package: "FeedbackLoopPostgreSQL"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(

@@ -227,9 +227,11 @@ struct ClusterHostTests {
   }
 
   // The one wait for real time: a lease expires on the database's clock.
+  // 3 seconds, not 1: b must still count its fresh lease by its own clock
+  // when it restores x, on a machine loaded by the other tests.
   @Test("G17 a node paused past its lease has its appends refused once another node restored the id")
   func pausedNodeRefused() async throws {
-    let settings = settings(lease: .seconds(1))
+    let settings = settings(lease: .seconds(3))
     let journal = TestServer.newTablePrefix()
     try await TestServer.shared.withClients(2) { clients in
       let a = try await ClusterNode.join(client: clients[0], nodeID: "a", settings: settings)
@@ -239,7 +241,7 @@ struct ClusterHostTests {
       let stale = try await hostA.loadedSystem("x")
       #expect(stale.state.state == [1])
       // a is paused past its lease; b joins and takes every shard.
-      try await Task.sleep(for: .milliseconds(1_300))
+      try await Task.sleep(for: .milliseconds(3_300))
       let b = try await ClusterNode.join(client: clients[1], nodeID: "b", settings: settings)
       #expect(b.ownedShards == Array(0..<8))
       let hostB = try await host(b, clients[1], journal: journal)
@@ -249,6 +251,174 @@ struct ClusterHostTests {
         try await stale.sendDurably(Delivery(sender: "late", sequence: 1, event: 99))
       }
       #expect(try await hostB.state(of: "x") == [1])
+    }
+  }
+
+  @Test("a node keeps no sequence record for the ids it sent to once their sends are done")
+  func senderRecordsPruned() async throws {
+    let settings = settings()
+    let journal = TestServer.newTablePrefix()
+    try await TestServer.shared.withClients(1) { clients in
+      let a = try await ClusterNode.join(client: clients[0], nodeID: "a", settings: settings)
+      let hostA = try await host(a, clients[0], journal: journal)
+      // Three tasks send to 50 ids at once, two of them to the same ids.
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { for index in 0..<50 { try await hostA.send(1, to: "id\(index)") } }
+        group.addTask { for index in 0..<50 { try await hostA.send(2, to: "id\(index)") } }
+        group.addTask { for index in 0..<50 { try await hostA.send(3, to: "other\(index)") } }
+        try await group.waitForAll()
+      }
+      #expect(hostA.sequences.withLock { $0.busyTargets } == 0)
+      try await deliverAll(hostA)
+      for index in 0..<50 {
+        #expect(try await hostA.state(of: "id\(index)")?.sorted() == [1, 2])
+      }
+    }
+  }
+
+  @Test(
+    "G2 a system forgets the sequence records of senders that left the cluster once none of their rows is left, and keeps them while one waits"
+  )
+  func goneSendersForgotten() async throws {
+    let settings = settings()
+    let journal = TestServer.newTablePrefix()
+    try await TestServer.shared.withClients(3) { clients in
+      let a = try await ClusterNode.join(client: clients[0], nodeID: "a", settings: settings)
+      let b = try await ClusterNode.join(client: clients[1], nodeID: "b", settings: settings)
+      let c = try await ClusterNode.join(client: clients[2], nodeID: "c", settings: settings)
+      let hostA = try await host(a, clients[0], journal: journal)
+      let hostB = try await host(b, clients[1], journal: journal)
+      let hostC = try await host(c, clients[2], journal: journal)
+      #expect(a.owns("x"))
+      try await hostB.send(1, to: "x")
+      try await hostB.send(2, to: "x")
+      try await hostC.send(10, to: "x")
+      #expect(try await hostA.deliverInbox(limit: 1) == 1)
+      // b leaves with its second row still in the inbox, and c with none.
+      try await b.leave()
+      try await c.leave()
+      try await a.refreshLeases()
+      #expect(a.liveMembers == ["a"])
+      #expect(try await hostA.deliverInbox(limit: 1) == 1)
+      #expect(try await hostA.loadedSystem("x").state.lastSequences.keys.sorted() == ["b"])
+      try await deliverAll(hostA)
+      try await hostA.send(20, to: "x")
+      try await deliverAll(hostA)
+      let system = try await hostA.loadedSystem("x")
+      #expect(system.state.lastSequences.keys.sorted() == ["a"])
+      #expect(system.state.state == [1, 2, 10, 20])
+      // A restore from the journal folds to the same record.
+      system.stop()
+      try await system.waitForCommit()
+      let restored = try await DurableSystem.restore(
+        id: "x",
+        writer: JournalWriter(journal: try await PostgresJournal.open(client: clients[0], tablePrefix: journal)),
+        initial: DeliveredState(state: [Int]()),
+        reduce: { (delivered: inout DeliveredState<[Int]>, delivery: Delivery<Int>) in
+          delivered.reduce(delivery) { log, value in log.append(value) }
+        })
+      #expect(restored.state == system.state)
+      restored.stop()
+    }
+  }
+
+  @Test("an id that holds NUL is refused with an error that says so, and nothing is written")
+  func nulInIDRefused() async throws {
+    let settings = settings()
+    let journal = TestServer.newTablePrefix()
+    try await TestServer.shared.withClients(1) { clients in
+      let a = try await ClusterNode.join(client: clients[0], nodeID: "a", settings: settings)
+      let hostA = try await host(a, clients[0], journal: journal)
+      do {
+        try await hostA.send(1, to: "cart\u{0}42")
+        Issue.record("an id holding NUL was sent")
+      } catch ClusterError.systemIDHoldsNUL(let id) {
+        #expect(id == "cart\u{0}42")
+        #expect(ClusterError.systemIDHoldsNUL(id).description.contains("NUL"))
+      }
+      await #expect(throws: ClusterError.self) { try await hostA.state(of: "\u{0}") }
+      // Not a collision with the id before the NUL either.
+      try await hostA.send(2, to: "cart")
+      #expect(try await hostA.deliverInbox() == 1)
+      #expect(try await hostA.state(of: "cart") == [2])
+    }
+  }
+
+  @Test(
+    "a node that takes a shard over wakes its systems with effects in flight beyond the first page of the journal's ids"
+  )
+  func takeoverReadsEveryID() async throws {
+    let settings = settings()
+    let journalPrefix = TestServer.newTablePrefix()
+    let starts = Locked<[String]>([])
+    let feedbacks: [LiftableFeedback<[Int], Int>] = [
+      .query({ log in log.last.flatMap { $0 < 0 ? $0 : nil } }) { _ in
+        .run { _ in starts.withLock { $0.append("started") } }
+      }
+    ]
+    try await TestServer.shared.withClients(2) { clients in
+      let b = try await ClusterNode.join(client: clients[1], nodeID: "b", settings: settings)
+      let a = try await ClusterNode.join(client: clients[0], nodeID: "a", settings: settings)
+      #expect(try await b.refreshLeases().released == [4, 5, 6, 7])
+      // More ids than a page of the journal's list, all in b's shards but
+      // the last one, which has an effect in flight.
+      let kept = (0..<2_000).map { "id\(10_000 + $0)" }.filter { b.shardMap.shard(of: $0) < 4 }.prefix(600)
+      let last = try #require((20_000..<30_000).lazy.map { "id\($0)" }.first { b.shardMap.shard(of: $0) >= 4 })
+      let journal = try await PostgresJournal.open(client: clients[0], tablePrefix: journalPrefix)
+      // As a durable system stores its events: in an envelope of schema version 1.
+      func stored(_ value: Int) throws -> Data {
+        try JSONDurableCodec().encode(
+          DurableEnvelope(version: 1, value: Delivery(sender: "s", sequence: 1, event: value)))
+      }
+      let results = try await journal.append(
+        try kept.map {
+          JournalBatch(
+            systemID: $0, expectedSequence: 0,
+            events: [try stored(1)])
+        }
+          + [
+            JournalBatch(
+              systemID: last, expectedSequence: 0,
+              events: [try stored(-1)])
+          ])
+      #expect(results.allSatisfy { if case .appended = $0 { true } else { false } })
+      let hostA = try await host(a, clients[0], journal: journalPrefix, feedbacks: feedbacks)
+      #expect(try await a.refreshLeases().claimed == [4, 5, 6, 7])
+      #expect(try await eventually { starts.withLock { $0 } == ["started"] })
+      #expect(hostA.loadedIDs == [last])
+      await hostA.stop()
+    }
+  }
+
+  @Test("a running owner delivers the rows waiting in a shard it just claimed, without waiting for its next poll")
+  func claimWakesDelivery() async throws {
+    // A renewal interval of 10 seconds: rows delivered sooner were woken by the claim.
+    let settings = settings(lease: .seconds(30))
+    let journal = TestServer.newTablePrefix()
+    try await TestServer.shared.withClients(2) { clients in
+      let b = try await ClusterNode.join(client: clients[1], nodeID: "b", settings: settings)
+      let a = try await ClusterNode.join(client: clients[0], nodeID: "a", settings: settings)
+      let (hostA, hostB) = (
+        try await host(a, clients[0], journal: journal), try await host(b, clients[1], journal: journal)
+      )
+      #expect(a.ownedShards.isEmpty)
+      let running = Task { await hostA.run() }
+      // Bounded waits on a real database: for the LISTEN, then for the delivery.
+      let start = ContinuousClock.now
+      while !hostA.isListening.withLock({ $0 }), start.duration(to: .now) < .seconds(5) {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      try await hostB.send(1, to: "x")
+      try await b.leave()
+      #expect(try await a.refreshLeases().claimed == Array(0..<8))
+      let claimed = ContinuousClock.now
+      while try await hostA.state(of: "x") != [1], claimed.duration(to: .now) < .seconds(5) {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      #expect(try await hostA.state(of: "x") == [1])
+      running.cancel()
+      await running.value
+      await hostA.stop()
     }
   }
 }

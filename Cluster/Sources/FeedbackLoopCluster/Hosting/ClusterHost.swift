@@ -34,8 +34,12 @@ import ServiceLifecycle
 /// delivery is idempotent where the event is stored: the system's state
 /// (``DeliveredState``) keeps the last sequence it reduced of each sender,
 /// and an event at or below it is reduced as nothing. A sender numbers its
-/// events per id and inserts them one at a time per id, so the owner,
-/// reading rows in the order they were inserted, keeps each sender's order.
+/// events in increasing order and inserts them one at a time per id, so
+/// the owner, reading rows in the order they were inserted, keeps each
+/// sender's order. The records of senders that left the cluster go once no
+/// row of theirs is left for the system (``Delivery/forgetting``), so a
+/// system's state holds about one record per live node, however many node
+/// runs sent to it.
 ///
 /// One kind of system per table prefix: give each kind settings of its own.
 public final class ClusterHost<State: Codable & Sendable, Event: Codable & Sendable>: Service, Sendable {
@@ -44,12 +48,17 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
   private let client: PostgresClient
   private let inbox: Inbox
   private let systems: DurableHost<DeliveredState<State>, Delivery<Event>>
-  private let sequences = Locked(SenderSequences())
+  /// The node's numbering of its sends (internal: tests read it).
+  let sequences = Locked(SenderSequences())
   private let logger: Logger
   private let encoder = JSONEncoder()
   /// Whether ``run()`` listens to the inbox's channel now (for tests, which
   /// send only once a notification can wake the owner).
   let isListening = Locked(false)
+  /// Wakes ``run()``'s deliveries while it runs: a shard just claimed may
+  /// hold rows already (a dead node's), which should not wait for the next
+  /// round's wake.
+  private let deliveryWake = Locked<(@Sendable () -> Void)?>(nil)
 
   /// A host of systems on `node`, stored by `writer`.
   ///
@@ -94,7 +103,8 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
         feedbacks: lifted, snapshots: snapshots)
     }
     try await inbox.create(on: client, logger: logger)
-    node.whenShardsCome { [systems, journal = writer.journal, node, logger] shards in
+    node.whenShardsCome { [systems, journal = writer.journal, node, logger, deliveryWake] shards in
+      deliveryWake.withLock { $0 }?()
       Task { await Self.wake(shards, of: node, systems: systems, journal: journal, logger: logger) }
     }
     // The shards the node claimed when it joined, before this host was made.
@@ -148,10 +158,12 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
   /// try await carts.send(.add("tea"), to: "cart-42")
   /// ```
   ///
-  /// - Throws: when the event could not be encoded or the inbox row
-  ///   written. The event is then not acknowledged (a row whose commit
-  ///   was lost with the connection may still be delivered).
+  /// - Throws: ``ClusterError/systemIDHoldsNUL(_:)`` for an id that
+  ///   holds a NUL character; when the event could not be encoded or the
+  ///   inbox row written. The event is then not acknowledged (a row whose
+  ///   commit was lost with the connection may still be delivered).
   public func send(_ event: Event, to id: String) async throws {
+    try Self.validate(id)
     let payload = try encoder.encode(event)
     let sequence: UInt64 = await withCheckedContinuation { (waiter: SenderSequences.Waiter) in
       if let sequence = sequences.withLock({ $0.take(id, orWait: waiter) }) { waiter.resume(returning: sequence) }
@@ -162,6 +174,12 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
     try await inbox.insert(
       shard: node.shardMap.shard(of: id), target: id, sender: node.id, sequence: sequence, payload: payload,
       on: client, logger: logger)
+  }
+
+  /// Refuses an id that PostgreSQL's text cannot hold, with a message that
+  /// says so, rather than the server's error about encodings.
+  private static func validate(_ id: String) throws {
+    if id.utf8.contains(0) { throw ClusterError.systemIDHoldsNUL(id) }
   }
 
   // MARK: - Delivering
@@ -203,6 +221,8 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
   private func deliver(_ rows: [Inbox.Row], to target: String) async -> [Int64] {
     var stored: [Int64] = []
     let decoder = JSONDecoder()
+    // Worked out once per batch, and carried by its first event.
+    var forgetting: [String]?
     for row in rows {
       // A shard given up meanwhile: the rows wait for its next owner.
       guard node.owns(target) else { break }
@@ -210,7 +230,10 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
         let system = try await systems.system(target)
         if row.sequence > system.state.lastSequences[row.sender, default: 0] {
           let event = try decoder.decode(Event.self, from: row.payload)
-          try await system.sendDurably(Delivery(sender: row.sender, sequence: row.sequence, event: event))
+          if forgetting == nil { forgetting = try await goneSenders(of: system.state, to: target) }
+          try await system.sendDurably(
+            Delivery(sender: row.sender, sequence: row.sequence, event: event, forgetting: forgetting ?? []))
+          forgetting = []
         }
         stored.append(row.id)
       } catch is CancellationError {
@@ -225,9 +248,24 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
     return stored
   }
 
-  /// Delivers the inbox as it fills, woken by its notifications (and every
-  /// ``ClusterSettings/renewalInterval`` besides, for shards just claimed
-  /// and notifications missed), and passivates idle systems, until the
+  /// The senders recorded in `state` that left the cluster (missing from
+  /// the node's live members) and have no row left in the inbox for
+  /// `target`: none of their events can come again, so their records can
+  /// go. A row of theirs still waiting keeps its record, which is what
+  /// recognizes it if it was stored already.
+  private func goneSenders(of state: DeliveredState<State>, to target: String) async throws -> [String] {
+    let live = node.liveMembers
+    let gone = state.lastSequences.keys.filter { !live.contains($0) }.sorted()
+    guard !gone.isEmpty else { return [] }
+    let waiting = try await inbox.senders(
+      among: gone, to: target, shard: node.shardMap.shard(of: target), on: client, logger: logger)
+    return gone.filter { !waiting.contains($0) }
+  }
+
+  /// Delivers the inbox as it fills, woken by its notifications, by the
+  /// node's claims (a shard taken over may hold rows already), and every
+  /// ``ClusterSettings/renewalInterval`` besides (for notifications
+  /// missed), and passivates idle systems, until the
   /// calling task is cancelled.
   ///
   /// The host is a swift-service-lifecycle `Service`: run in a
@@ -245,6 +283,8 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
 
   private func deliverUntilCancelled() async {
     let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    deliveryWake.withLock { $0 = { wake.yield() } }
+    defer { deliveryWake.withLock { $0 = nil } }
     await withTaskGroup(of: Void.self) { group in
       group.addTask { [client, inbox, logger, isListening] in
         while !Task.isCancelled {
@@ -275,6 +315,8 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
           do {
             // A full batch means more rows wait.
             while try await deliverInbox() == 1_000 {}
+          } catch  where Task.isCancelled {
+            return  // run() was cancelled mid-read: nothing went wrong.
           } catch {
             logger.error("cluster host could not read its inbox", metadata: ["error": "\(error)"])
           }
@@ -295,6 +337,7 @@ public final class ClusterHost<State: Codable & Sendable, Event: Codable & Senda
   /// if let cart = try await carts.state(of: "cart-42") { print(cart.items) }
   /// ```
   public func state(of id: String) async throws -> State? {
+    try Self.validate(id)
     guard node.owns(id) else { return nil }
     return try await systems.system(id).state.state
   }

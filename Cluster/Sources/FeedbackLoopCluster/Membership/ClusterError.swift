@@ -1,4 +1,4 @@
-/// Why a ``ClusterNode`` could not do what it was asked.
+/// Why a ``ClusterNode`` or a ``ClusterHost`` could not do what it was asked.
 ///
 /// This enum will grow: end a `switch` over it with `default:` or
 /// `@unknown default:`.
@@ -16,6 +16,9 @@ public enum ClusterError: Error, CustomStringConvertible {
   case shardCountMismatch(expected: Int, stored: Int, table: String)
   /// The node left the cluster (``ClusterNode/leave()``).
   case left(nodeID: String)
+  /// The system id holds a NUL character, which PostgreSQL's text cannot
+  /// store: the id is refused before anything is written.
+  case systemIDHoldsNUL(String)
 
   public var description: String {
     switch self {
@@ -24,6 +27,9 @@ public enum ClusterError: Error, CustomStringConvertible {
         + "every node of one cluster must use the same shard count (or another table prefix)."
     case .left(let nodeID):
       "The cluster node \"\(nodeID)\" left its cluster: it holds no shard and renews nothing."
+    case .systemIDHoldsNUL(let id):
+      "The system id \(id.debugDescription) holds a NUL character (\\0), which PostgreSQL cannot store in text: "
+        + "use ids without it (encode binary ids, in hexadecimal or base64 for instance)."
     }
   }
 }

@@ -46,6 +46,8 @@ public final class ClusterNode: Service, Sendable {
   private let tables: ClusterTables
   private let logger: Logger
   private let leases = Locked(HeldLeases())
+  /// The members the last round read as live, this node among them.
+  private let members = Locked<Set<String>>([])
   /// Called with the shards the node is about to give up, or has lost,
   /// before the database hears of it: the hosts stop their systems there.
   private let handOvers = Locked<[@Sendable ([Int]) async -> Void]>([])
@@ -109,6 +111,11 @@ public final class ClusterNode: Service, Sendable {
     return leases.withLock { $0.valid(at: .now).contains(shard) }
   }
 
+  /// The ids of the nodes that were live at the node's last round, its own
+  /// among them: a sender missing from it is a node run that is gone, or
+  /// that joined since.
+  var liveMembers: Set<String> { members.withLock { $0 } }
+
   // MARK: - Rounds
 
   /// Renews the node's membership and leases, then gives up or claims
@@ -171,6 +178,7 @@ public final class ClusterNode: Service, Sendable {
     ).decode(String.self) {
       members.append(member)
     }
+    self.members.withLock { $0 = Set(members) }
     let target = FairShare.target(of: id, liveMembers: members, shardCount: settings.shardCount)
     if held.count > target {
       // The highest shards go, so that a node keeps the same ones while the membership stays.

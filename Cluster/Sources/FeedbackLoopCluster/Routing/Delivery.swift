@@ -14,20 +14,53 @@ public struct Delivery<Event: Sendable>: Sendable {
   /// The node run that sent the event through the inbox; `nil` for an
   /// event of the system's own feedbacks.
   public var sender: String?
-  /// The event's place among the sender's events to this system, from 1.
+  /// The event's place among the sender's events: increasing per sender
+  /// and system, from 1, not necessarily consecutive.
   public var sequence: UInt64
   /// The user's event.
   public var event: Event
+  /// Senders whose records (``DeliveredState/lastSequences``) the state
+  /// drops before it reduces this event: nodes gone from the cluster with
+  /// no row left in the inbox for the system, so that none of their events
+  /// can be delivered again. Empty for most deliveries.
+  public var forgetting: [String]
 
   /// A delivered event.
-  public init(sender: String?, sequence: UInt64, event: Event) {
+  ///
+  /// ```swift
+  /// let delivered = Delivery(sender: "node-a", sequence: 3, event: CartEvent.pay, forgetting: ["node-old"])
+  /// ```
+  public init(sender: String?, sequence: UInt64, event: Event, forgetting: [String] = []) {
     self.sender = sender
     self.sequence = sequence
     self.event = event
+    self.forgetting = forgetting
   }
 }
 
-extension Delivery: Codable where Event: Codable {}
+// By hand rather than synthesized: `forgetting` is stored only when it holds
+// something, and a journal written before it existed still decodes.
+extension Delivery: Codable where Event: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case sender, sequence, event, forgetting
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    sender = try container.decodeIfPresent(String.self, forKey: .sender)
+    sequence = try container.decode(UInt64.self, forKey: .sequence)
+    event = try container.decode(Event.self, forKey: .event)
+    forgetting = try container.decodeIfPresent([String].self, forKey: .forgetting) ?? []
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encodeIfPresent(sender, forKey: .sender)
+    try container.encode(sequence, forKey: .sequence)
+    try container.encode(event, forKey: .event)
+    if !forgetting.isEmpty { try container.encode(forgetting, forKey: .forgetting) }
+  }
+}
 extension Delivery: Equatable where Event: Equatable {}
 
 /// A system's state as a cluster stores it: the user's state, and for each
@@ -44,7 +77,11 @@ extension Delivery: Equatable where Event: Equatable {}
 public struct DeliveredState<State: Sendable>: Sendable {
   /// The user's state.
   public var state: State
-  /// The last sequence reduced, per sender.
+  /// The last sequence reduced, per sender: the live nodes that sent to
+  /// the system, and the gone ones whose rows may still be in the inbox.
+  /// A gone sender's record is dropped by a later delivery
+  /// (``Delivery/forgetting``) once no row of it is left, so the record
+  /// does not grow with every node run that ever sent to the system.
   public var lastSequences: [String: UInt64]
 
   /// A state with nothing delivered yet.
@@ -56,6 +93,7 @@ public struct DeliveredState<State: Sendable>: Sendable {
   /// Reduces `delivery` with `reduce`, unless its sender's sequence was
   /// reduced already.
   mutating func reduce<Event: Sendable>(_ delivery: Delivery<Event>, with reduce: (inout State, Event) -> Void) {
+    for sender in delivery.forgetting { lastSequences[sender] = nil }
     if let sender = delivery.sender {
       guard delivery.sequence > lastSequences[sender, default: 0] else { return }
       lastSequences[sender] = delivery.sequence

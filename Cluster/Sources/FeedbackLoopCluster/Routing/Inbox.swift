@@ -76,6 +76,22 @@ struct Inbox: Sendable {
     return rows
   }
 
+  /// The senders among `senders` with a row for `target` in the inbox.
+  func senders(
+    among senders: [String], to target: String, shard: Int, on client: PostgresClient, logger: Logger
+  ) async throws -> Set<String> {
+    var waiting: Set<String> = []
+    for try await sender in try await client.query(
+      """
+      SELECT DISTINCT sender FROM \(unescaped: table)
+      WHERE shard = \(Int32(shard)) AND target = \(target) AND sender = ANY(\(senders))
+      """, logger: logger
+    ).decode(String.self) {
+      waiting.insert(sender)
+    }
+    return waiting
+  }
+
   func delete(_ ids: [Int64], on client: PostgresClient, logger: Logger) async throws {
     guard !ids.isEmpty else { return }
     try await client.query("DELETE FROM \(unescaped: table) WHERE id = ANY(\(ids))", logger: logger)
