@@ -47,7 +47,7 @@ private struct FewKeys: Decodable, Equatable {
 }
 
 /// Another type for the same keys.
-private struct TextAsNumber: Decodable {
+private struct TextAsNumber: Codable {
   var text: Int
 }
 
@@ -104,7 +104,9 @@ struct BinaryCodecTests {
     let bytes = try codec.encode(value)
     #expect(try codec.decode(Everything.self, from: bytes) == value)
     #expect(try codec.encode(value) == bytes, "the same value gives the same bytes")
-    #expect(bytes.count < (try JSONDurableCodec().encode(value)).count)
+    var finite = value
+    finite.infinity = 1  // JSON has no infinity
+    #expect(try codec.encode(finite).count < (try JSONDurableCodec().encode(finite)).count)
   }
 
   @Test("top-level values of every primitive type round trip")
