@@ -128,7 +128,7 @@ final class BinaryWriter {
     return nextID
   }
 
-  /// Opens a container nested in container `parent`, its key written.
+  /// Opens a container nested in the active container, after its key.
   func openNested(_ kind: Kind, key: any CodingKey) -> Int {
     bytes.append(kind == .keyed ? BinaryTag.keyed.rawValue : BinaryTag.unkeyed.rawValue)
     nextID += 1
