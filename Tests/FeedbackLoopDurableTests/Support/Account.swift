@@ -74,12 +74,13 @@ struct DurableHarness {
     feedbacks: [Feedback<Account.State, Account.Event>] = [],
     snapshots: SnapshotPolicy<Account.State> = .never,
     schemaVersion: Int = 1,
+    codec: any DurableCodec = JSONDurableCodec(),
     monitor: SystemMonitor<Account.State, Account.Event>? = nil
   ) async throws -> DurableSystem<Account.State, Account.Event> {
     try await DurableSystem.restore(
       id: id, writer: writer ?? self.writer, initial: Account.State(), reduce: Account.reduce,
-      feedbacks: feedbacks, snapshots: snapshots, schemaVersion: schemaVersion, environment: environment,
-      monitor: monitor)
+      feedbacks: feedbacks, snapshots: snapshots, codec: codec, schemaVersion: schemaVersion,
+      environment: environment, monitor: monitor)
   }
 
   /// The events stored for `id`, decoded.

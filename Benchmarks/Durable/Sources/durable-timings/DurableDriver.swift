@@ -18,7 +18,8 @@ enum DurableDriver {
     for index in 0..<systemCount {
       systems.append(
         try await DurableSystem.restore(
-          id: "\(idPrefix)\(index)", writer: writer, initial: 0, reduce: Tallies.reduce))
+          id: "\(idPrefix)\(index)", writer: writer, initial: 0, reduce: Tallies.reduce,
+          codec: BenchmarkCodec.codec))
     }
     journal.reset()
     let clock = ContinuousClock()
@@ -52,7 +53,8 @@ enum DurableDriver {
     for index in 0..<systemCount {
       systems.append(
         try await DurableSystem.restore(
-          id: "\(idPrefix)\(index)", writer: writer, initial: 0, reduce: Tallies.reduce))
+          id: "\(idPrefix)\(index)", writer: writer, initial: 0, reduce: Tallies.reduce,
+          codec: BenchmarkCodec.codec))
     }
     let all = try await withThrowingTaskGroup(of: [Double].self) { group in
       for system in systems {

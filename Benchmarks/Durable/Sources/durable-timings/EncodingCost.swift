@@ -3,8 +3,8 @@ import Foundation
 
 /// D1-encode, a reference for D1 and D4: what the writer's encoding of one
 /// event costs, as the durable system does it (`JSONDurableCodec`, a new
-/// `JSONEncoder` per value, through `DurableEnvelope`), and with one
-/// `JSONEncoder` reused, in ns per event.
+/// `JSONEncoder` per value, through `DurableEnvelope`), with one
+/// `JSONEncoder` reused, and with `BinaryDurableCodec`, in ns per event.
 enum EncodingCost {
   static let eventCount = 100_000
 
@@ -15,6 +15,8 @@ enum EncodingCost {
     reused.outputFormatting = .sortedKeys
     var perCodec: [Double] = []
     var perReused: [Double] = []
+    var perBinary: [Double] = []
+    let binary = BinaryDurableCodec()
     let clock = ContinuousClock()
     for _ in 0..<rounds {
       var bytes = 0
@@ -25,6 +27,9 @@ enum EncodingCost {
       for event in events { bytes -= try! reused.encode(DurableEnvelope(version: 1, value: event)).count }
       perReused.append(nanoseconds(start.duration(to: clock.now)) / Double(eventCount))
       check(bytes == 0, "the two encoders gave different bytes")
+      start = clock.now
+      for event in events { bytes += try! binary.encode(DurableEnvelope(version: 1, value: event)).count }
+      perBinary.append(nanoseconds(start.duration(to: clock.now)) / Double(eventCount))
     }
     let codecMedian = median(perCodec)
     let reusedMedian = median(perReused)
@@ -32,5 +37,8 @@ enum EncodingCost {
       "D1-encode \(eventCount) events: JSONDurableCodec \(format(codecMedian)) ns/event, one JSONEncoder reused"
         + " \(format(reusedMedian)) ns/event; medians of \(rounds)")
     printResult("D1-encode", format(codecMedian), format(codecMedian / reusedMedian))
+    let binaryMedian = median(perBinary)
+    print("D1-encode BinaryDurableCodec \(format(binaryMedian)) ns/event (ratio to JSONDurableCodec)")
+    printResult("D1-encode-binary", format(binaryMedian), format(binaryMedian / codecMedian))
   }
 }

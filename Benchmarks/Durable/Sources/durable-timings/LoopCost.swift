@@ -64,14 +64,14 @@ enum LoopCost {
   static func run(rounds: Int) async throws {
     let events = Tallies.events(count: eventCount)
     _ = await plain(events)  // warm-up
-    _ = try await durable(events)
+    _ = try await durable(events, codec: BenchmarkCodec.codec)
     var plainTimes: [Double] = []
     var reducedTimes: [Double] = []
     var committedTimes: [Double] = []
     var constantTimes: [Double] = []
     for round in 0..<rounds {
       let plainTime = nanoseconds(await plain(events)) / Double(eventCount)
-      let (reduced, committed) = try await durable(events)
+      let (reduced, committed) = try await durable(events, codec: BenchmarkCodec.codec)
       plainTimes.append(plainTime)
       reducedTimes.append(nanoseconds(reduced) / Double(eventCount))
       committedTimes.append(nanoseconds(committed) / Double(eventCount))

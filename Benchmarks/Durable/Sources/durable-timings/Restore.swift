@@ -31,7 +31,10 @@ enum Restore {
     var stored = 0
     while stored < history.eventCount {
       let end = min((stored / snapshotInterval + 1) * snapshotInterval, history.eventCount)
-      let events = (stored..<end).map(Tallies.payload(at:))
+      // D5 times JSON (its raw fold decodes JSON), whatever the run's codec.
+      let events = (stored..<end).map { index in
+        try! JSONDurableCodec().encode(DurableEnvelope(version: 1, value: Tallies.event(index)))
+      }
       let snapshot =
         end % snapshotInterval == 0
         ? try JSONDurableCodec().encode(DurableEnvelope(version: 1, value: Tallies.finalState(count: end))) : nil

@@ -31,7 +31,7 @@ if requested.isEmpty {
 }
 
 for id in requested {
-  print("== \(id) (load \(loadAverage()))")
+  print("== \(id) (load \(loadAverage()), codec \(BenchmarkCodec.name))")
   switch id {
   case "D1-encode":
     EncodingCost.run(rounds: 5)
