@@ -125,7 +125,9 @@ let package = Package(
     // library, forwarding to FeedbackLoop's own, for code moved from them.
     .target(
       name: "FeedbackLoopCompatibility",
-      dependencies: ["FeedbackLoop", "FeedbackLoopDeclarative"]
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopDeclarative", .product(name: "Logging", package: "swift-log"),
+      ]
     ),
     // Layer 7: telemetry: swift-metrics and swift-distributed-tracing,
     // through the core's monitor hook.
@@ -214,7 +216,7 @@ let package = Package(
       name: "FeedbackLoopCompatibilityTests",
       dependencies: [
         "FeedbackLoop", "FeedbackLoopDeclarative", "FeedbackLoopCompatibility", "FeedbackLoopTesting",
-        "FeedbackLoopScenarios",
+        "FeedbackLoopScenarios", .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(

@@ -1,4 +1,5 @@
 import FeedbackLoop
+import Logging
 
 // RxFeedback's spellings, each a one-line forward to FeedbackLoop's own.
 extension Feedback {
@@ -62,5 +63,45 @@ extension Feedback {
     effects: @escaping @Sendable (_ id: ID, _ initial: Value, _ updates: AsyncStream<Value>) -> Effect<Event>
   ) -> Feedback {
     .requests(requests, name: name, fileID: fileID, line: line, effects: effects)
+  }
+}
+
+/// The RxFeedback article's logging higher-order reducer: wraps `reduce` so that every
+/// event and the state change it causes are logged through swift-log.
+///
+/// FeedbackLoop spells this `monitor: .logging(to:level:)` on the system
+/// (`SystemMonitor.logging(to:level:)`), which logs the same
+/// lines and the effects too; this wrapper is for reducers composed by hand.
+///
+/// ```swift
+/// let reduce = logging(HUD.reduce, to: Logger(label: "hud"))
+/// ```
+public func logging<State, Event>(
+  _ reduce: @escaping @Sendable (inout State, Event) -> Void,
+  to logger: Logger,
+  level: Logger.Level = .debug
+) -> @Sendable (inout State, Event) -> Void {
+  return { state, event in
+    let before = state
+    reduce(&state, event)
+    logger.log(level: level, "event \(event): \(before) -> \(state)")
+  }
+}
+
+/// The logging higher-order reducer for a reducer that returns the new
+/// state.
+///
+/// ```swift
+/// let reduce = logging(reduceReturning: Volume.reduce, to: Logger(label: "volume"))
+/// ```
+public func logging<State, Event>(
+  reduceReturning reduce: @escaping @Sendable (State, Event) -> State,
+  to logger: Logger,
+  level: Logger.Level = .debug
+) -> @Sendable (State, Event) -> State {
+  return { state, event in
+    let next = reduce(state, event)
+    logger.log(level: level, "event \(event): \(state) -> \(next)")
+    return next
   }
 }

@@ -128,17 +128,16 @@ import Testing
     #expect(system.state.notes == ["from a task"])
   }
 
-  @Test("the logging monitor and the logging reducer write every event and state change through swift-log")
+  @Test("the logging monitor writes every event and state change through swift-log")
   func loggingMonitorAndReducer() {
     let lines = Log<String>()
     let logger = Logger(label: "test") { _ in CapturingLogHandler(log: lines) }
     let system = System(
       initial: 0,
-      reduceReturning: logging(
-        reduceReturning: { (count: Int, event: Event) in
-          guard case .add(let amount) = event else { return count }
-          return count + amount
-        }, to: logger, level: .info),
+      reduceReturning: { (count: Int, event: Event) in
+        guard case .add(let amount) = event else { return count }
+        return count + amount
+      },
       feedbacks: [Feedback.query({ $0 == 1 ? 1 : nil }, name: "echo") { _ in .send(.add(1)) }],
       monitor: .logging(to: logger, level: .info))
     system.send(.add(1))
@@ -147,20 +146,6 @@ import Testing
     #expect(log.contains { $0.hasPrefix("info event add(1): 0 -> 1") })
     #expect(log.contains { $0.contains("event add(1): 1 -> 2") && $0.contains("echo") })
     #expect(log.contains { $0.contains("started #0 echo effect 1 for 1") })
-  }
-
-  @Test("the logging reducer wraps the in-place reducer, the library's reducer, and logs each change")
-  func loggingInPlaceReducer() {
-    let lines = Log<String>()
-    let logger = Logger(label: "test") { _ in CapturingLogHandler(log: lines) }
-    let reduce = logging(
-      { (count: inout Int, event: Event) in
-        if case .add(let amount) = event { count += amount }
-      }, to: logger, level: .info)
-    var count = 1
-    reduce(&count, .add(2))
-    #expect(count == 3)
-    #expect(lines.entries.contains { $0.hasPrefix("info event add(2): 1 -> 3") })
   }
 
   @Test("an Input binds to one system; stopping the observer ends its deliveries")
