@@ -15,9 +15,8 @@ import Testing
 /// the page (diagram.js) reads the nesting from it and draws it.
 ///
 /// The connected system is the paged search, since the page reads only the
-/// diagram's text. (A statechart's own system connects too, now that
-/// `ChartSnapshot` and `ChartEvent` are `Codable` and the event carries a
-/// jump; driving one from the page in Chromium is not tested yet.)
+/// diagram's text. (A statechart's own system connects too, and is driven
+/// from the page in `EveryKindPageTests`.)
 @Suite(.serialized) struct StatechartDiagramPageTests {
   enum Key: Sendable, Equatable {
     case loaded, play, pause, tap, introStarted, skip, seekFinished, stop

@@ -410,6 +410,10 @@ function scheduleRender() {
 //
 // and writes what it saw into `#selftest` as JSON after each step.
 //
+// `effects=0` is for an app whose moments start no effect (a statechart
+// with no delay, a Cycle application between animations): the steps then
+// wait for the moment alone, not for the effects it starts.
+//
 // `hold` is a URL that never answers: an image loading from it holds the
 // page's load event, and Chromium's `--dump-dom` and `--screenshot` wait for
 // that event, so they wait for the self-test; the image is removed when the
@@ -422,6 +426,7 @@ const selftest = (() => {
   if (!query.get("selftest")) return null;
   const number = (name, fallback) => Number(query.get(name) ?? fallback);
   const want = number("moments", 2);
+  const awaitsEffects = query.get("effects") !== "0";
   console.log("selftest: the page's script runs");
   let holding = null;
   if (query.get("hold")) {
@@ -508,7 +513,7 @@ const selftest = (() => {
     },
     jumped(moments) {
       // The travel moment and the effect it started (a later message).
-      const travel = after().find((moment) => moment.event && moment.event.travel && moment.effects.length > 0);
+      const travel = after().find((moment) => moment.event && moment.event.travel && (!awaitsEffects || moment.effects.length > 0));
       if (!travel) return false;
       selectIndex(moments.indexOf(travel));
       report.travel = {
@@ -521,7 +526,7 @@ const selftest = (() => {
       return "sent";
     },
     sent() {
-      const moment = after().find((m) => m.event && !m.event.travel && m.effects.some((c) => c.kind === "effectStarted"));
+      const moment = after().find((m) => m.event && !m.event.travel && (!awaitsEffects || m.effects.some((c) => c.kind === "effectStarted")));
       if (!moment) return false;
       report.sent = seen(moment);
       selectIndex(live().indexOf(moment));
@@ -540,7 +545,7 @@ const selftest = (() => {
       return "applied";
     },
     applied() {
-      const moment = after().find((m) => m.event && m.event.travel && m.effects.length > 0);
+      const moment = after().find((m) => m.event && m.event.travel && (!awaitsEffects || m.effects.length > 0));
       if (!moment) return false;
       report.applied = seen(moment);
       report.applied.editorStillEdited = !!edited();
