@@ -167,7 +167,7 @@ import Testing
     let report: Report<ChartSnapshot<Lamp>> = try await Self.drive(
       system: lamp, recorder: recorder, diagram: chart.diagram.mermaid, moments: 4,
       event: ChartEvent<Switch>.event(.toggle), edit: #"{"context":{"switchedOn":7}}"#, jump: 2, playEvents: 1,
-      playStates: 8, pick: [1, 2], screenshot: ProcessInfo.processInfo.environment["MONITOR_SCREENSHOT_CHART"])
+      playStates: 8, pick: [1, 2], screenshot: ProcessInfo.processInfo.environment["MONITOR_SCREENSHOT_STATECHART_APP"])
     #expect(report.phase == "done", "stopped in \(report.stoppedIn ?? "-")")
     let states = recorder.moments.map(\.state)
     let events = recorder.moments.map(\.event)
