@@ -238,6 +238,12 @@ extension Reliability {
       // be freed, which happens only after its last task has ended.
       await witnesses.coresFreed.wait(untilAtLeast: count)
       await witnesses.effectClosuresFreed.wait(untilAtLeast: 4 * count)
+      // A system released before its input's task first ran never iterates
+      // the stream (a task that starts after the stop skips its body), so
+      // the stream ends when the core's teardown frees it, which may be
+      // just after the reducer's sentinel counted the core as freed: wait
+      // for it rather than read it at once (a hang fails the time limit).
+      await witnesses.inputsEnded.wait(untilAtLeast: count)
       #expect(witnesses.inputsEnded.value == count)
       reportFigure(
         "G9 global executor: \(count) systems released while \(4 * count) effects and \(count) inputs started; "
