@@ -24,6 +24,8 @@ import Testing
     struct Seen: Decodable {
       var moment: String
       var state: State
+      /// The selected row's event, as the timeline shows it.
+      var row: String?
     }
 
     var phase: String
@@ -172,9 +174,12 @@ import Testing
     let states = recorder.moments.map(\.state)
     let events = recorder.moments.map(\.event)
 
-    // The jump to moment 2 (on, bright).
+    // The jump to moment 2 (on, bright). Its row carries the whole
+    // snapshot, cut to a few lines in the timeline.
     #expect(report.travel?.moment == "#4")
     #expect(events[4] == .travel(to: states[2]))
+    let row = try #require(report.travel?.row)
+    #expect(row.count == 120 && row.hasPrefix(".travel{") && row.hasSuffix("…"), "\(row)")
     #expect(states[4].activeStates == states[2].activeStates)
     // The toggle sent from the page: off.
     #expect(report.sent?.moment == "#5")

@@ -172,6 +172,9 @@ function renderDiagram(text) {
   $("diagram-text").textContent = text || "";
 }
 
+// The characters of an event a timeline row shows (about three lines).
+const timelineEventLength = 120;
+
 function render() {
   const entry = current === null ? null : systems.get(current);
   const moments = entry ? entry.moments : [];
@@ -203,7 +206,12 @@ function render() {
     time.textContent = moment.time === undefined ? "" : moment.time.toFixed(2) + "s";
     const event = document.createElement("span");
     event.className = "event";
-    event.textContent = moment.event === undefined ? "start" : describe(moment.event);
+    // A long event (a travel carries a whole state) is cut to a few lines
+    // in the timeline; the row's tooltip and the state panel show it whole.
+    const eventText = moment.event === undefined ? "start" : describe(moment.event);
+    event.textContent = eventText.length > timelineEventLength
+      ? eventText.slice(0, timelineEventLength - 1) + "…" : eventText;
+    if (eventText.length > timelineEventLength) event.title = eventText;
     const source = document.createElement("span");
     source.className = "source";
     source.textContent = moment.event === undefined ? "" : "from " + describeSource(moment.source)
@@ -518,6 +526,7 @@ const selftest = (() => {
       selectIndex(moments.indexOf(travel));
       report.travel = {
         moment: $("moment-title").textContent, rows: document.querySelectorAll("#timeline li.moment.travel").length,
+        row: document.querySelector("#timeline li.moment.selected .event").textContent,
         state: travel.state, diff: texts("#diff .added, #diff .removed"), effects: texts("#effects li"),
       };
       base = moments.length;
