@@ -96,6 +96,10 @@ import Testing
     let states = recorder.moments.map(\.state)
     let events = recorder.moments.map(\.event)
 
+    // The timeline names the driver and its event, not the event's Swift type.
+    #expect(
+      report.timeline?.dropFirst().prefix(3).elementsEqual(Array(repeating: ".driver(keys: .plus)", count: 3)) == true,
+      "\(report.timeline ?? [])")
     // The jump: moment 4 is a travel to moment 1's reel.
     #expect(report.travel?.moment == "#4")
     #expect(report.travel?.state == states[1])

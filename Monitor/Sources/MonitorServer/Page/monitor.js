@@ -27,6 +27,12 @@ function describe(value) {
   if (typeof value === "string") return value;
   if (typeof value === "object" && !Array.isArray(value)) {
     const keys = Object.keys(value);
+    // A Cycle application's driver event names its driver and carries the
+    // event's Swift type, for decoding; the row shows the driver and event.
+    const driven = value.driver;
+    if (keys.length === 1 && driven && typeof driven === "object" && typeof driven.driver === "string"
+      && "event" in driven)
+      return ".driver(" + driven.driver + ": " + describe(driven.event) + ")";
     if (keys.length === 1) {
       const inner = value[keys[0]];
       if (inner && typeof inner === "object" && Object.keys(inner).length === 0) return "." + keys[0];
