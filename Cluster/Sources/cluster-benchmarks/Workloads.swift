@@ -85,10 +85,15 @@ func journalAlone() async throws -> Double {
   }
 }
 
-/// The same load through a cluster of `nodeCount` nodes, the senders spread
-/// over them; done when the inbox is empty again.
-func throughCluster(nodes nodeCount: Int) async throws -> Double {
-  try await withClients(nodeCount) { clients in
+/// A node per client, each hosting counters on one journal, at its share of
+/// the shards and running: what S1 and S2 measure through.
+struct BenchmarkCluster {
+  let settings: ClusterSettings
+  let nodes: [ClusterNode]
+  let hosts: [ClusterHost<Int, Int>]
+  let tasks: [Task<Void, Never>]
+
+  static func start(clients: [PostgresClient]) async throws -> BenchmarkCluster {
     let settings = ClusterSettings(shardCount: 64, leaseDuration: .seconds(10), tablePrefix: newPrefix())
     let journalPrefix = newPrefix()
     var hosts: [ClusterHost<Int, Int>] = []
@@ -104,8 +109,23 @@ func throughCluster(nodes nodeCount: Int) async throws -> Double {
     }
     // Every node at its share before the clock starts.
     for _ in 0..<3 { for node in nodes { try await node.refreshLeases() } }
-    let running = hosts.map { host in Task { await host.run() } }
-    let leases = nodes.map { node in Task { await node.run() } }
+    let tasks = hosts.map { host in Task { await host.run() } } + nodes.map { node in Task { await node.run() } }
+    return BenchmarkCluster(settings: settings, nodes: nodes, hosts: hosts, tasks: tasks)
+  }
+
+  func stop() async {
+    for task in tasks { task.cancel() }
+    for task in tasks { await task.value }
+    for host in hosts { await host.stop() }
+  }
+}
+
+/// The same load through a cluster of `nodeCount` nodes, the senders spread
+/// over them; done when the inbox is empty again.
+func throughCluster(nodes nodeCount: Int) async throws -> Double {
+  try await withClients(nodeCount) { clients in
+    let cluster = try await BenchmarkCluster.start(clients: clients)
+    let (settings, hosts) = (cluster.settings, cluster.hosts)
     let start = ContinuousClock.now
     try await withThrowingTaskGroup(of: Void.self) { group in
       for sender in 0..<senderCount {
@@ -131,10 +151,7 @@ func throughCluster(nodes nodeCount: Int) async throws -> Double {
       for host in hosts { total += try await host.state(of: id) ?? 0 }
     }
     precondition(total == eventCount / senderCount * senderCount, "S1: \(total) events reduced")
-    for task in running + leases { task.cancel() }
-    for task in running { await task.value }
-    for task in leases { await task.value }
-    for host in hosts { await host.stop() }
+    await cluster.stop()
     return Double(total) / elapsed
   }
 }
@@ -143,22 +160,8 @@ func throughCluster(nodes nodeCount: Int) async throws -> Double {
 
 func latencies() async throws -> (local: [Double], remote: [Double]) {
   try await withClients(2) { clients in
-    let settings = ClusterSettings(shardCount: 64, leaseDuration: .seconds(10), tablePrefix: newPrefix())
-    let journalPrefix = newPrefix()
-    var hosts: [ClusterHost<Int, Int>] = []
-    var nodes: [ClusterNode] = []
-    for (number, client) in clients.enumerated() {
-      let node = try await ClusterNode.join(client: client, nodeID: "node\(number)", settings: settings)
-      let journal = try await PostgresJournal.open(client: client, tablePrefix: journalPrefix)
-      nodes.append(node)
-      hosts.append(
-        try await ClusterHost(
-          node: node, client: client, writer: JournalWriter(journal: journal), initial: 0,
-          reduce: { count, step in count += step }))
-    }
-    for _ in 0..<3 { for node in nodes { try await node.refreshLeases() } }
-    let running = hosts.map { host in Task { await host.run() } }
-    let leases = nodes.map { node in Task { await node.run() } }
+    let cluster = try await BenchmarkCluster.start(clients: clients)
+    let (nodes, hosts) = (cluster.nodes, cluster.hosts)
     let local = (0...).lazy.map { "l\($0)" }.first { nodes[0].owns($0) }!
     let remote = (0...).lazy.map { "r\($0)" }.first { nodes[1].owns($0) }!
     try await Task.sleep(for: .seconds(1))  // the LISTENs
@@ -174,10 +177,7 @@ func latencies() async throws -> (local: [Double], remote: [Double]) {
       let elapsed = seconds(start.duration(to: .now)) * 1_000
       if sample % 2 == 0 { localTimes.append(elapsed) } else { remoteTimes.append(elapsed) }
     }
-    for task in running + leases { task.cancel() }
-    for task in running { await task.value }
-    for task in leases { await task.value }
-    for host in hosts { await host.stop() }
+    await cluster.stop()
     return (localTimes, remoteTimes)
   }
 }
