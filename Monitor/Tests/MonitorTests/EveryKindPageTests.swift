@@ -235,18 +235,13 @@ import Testing
       + "&jump=\(jump)&event=\(query(eventJSON))&edit=\(query(edit))&playEvents=\(playEvents)"
       + "&playStates=\(playStates)&pick=\(pick.map(String.init).joined(separator: ","))&show=\(jump)"
       + "&hold=http://127.0.0.1:\(silent.port)/"
-    let dom: String
-    do {
-      dom = try await HeadlessChromium.dumpDOM(url, screenshot: screenshot, timeLimit: .seconds(120))
-    } catch {
+    let dom = try await HeadlessChromium.dumpDOM(
+      url, screenshot: screenshot, timeLimit: .seconds(120)
+    ) {
       await client.close()
       await silent.close()
       await server.stop()
-      throw error
     }
-    await client.close()
-    await silent.close()
-    await server.stop()
     let text = try #require(HeadlessChromium.text(ofElement: "selftest", in: dom), "no #selftest in the DOM")
     return try JSONDecoder().decode(Report<State>.self, from: Data(text.utf8))
   }

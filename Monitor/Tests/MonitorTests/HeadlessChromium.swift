@@ -25,6 +25,23 @@ enum HeadlessChromium {
 
   static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: executable) }
 
+  /// ``dumpDOM(_:screenshot:timeLimit:)``, then `closing` (the page's
+  /// application, its hold port, the monitor), whether the page loaded or
+  /// not.
+  static func dumpDOM(
+    _ url: String, screenshot: String?, timeLimit: Duration, closing: () async -> Void
+  ) async throws -> String {
+    let dom: String
+    do {
+      dom = try await dumpDOM(url, screenshot: screenshot, timeLimit: timeLimit)
+    } catch {
+      await closing()
+      throw error
+    }
+    await closing()
+    return dom
+  }
+
   /// Loads `url`, waits for its load event, then dumps the DOM and, if
   /// asked, saves a screenshot. Killed after `timeLimit` of real time,
   /// whatever happens.

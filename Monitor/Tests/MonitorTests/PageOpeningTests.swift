@@ -39,19 +39,13 @@ import Testing
     let url =
       "http://127.0.0.1:\(ports.page)/?secret=\(server.secret)&selftest=1&moments=5&only=opening"
       + "&hold=http://127.0.0.1:\(silent.port)/"
-    let dom: String
-    do {
-      dom = try await HeadlessChromium.dumpDOM(
-        url, screenshot: ProcessInfo.processInfo.environment["MONITOR_SCREENSHOT_OPENING"], timeLimit: .seconds(120))
-    } catch {
+    let dom = try await HeadlessChromium.dumpDOM(
+      url, screenshot: ProcessInfo.processInfo.environment["MONITOR_SCREENSHOT_OPENING"], timeLimit: .seconds(120)
+    ) {
       await client.close()
       await silent.close()
       await server.stop()
-      throw error
     }
-    await client.close()
-    await silent.close()
-    await server.stop()
     system.stop()
 
     let text = try #require(HeadlessChromium.text(ofElement: "selftest", in: dom), "no #selftest in the DOM")
