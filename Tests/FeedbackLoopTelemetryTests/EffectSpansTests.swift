@@ -99,21 +99,4 @@ struct EffectSpansTests {
     #expect(tracer.activeSpans.isEmpty)
     system.stop()
   }
-
-  @Test("not yet: the span does not continue the sender's trace, it is a root span")
-  func noPropagationYet() {
-    let tracer = InMemoryTracer()
-    let jobs = Jobs()
-    let system = jobs.makeSystem(monitor: .effectSpans(label: "jobs", tracer: tracer))
-    let request = tracer.startSpan("request")
-    InstrumentationContext.withValue(request.context) {
-      system.send(.nap(1))
-    }
-    jobs.settle()
-    let effect = tracer.activeSpans.first { $0.operationName == "sleeper" }
-    #expect(effect?.parentSpanID == nil)
-    #expect(effect?.traceID != request.context.inMemorySpanContext?.traceID)
-    request.end()
-    system.stop()
-  }
 }

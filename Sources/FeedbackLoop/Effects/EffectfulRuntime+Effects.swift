@@ -22,7 +22,7 @@ extension EffectfulRuntime {
       start(effect, number: number)
     case .wait(let number):
       if loop._withUnsafeGuaranteedRef({ $0.isMonitored }), let trigger = trigger() { triggers[number] = trigger }
-      book.wait(number, effect: WaitingEffect(effect))
+      book.wait(number, effect: WaitingEffect(effect, sendContext: core.hooks?.currentContext))
       core.monitor?.report(.effectQueued(identify(number)))
     }
   }
@@ -65,7 +65,8 @@ extension EffectfulRuntime {
     // Immediate effects end as they start: keep starting until one runs.
     while let next = book.nextWaiting(queueing: true) {
       // Unchecked: this runtime's book holds only its own `WaitingEffect`s.
-      start(unsafeDowncast(next.effect, to: WaitingEffect<Event>.self).effect, number: next.number)
+      let waiting = unsafeDowncast(next.effect, to: WaitingEffect<Event>.self)
+      core.withSendContext(waiting.sendContext) { start(waiting.effect, number: next.number) }
     }
   }
 
@@ -109,7 +110,7 @@ extension EffectfulRuntime {
     // Unretained: the system outlives its runtimes (see `core`).
     loop._withUnsafeGuaranteedRef { core in
       if core.isMonitored { reportImmediate(token.number) }
-      for event in events { core.enqueueFromLoop(.event(event, token)) }
+      for event in events { core.enqueueEventFromLoop(event, token) }
     }
   }
 
@@ -127,7 +128,13 @@ extension EffectfulRuntime {
 @usableFromInline
 final class WaitingEffect<Event: Sendable> {
   @usableFromInline let effect: Effect<Event>
+  /// The context of the event whose state asked for the effect (see
+  /// ``MonitorHooks``): its span continues that trace when it starts.
+  @usableFromInline let sendContext: (any Sendable)?
 
   @inlinable
-  init(_ effect: consuming Effect<Event>) { self.effect = effect }
+  init(_ effect: consuming Effect<Event>, sendContext: (any Sendable)?) {
+    self.effect = effect
+    self.sendContext = sendContext
+  }
 }

@@ -81,7 +81,7 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
   /// removed before they are reduced are dropped until that end.
   @inlinable
   func enqueueImmediate(_ events: some Collection<Event>, token: EffectToken) {
-    for event in events { core.enqueueFromLoop(.event(event, token)) }
+    for event in events { core.enqueueEventFromLoop(event, token) }
     core.enqueueFromLoop(.effectEnded(token, .finished))
   }
 

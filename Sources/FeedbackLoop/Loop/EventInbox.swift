@@ -41,18 +41,18 @@ struct EventInbox<State: Sendable, Event: Sendable> {
       break
     case .dropNewest(let limit):
       if queuedEvents >= limit {
-        if case .finalEvent(_, let token) = item { items.append(.effectEnded(token, .finished)) }
+        if let token = item.endedEffect { items.append(.effectEnded(token, .finished)) }
         return item.event
       }
     case .dropOldest(let limit):
       if limit == 0 {
         // Keeps none: the event just sent is the one dropped.
-        if case .finalEvent(_, let token) = item { items.append(.effectEnded(token, .finished)) }
+        if let token = item.endedEffect { items.append(.effectEnded(token, .finished)) }
         return item.event
       }
       if queuedEvents >= limit, let oldest = items.firstPosition(where: \.isEvent) {
         let removed = items[oldest]
-        if case .finalEvent(_, let token) = removed {
+        if let token = removed.endedEffect {
           items[oldest] = .effectEnded(token, .finished)
         } else {
           _ = items.remove(at: oldest)

@@ -17,7 +17,27 @@ extension SystemCore {
 
   @inlinable
   func submit(_ event: Event, from token: EffectToken, callerIsMainActor: Bool = false) {
+    if hooks != nil { return submitInContext(event, token, endsEffect: false, callerIsMainActor: callerIsMainActor) }
     submit(.event(event, token), callerIsMainActor: callerIsMainActor)
+  }
+
+  /// An effect's last event, which ends it.
+  @inlinable
+  func submitFinal(_ event: Event, from token: EffectToken) {
+    if hooks != nil { return submitInContext(event, token, endsEffect: true, callerIsMainActor: false) }
+    submit(.finalEvent(event, token), callerIsMainActor: false)
+  }
+
+  /// A send to a system whose monitor takes the sender's context: the
+  /// event goes with the context current here, if there is one.
+  @usableFromInline
+  func submitInContext(_ event: Event, _ token: EffectToken, endsEffect: Bool, callerIsMainActor: Bool) {
+    guard let context = hooks?.captureSendContext?() else {
+      return submit(endsEffect ? .finalEvent(event, token) : .event(event, token), callerIsMainActor: callerIsMainActor)
+    }
+    submit(
+      .eventInContext(EventInContext(event, token, endsEffect: endsEffect, context: context)),
+      callerIsMainActor: callerIsMainActor)
   }
 
   @inlinable
@@ -116,6 +136,8 @@ extension SystemCore {
         }
         if fl_word_exchange_if(word, current, 0) {
           fl_set_current_drainer(previousDrainer)
+          // Idle: none waits. Told only after a count above 0 was.
+          if let hooks, hooks.lastReportedWaiting != 0 { hooks.reportWaiting(0) }
           return
         }
         continue
@@ -161,13 +183,17 @@ extension SystemCore {
     if let local = pendingLocal.popFirst() { return .item(local) }
     guard inbox else { return .lookAgain }
     lock()
+    // Read under the lock, with the events it counts; reported after it.
+    let waiting = self.inbox.queuedEvents
     if isBounded {
       let next = popLocked()
       unlock()
+      hooks?.reportWaiting(waiting)
       return next.map { .item($0) } ?? .lookAgain
     }
     moveAllLocked()
     unlock()
+    hooks?.reportWaiting(waiting)
     return pendingLocal.popFirst().map { .item($0) } ?? .lookAgain
   }
 
@@ -210,7 +236,21 @@ extension SystemCore {
       attachObserver(observer)
     case .removeObserver(let id):
       detachObserver(id)
+    case .eventInContext(let sent):
+      processEventInContext(sent)
     }
+  }
+
+  /// Reduces an event that came with its sender's context, and fans its
+  /// state out with that context current for the effects it starts.
+  @usableFromInline
+  func processEventInContext(_ sent: EventInContext<Event>) {
+    // Non-nil: only a core with hooks wraps an event with its context.
+    let hooks = hooks.unsafelyUnwrapped
+    let outer = hooks.currentContext
+    hooks.currentContext = sent.context
+    processEvent(sent.event, sent.token, endsEffect: sent.endsEffect)
+    hooks.currentContext = outer
   }
 
   /// Reduces `event` in place, unless its effect was cancelled, then gives

@@ -71,7 +71,9 @@ extension SystemCore {
     catch handler: (@Sendable (any Error) -> Event?)?
   ) -> Task<Void, Never> {
     if let scope = monitor?.effectTaskScope {
-      return scope(effectID(of: token)) { spawnEffectTask(token, options: options, body: body, catch: handler) }
+      return scope(effectID(of: token), hooks?.currentContext) {
+        spawnEffectTask(token, options: options, body: body, catch: handler)
+      }
     }
     return spawnEffectTask(token, options: options, body: body, catch: handler)
   }
@@ -89,7 +91,7 @@ extension SystemCore {
       }
       do {
         if let final = try await body(send) {
-          submit(.finalEvent(final, token), callerIsMainActor: false)
+          submitFinal(final, from: token)
         } else {
           effectEnded(token, outcome: .finished)
         }
@@ -97,7 +99,7 @@ extension SystemCore {
         if Task.isCancelled {
           effectEnded(token, outcome: .cancelled)
         } else if let event = handler?(error) {
-          submit(.finalEvent(event, token), callerIsMainActor: false)
+          submitFinal(event, from: token)
         } else {
           effectEnded(token, outcome: .failed(error))
         }

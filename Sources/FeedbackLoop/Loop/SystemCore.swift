@@ -145,6 +145,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// optional monitor itself would retain and release its closure.
   @usableFromInline let isMonitored: Bool
 
+  /// What the monitor asks of the loop beyond its reports (the sender's
+  /// context, the events waiting), or `nil`: tested once per send.
+  @usableFromInline let hooks: MonitorHooks?
+
   /// Whether the event buffer has a limit: then the owner's own sends go
   /// to the inbox too, where the limit counts them (G14).
   @usableFromInline let isBounded: Bool
@@ -246,6 +250,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     self.environment = environment
     self.monitor = monitor
     self.isMonitored = monitor != nil
+    self.hooks = MonitorHooks(monitor)
     self.isBounded = environment.eventBuffer != .unbounded
     (memory + Layout.inbox).bindMemory(to: EventInbox<State, Event>.self, capacity: 1).initialize(
       to: EventInbox(policy: environment.eventBuffer))

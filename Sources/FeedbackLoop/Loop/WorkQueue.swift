@@ -15,11 +15,15 @@ enum InboxItem<State: Sendable, Event: Sendable>: Sendable {
   case control(ControlValue)
   case addObserver(StateObserver<State>)
   case removeObserver(UInt64)
+  /// An event with the context current where it was sent, for a monitor
+  /// that asked for it (``SystemMonitor/captureSendContext``). Boxed, so
+  /// that an item stays small: only a traced send pays for the box.
+  case eventInContext(EventInContext<Event>)
 
   @inlinable
   var isEvent: Bool {
     switch self {
-    case .event, .finalEvent: true
+    case .event, .finalEvent, .eventInContext: true
     default: false
     }
   }
@@ -28,8 +32,40 @@ enum InboxItem<State: Sendable, Event: Sendable>: Sendable {
   var event: Event? {
     switch self {
     case .event(let event, _), .finalEvent(let event, _): event
+    case .eventInContext(let sent): sent.event
     default: nil
     }
+  }
+
+  /// The effect this item's event ends, if it is an effect's last event: a
+  /// dropped last event still ends its effect (``EventInbox``).
+  @inlinable
+  var endedEffect: EffectToken? {
+    switch self {
+    case .finalEvent(_, let token): token
+    case .eventInContext(let sent): sent.endsEffect ? sent.token : nil
+    default: nil
+    }
+  }
+}
+
+/// An event, its token, and the context that was current where it was
+/// sent (a tracing monitor's service context), kept with it until the loop
+/// reduces it, so that the effects its state starts continue the sender's
+/// trace.
+@usableFromInline
+final class EventInContext<Event: Sendable>: Sendable {
+  @usableFromInline let event: Event
+  @usableFromInline let token: EffectToken
+  @usableFromInline let endsEffect: Bool
+  @usableFromInline let context: any Sendable
+
+  @usableFromInline
+  init(_ event: Event, _ token: EffectToken, endsEffect: Bool, context: any Sendable) {
+    self.event = event
+    self.token = token
+    self.endsEffect = endsEffect
+    self.context = context
   }
 }
 

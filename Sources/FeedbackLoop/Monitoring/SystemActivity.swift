@@ -161,12 +161,31 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let reduced: ReductionShortcut?
   /// Wraps the start of each effect's task (`package`): a durable system
   /// binds the effect's idempotency key as a task-local value there, which
-  /// the task inherits. `nil` for every other monitor.
+  /// the task inherits; a tracing monitor starts the effect's span and
+  /// makes it the task's current context. `nil` for every other monitor.
   @usableFromInline package var effectTaskScope: EffectTaskScope?
 
-  /// The type of ``effectTaskScope``: the effect, and the start of its task.
+  /// The type of ``effectTaskScope``: the effect; the context
+  /// ``captureSendContext`` took where the event whose state starts the
+  /// effect was sent (`nil` if none was current, or the effect was started
+  /// by the initial state); and the start of its task.
   @usableFromInline package typealias EffectTaskScope =
-    @Sendable (_ effect: EffectID, _ startTask: () -> Task<Void, Never>) -> Task<Void, Never>
+    @Sendable (_ effect: EffectID, _ sendContext: (any Sendable)?, _ startTask: () -> Task<Void, Never>) -> Task<
+      Void, Never
+    >
+
+  /// Called on the sender's thread at each send (`package`), to take the
+  /// context current there (a tracing monitor's service context): the core
+  /// keeps it with the event and hands it to ``effectTaskScope`` for the
+  /// effects that the event's state starts. `nil` (most monitors): nothing
+  /// is taken, and a send costs what it costs without a monitor.
+  @usableFromInline package var captureSendContext: (@Sendable () -> (any Sendable)?)?
+
+  /// Told how many events other threads sent that wait for the loop
+  /// (`package`, a metrics monitor's gauge): each time the loop takes them
+  /// from its shared queue, and 0 when it goes idle after that. Called on
+  /// the loop's thread.
+  @usableFromInline package var eventsWaiting: (@Sendable (Int) -> Void)?
 
   /// The `.reduced` shortcut's type: the event, the states before and after,
   /// whether the event came from outside (and through which send), and its
@@ -215,9 +234,46 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// A monitor that forwards every activity to each of `monitors`, in order.
+  ///
+  /// What a monitor asks of the loop beyond its reports (a tracing
+  /// monitor's context, a metrics monitor's gauge) is kept for each of them.
+  ///
+  /// ```swift
+  /// let monitor = SystemMonitor<Int, Int>.combining([.logging(to: logger), recorder.monitor])
+  /// ```
   public static func combining(_ monitors: [SystemMonitor]) -> SystemMonitor {
-    SystemMonitor { activity in
+    var combined = SystemMonitor { activity in
       for monitor in monitors { monitor.report(activity) }
     }
+    if monitors.contains(where: { $0.captureSendContext != nil }) {
+      combined.captureSendContext = {
+        let contexts = monitors.map { $0.captureSendContext?() }
+        return contexts.contains { $0 != nil } ? CombinedSendContexts(contexts: contexts) : nil
+      }
+    }
+    if monitors.contains(where: { $0.effectTaskScope != nil }) {
+      combined.effectTaskScope = { effect, sendContext, startTask in
+        let contexts = (sendContext as? CombinedSendContexts)?.contexts
+        // Each monitor's scope around the next one's, the last around the task.
+        func start(from index: Int) -> Task<Void, Never> {
+          guard index < monitors.count else { return startTask() }
+          guard let scope = monitors[index].effectTaskScope else { return start(from: index + 1) }
+          return scope(effect, contexts?[index] ?? nil) { start(from: index + 1) }
+        }
+        return start(from: 0)
+      }
+    }
+    if monitors.contains(where: { $0.eventsWaiting != nil }) {
+      combined.eventsWaiting = { count in
+        for monitor in monitors { monitor.eventsWaiting?(count) }
+      }
+    }
+    return combined
   }
+}
+
+/// The contexts that each of a combined monitor's monitors took at a send,
+/// by position.
+struct CombinedSendContexts: Sendable {
+  let contexts: [(any Sendable)?]
 }

@@ -260,10 +260,18 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
         ledger.keys?.didReduce()
         ledger.userMonitor?.reportReduction(event, from: before, to: after, origin: origin, source: source)
       })
-    monitor.effectTaskScope = { effect, startTask in
-      guard let keys = ledger.keys else { return startTask() }
-      return keys.startTask(of: effect, startTask)
+    // The user's monitor's own scope (a tracing monitor's span) inside the
+    // key's, with the context it took at the send.
+    let userScope = ledger.userMonitor?.effectTaskScope
+    monitor.effectTaskScope = { effect, sendContext, startTask in
+      guard let keys = ledger.keys else {
+        return userScope?(effect, sendContext, startTask) ?? startTask()
+      }
+      guard let userScope else { return keys.startTask(of: effect, startTask) }
+      return keys.startTask(of: effect) { userScope(effect, sendContext, startTask) }
     }
+    monitor.captureSendContext = ledger.userMonitor?.captureSendContext
+    monitor.eventsWaiting = ledger.userMonitor?.eventsWaiting
     return monitor
   }
 

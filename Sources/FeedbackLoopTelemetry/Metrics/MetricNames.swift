@@ -12,6 +12,11 @@ public enum MetricNames {
   /// Counter: events accepted or sent but never reduced. Dimensions
   /// ``system`` and ``reason`` (``DiscardedReason``).
   public static let eventsDiscarded = "feedbackloop_events_discarded"
+  /// Meter: events other threads sent that wait for the loop, set each
+  /// time the loop takes them from its shared queue, and 0 when it goes
+  /// idle after that (the loop's own sends to itself are not counted).
+  /// Dimension ``system``.
+  public static let eventsWaiting = "feedbackloop_events_waiting"
   /// Counter: effects queued behind a running one (the `queue` strategy).
   /// Dimensions ``system`` and ``feedback``.
   public static let effectsQueued = "feedbackloop_effects_queued"

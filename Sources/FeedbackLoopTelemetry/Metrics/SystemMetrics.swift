@@ -8,6 +8,7 @@ import FeedbackLoop
 /// feedbacks, so the table is bounded). Nothing is made per event.
 final class SystemMetrics<C: Clock>: Sendable where C.Duration == Duration {
   let reduced: Counter
+  let waiting: Meter
   private let discardedCancelled: Counter
   private let discardedBufferFull: Counter
   private let discardedStopped: Counter
@@ -45,6 +46,7 @@ final class SystemMetrics<C: Clock>: Sendable where C.Duration == Duration {
     self.clock = clock
     let systemDimension = [(MetricNames.system, system)]
     reduced = Counter(label: MetricNames.eventsReduced, dimensions: systemDimension, factory: factory)
+    waiting = Meter(label: MetricNames.eventsWaiting, dimensions: systemDimension, factory: factory)
     func discarded(_ reason: String) -> Counter {
       Counter(
         label: MetricNames.eventsDiscarded, dimensions: systemDimension + [(MetricNames.reason, reason)],

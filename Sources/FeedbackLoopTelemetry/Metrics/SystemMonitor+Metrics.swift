@@ -3,7 +3,7 @@ import FeedbackLoop
 
 extension SystemMonitor {
   /// A monitor that counts what a system does in swift-metrics: events
-  /// reduced and discarded, and each feedback's effects, their number in
+  /// reduced, discarded and waiting, and each feedback's effects, their number in
   /// flight and their duration.
   ///
   /// Every metric has the dimension `system`, set to `label`: choose one
@@ -33,8 +33,11 @@ extension SystemMonitor {
   ) -> SystemMonitor where C.Duration == Duration {
     let metrics = SystemMetrics(system: label, factory: factory, clock: clock)
     let reduced = metrics.reduced
-    return SystemMonitor(
+    let waiting = metrics.waiting
+    var monitor = SystemMonitor(
       { activity in metrics.report(activity) },
       reduced: { _, _, _, _, _ in reduced.increment() })
+    monitor.eventsWaiting = { count in waiting.set(count) }
+    return monitor
   }
 }

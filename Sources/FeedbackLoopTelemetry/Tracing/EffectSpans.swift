@@ -41,7 +41,6 @@ final class EffectSpans: Sendable {
 
   func report<State, Event>(_ activity: SystemActivity<State, Event>) {
     switch activity {
-    case .effectStarted(let effect): start(effect)
     case .effectFinished(let effect): take(effect)?.end()
     case .effectFailed(let effect, let error):
       guard let span = take(effect) else { return }
@@ -57,11 +56,19 @@ final class EffectSpans: Sendable {
     }
   }
 
-  private func start(_ effect: EffectID) {
-    // A root span, on purpose: the context current on the loop's thread is
-    // whatever the thread that happened to run the loop had, not the
-    // sender's (see the monitor's documentation).
-    let span = tracer.startSpan(effect.feedback.name, context: .topLevel) as any Span
+  /// Starts the effect's span, a child of the span current where the
+  /// event whose state started the effect was sent (a span of its own
+  /// trace if none was), and starts the effect's task with the span's
+  /// context current, so that what the effect traces is its child.
+  func startTask(
+    of effect: EffectID, sendContext: (any Sendable)?, _ startTask: () -> Task<Void, Never>
+  ) -> Task<Void, Never> {
+    let span = start(effect, parent: sendContext as? ServiceContext ?? .topLevel)
+    return ServiceContext.withValue(span.context) { startTask() }
+  }
+
+  private func start(_ effect: EffectID, parent: ServiceContext) -> any Span {
+    let span = tracer.startSpan(effect.feedback.name, context: parent) as any Span
     span.attributes[Attribute.system] = system
     span.attributes[Attribute.effectNumber] = Int64(truncatingIfNeeded: effect.number)
     if let trigger = effect.trigger { span.attributes[Attribute.trigger] = trigger }
@@ -75,6 +82,7 @@ final class EffectSpans: Sendable {
       refused.attributes[Attribute.cancelled] = true
       refused.end()
     }
+    return span
   }
 
   private func take(_ effect: EffectID) -> (any Span)? {

@@ -18,11 +18,15 @@ extension SystemMonitor {
   /// (`InstrumentationSystem.bootstrap(_:)`); before it bootstraps one, to
   /// the no-op tracer.
   ///
-  /// Not there yet: an effect's span is a root span (a span of its own
-  /// trace). It does not continue the trace of the code that sent the event
-  /// which started the effect, and it is not the parent of what the effect's
-  /// own code traces: both need the core to carry the sender's context with
-  /// the event, which it does not do yet.
+  /// An effect's span continues the sender's trace: the service context
+  /// current where an event was sent (`ServiceContext.current`) travels with
+  /// the event, and the span of each effect that the event's state starts
+  /// is a child of it. The effect's task runs with its span's context
+  /// current, so that what its code traces (an outbound HTTP call, a send
+  /// to another system) is a child of the effect's span. An effect started
+  /// by the initial state, or by an event sent where no context was
+  /// current, starts a trace of its own. An effect that runs no task (one
+  /// that only sends events) has no span.
   ///
   /// ```swift
   /// InstrumentationSystem.bootstrap(tracer)
@@ -33,6 +37,11 @@ extension SystemMonitor {
   /// ```
   public static func effectSpans(label: String, tracer: any Tracer = InstrumentationSystem.tracer) -> SystemMonitor {
     let spans = EffectSpans(system: label, tracer: tracer)
-    return SystemMonitor { activity in spans.report(activity) }
+    var monitor = SystemMonitor { activity in spans.report(activity) }
+    monitor.captureSendContext = { ServiceContext.current }
+    monitor.effectTaskScope = { effect, sendContext, startTask in
+      spans.startTask(of: effect, sendContext: sendContext, startTask)
+    }
+    return monitor
   }
 }
