@@ -130,11 +130,15 @@ let package = Package(
       ]
     ),
     // Layer 7: telemetry: swift-metrics and swift-distributed-tracing,
-    // through the core's monitor hook.
+    // through the core's monitor hook. The durable layer too, for the
+    // journal's metrics (a wrapper of its `Journal` protocol): it brings no
+    // package beyond the core's swift-log, only its own module (and
+    // Foundation, which it uses for its encoded records).
     .target(
       name: "FeedbackLoopTelemetry",
       dependencies: [
         "FeedbackLoop",
+        "FeedbackLoopDurable",
         .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "Tracing", package: "swift-distributed-tracing"),
       ]
@@ -230,7 +234,7 @@ let package = Package(
     .testTarget(
       name: "FeedbackLoopTelemetryTests",
       dependencies: [
-        "FeedbackLoop", "FeedbackLoopTelemetry", "FeedbackLoopTesting",
+        "FeedbackLoop", "FeedbackLoopTelemetry", "FeedbackLoopTesting", "FeedbackLoopDurable",
         .product(name: "MetricsTestKit", package: "swift-metrics"),
         .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
       ]

@@ -31,6 +31,12 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    // The search server's `GET /metrics`: the Prometheus text of the figures
+    // the telemetry monitors count. Small: one module over swift-metrics and
+    // swift-atomics, which Hummingbird and SwiftNIO bring already.
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    // `MetricsSystem.bootstrap(_:)`, which the search example calls once.
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
   ],
   targets: [
     // ReactiveFeedback's counter: two buttons, increment and decrement.
@@ -51,6 +57,7 @@ let package = Package(
         "SearchExample",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
       ]
     ),
     // The video player: the HUD's auto-hide and the skip-intro countdown.
@@ -118,6 +125,9 @@ let package = Package(
         .product(name: "FeedbackLoopMonitorClient", package: "FeedbackLoopMonitor"),
         .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopSQLite", package: "FeedbackLoopSQLite"),
+        .product(name: "FeedbackLoopTelemetry", package: "FeedbackLoop"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
       ]
     ),
     .executableTarget(
@@ -132,6 +142,9 @@ let package = Package(
       name: "SearchExampleTests",
       dependencies: [
         "SearchExample", "SearchServer", .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopTelemetry", package: "FeedbackLoop"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ]
     ),
     .testTarget(

@@ -1,4 +1,5 @@
 import FeedbackLoop
+import FeedbackLoopTelemetry
 import SearchExample
 import SearchServer
 
@@ -67,18 +68,23 @@ enum SearchDemo {
       : "Scripted session on the real ContinuousClock (the server and its client need real time), with a short server latency."
     let printer = TimelinePrinter<Search.State, Search.Event>(
       console: session.console, now: time.now, describeState: describe, describeEvent: describe)
-    let server = SearchServer(latency: latency) { request in printer.note("server", request.description) }
+    let server = SearchServer(latency: latency, metrics: ProcessMetrics.registry) { request in
+      printer.note("server", request.description)
+    }
     let port = try await server.start(port: session.port)
     example.printHeader(session, time: clockLine)
     let baseURL = "http://\(SearchServer.host):\(port)"
     session.console.lines([
       "The search API listens on \(baseURL) (try: curl '\(baseURL)/search?q=star&page=2'),",
-      "over \(server.catalog.movies.count) movies, \(server.pageSize) a page; each answer waits \(latency).", "",
+      "over \(server.catalog.movies.count) movies, \(server.pageSize) a page; each answer waits \(latency).",
+      "The search system's figures, for Prometheus: curl \(baseURL)/metrics", "",
     ])
     let search = System(
       initial: Search.State.initial, reduceReturning: Search.reduce,
       feedbacks: Search.feedbacks(api: HTTPSearchAPI(baseURL: baseURL)),
-      monitor: try await session.monitor(printer, name: example.name))
+      // `.metrics(label:)` counts into the factory bootstrapped above,
+      // whose registry the server's `/metrics` answers with.
+      monitor: .combining([try await session.monitor(printer, name: example.name), .metrics(label: "search")]))
     do {
       if session.isInteractive {
         await interact(session, search, server, printer)

@@ -2,7 +2,8 @@ import Hummingbird
 import SearchExample
 
 extension SearchServer {
-  /// The server's one route: `GET /search?q=…&page=…`.
+  /// The server's route, `GET /search?q=…&page=…`, and `GET /metrics` when
+  /// it has a registry.
   func router() -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.get("search") { request, _ -> PageResponse in
@@ -21,6 +22,9 @@ extension SearchServer {
       let page = self.catalog.page(of: query, number: number, size: self.pageSize)
       self.report(ServedRequest(query: query, page: number, status: 200, resultCount: page.results.count))
       return PageResponse(page: page)
+    }
+    if let metrics {
+      router.get("metrics") { _, _ in MetricsResponse(registry: metrics) }
     }
     return router
   }

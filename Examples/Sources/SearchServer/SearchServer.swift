@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import Prometheus
 import SearchExample
 import Synchronization
 
@@ -19,6 +20,10 @@ import Synchronization
 /// search cancel it; and the server can be put in an outage, answering 503
 /// (``setOutage(_:)``), so that a failure and a retry can be seen.
 ///
+/// Given a Prometheus registry, it also answers `GET /metrics` with the
+/// registry's text: the figures that the process's systems count into it
+/// (``metrics``).
+///
 /// ```swift
 /// let server = SearchServer(latency: .milliseconds(300))
 /// let port = try await server.start()  // port 0: the system picks a free port
@@ -36,6 +41,13 @@ public final class SearchServer: Sendable {
   public let pageSize: Int
   /// How long each answer waits before it is sent.
   public let latency: Duration
+  /// The registry whose figures `GET /metrics` answers, if any.
+  ///
+  /// The server does not bootstrap swift-metrics: the app does, once per
+  /// process, with the same registry
+  /// (`MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))`),
+  /// and a test hands its systems a factory of its own registry instead.
+  public let metrics: PrometheusCollectorRegistry?
   let clock: any Clock<Duration>
   private let onRequest: @Sendable (ServedRequest) -> Void
   private let isOutage = Mutex(false)
@@ -48,18 +60,22 @@ public final class SearchServer: Sendable {
   ///   - pageSize: how many movies a page holds.
   ///   - latency: how long each answer waits, on `clock`.
   ///   - clock: the clock the latency is measured on; a test passes a test clock.
+  ///   - metrics: the registry `GET /metrics` answers with; `nil`, the
+  ///     default, serves no `/metrics`.
   ///   - onRequest: called with each request answered, on the server's threads.
   public init(
     catalog: MovieCatalog = .standard,
     pageSize: Int = 20,
     latency: Duration = .zero,
     clock: any Clock<Duration> = ContinuousClock(),
+    metrics: PrometheusCollectorRegistry? = nil,
     onRequest: @escaping @Sendable (ServedRequest) -> Void = { _ in }
   ) {
     self.catalog = catalog
     self.pageSize = pageSize
     self.latency = latency
     self.clock = clock
+    self.metrics = metrics
     self.onRequest = onRequest
   }
 

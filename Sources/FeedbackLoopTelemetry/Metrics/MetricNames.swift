@@ -1,5 +1,6 @@
 /// The labels and dimensions of the metrics that
-/// `SystemMonitor.metrics(label:factory:clock:)` records, for dashboards and
+/// `SystemMonitor.metrics(label:factory:clock:)` and
+/// `Journal.withMetrics(label:factory:clock:)` record, for dashboards and
 /// tests.
 ///
 /// ```swift
@@ -38,11 +39,25 @@ public enum MetricNames {
   /// way it ended. Dimensions ``system`` and ``feedback``.
   public static let effectDuration = "feedbackloop_effect_duration"
 
-  /// The dimension that names the system: the label given to the monitor.
+  /// Timer: how long one `Journal.append(_:)` took (one transaction, the
+  /// batches of every system in it), whether it returned or threw.
+  /// Dimension ``system``: the label given to `Journal.withMetrics(label:factory:clock:)`.
+  public static let journalAppendDuration = "feedbackloop_journal_append_duration"
+  /// Recorder: the batch size, the number of events one `Journal.append(_:)`
+  /// was handed, all of its batches together (what group commit gathered).
+  /// Dimension ``system``.
+  public static let journalAppendEvents = "feedbackloop_journal_append_events"
+  /// Counter: batches that the journal did not store, one per system's
+  /// batch. Dimensions ``system`` and ``reason`` (``RefusedAppendReason``).
+  public static let journalAppendsRefused = "feedbackloop_journal_appends_refused"
+
+  /// The dimension that names the system: the label given to the monitor
+  /// (or to the journal).
   public static let system = "system"
   /// The dimension that names the feedback: its name.
   public static let feedback = "feedback"
-  /// The dimension that says why an event was discarded.
+  /// The dimension that says why an event was discarded, or why a
+  /// journal did not store a batch.
   public static let reason = "reason"
 
   /// The values of the ``reason`` dimension.
@@ -57,5 +72,19 @@ public enum MetricNames {
     public static let noSuchChild = "no_such_child"
     /// A reason this version does not know of.
     public static let other = "other"
+  }
+
+  /// The values of the ``reason`` dimension of ``journalAppendsRefused``.
+  public enum RefusedAppendReason {
+    /// The system was claimed again since its writer claimed it: the
+    /// writer's epoch is stale (`SequenceConflict.isFenced`). Another
+    /// process took the system over.
+    public static let fenced = "fenced"
+    /// The writer's epoch is current, but the system's last stored event is
+    /// not the one the writer expected: something else wrote to it.
+    public static let staleSequence = "stale_sequence"
+    /// The append threw (the disk, the connection): none of its batches
+    /// was stored.
+    public static let failed = "failed"
   }
 }
