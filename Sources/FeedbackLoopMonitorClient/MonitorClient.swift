@@ -75,9 +75,16 @@ public final class MonitorClient: Sendable {
   /// ```
   ///
   /// - Parameters:
+  ///   - host: the monitor's host; loopback by default.
+  ///   - port: the port the monitor printed for applications.
+  ///   - secret: the secret the monitor printed at start.
+  ///   - recorder: the system's recorder (the moments before now are sent first).
   ///   - serializer: how states and events become JSON: `.codable` for
   ///     `Codable` types, `.described` for any (their description, a string).
-  ///   - Others: as in ``connect(host:port:secret:system:recorder:diagram:queueCapacity:welcomeTimeLimit:)``.
+  ///   - diagram: the system's transition diagram in Mermaid, if it has one.
+  ///   - queueCapacity: how many messages may wait for the network.
+  ///   - welcomeTimeLimit: how long to wait for the monitor: for the
+  ///     connection, then for its answer to the application's hello.
   /// - Throws: ``MonitorConnectionError`` when the monitor refuses the
   ///   connection; ``MonitorNetworkError`` when it cannot be reached.
   public static func stream<State: Sendable, Event: Sendable>(

@@ -9,7 +9,7 @@ import Foundation
 ///   with its composite states as `state id { … }` blocks) when it is
 ///   declared with the DSL;
 /// - `{"type":"activity","moment":3,"message":{…}}` for every activity, an
-///   ``InspectionMessage``; `moment` is the moment's number on `started`
+///   `InspectionMessage`; `moment` is the moment's number on `started`
 ///   and `reduced` messages;
 /// - `{"type":"rejected","reason":"…"}` when a command could not be applied.
 public struct AppMessage: Sendable, Hashable, Codable {
