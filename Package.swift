@@ -31,6 +31,8 @@ let package = Package(
     .library(name: "FeedbackLoopDurable", targets: ["FeedbackLoopDurable"]),
     .library(name: "FeedbackLoopDurableTesting", targets: ["FeedbackLoopDurableTesting"]),
     .library(name: "FeedbackLoopDurableUI", targets: ["FeedbackLoopDurableUI"]),
+    .library(name: "FeedbackLoopMonitorClient", targets: ["FeedbackLoopMonitorClient"]),
+    .library(name: "FeedbackLoopMonitorProtocol", targets: ["FeedbackLoopMonitorProtocol"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -168,6 +170,30 @@ let package = Package(
       name: "FeedbackLoopDurableUI",
       dependencies: ["FeedbackLoopDurable", "FeedbackLoopUI"]
     ),
+    // The monitor's wire protocol: JSON lines over TCP between an app and
+    // the monitor. A product, not an internal target, because both ends
+    // speak it: the client here, and the monitor's server in Monitor/, a
+    // package that can use only this package's products. One definition of
+    // the messages, so that the two ends cannot drift apart. Apps need not
+    // name it: the client uses it without showing it.
+    .target(
+      name: "FeedbackLoopMonitorProtocol",
+      dependencies: ["FeedbackLoop", "FeedbackLoopDebugging"]
+    ),
+    // What an app links to stream its timeline to the monitor: here, and
+    // not in Monitor/, so that an app adds it with the library's URL alone,
+    // on every platform the library declares. It reaches the monitor over
+    // the platform's own sockets (POSIX: Glibc, Darwin), with no network
+    // library: SwiftNIO would have every app that adds the client resolve
+    // and build NIO. The monitor's server (Hummingbird) stays in Monitor/.
+    .target(
+      name: "FeedbackLoopMonitorClient",
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopDebugging", "FeedbackLoopMonitorProtocol",
+        // A journal's timeline, folded through the app's reducer (JournalTimeline).
+        "FeedbackLoopDurable",
+      ]
+    ),
     // The shared scenarios (the search, the skip-intro, the
     // player chart), the articles' code check and the test harness, written
     // once for the test targets. Not a product: no app sees it.
@@ -255,6 +281,13 @@ let package = Package(
       dependencies: [
         "FeedbackLoop", "FeedbackLoopTesting", "FeedbackLoopUI", "FeedbackLoopDebugging", "FeedbackLoopDeclarative",
         "FeedbackLoopScenarios",
+      ]
+    ),
+    .testTarget(
+      name: "FeedbackLoopMonitorClientTests",
+      dependencies: [
+        "FeedbackLoop", "FeedbackLoopDebugging", "FeedbackLoopMonitorClient", "FeedbackLoopMonitorProtocol",
+        "FeedbackLoopTesting",
       ]
     ),
     .testTarget(

@@ -23,8 +23,6 @@ let package = Package(
   ],
   dependencies: [
     .package(name: "FeedbackLoop", path: ".."),
-    // The monitor's client, so that `--monitor` streams any example to a running monitor.
-    .package(name: "FeedbackLoopMonitor", path: "../Monitor"),
     // The SQLite journal, which the durable example stores its events in.
     .package(name: "FeedbackLoopSQLite", path: "../Journals/SQLite"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -122,7 +120,8 @@ let package = Package(
         .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "FeedbackLoopDebugging", package: "FeedbackLoop"),
-        .product(name: "FeedbackLoopMonitorClient", package: "FeedbackLoopMonitor"),
+        // The monitor's client, so that `--monitor` streams any example to a running monitor.
+        .product(name: "FeedbackLoopMonitorClient", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopSQLite", package: "FeedbackLoopSQLite"),
         .product(name: "FeedbackLoopTelemetry", package: "FeedbackLoop"),

@@ -10,13 +10,15 @@ import PackageDescription
 //   swift run --package-path Monitor feedbackloop-monitor JOURNAL.sqlite [--system ID]
 //                                                                      opens a durable system's journal
 //
-// An app streams its timeline with the FeedbackLoopMonitorClient product.
+// An app streams its timeline with the library's FeedbackLoopMonitorClient
+// product, which it adds with the library's URL alone (no path, no server):
+// the client and the protocol both ends speak live in the root package, and
+// this package uses them as products, as any other package would.
 let package = Package(
   name: "FeedbackLoopMonitor",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "feedbackloop-monitor", targets: ["feedbackloop-monitor"]),
-    .library(name: "FeedbackLoopMonitorClient", targets: ["FeedbackLoopMonitorClient"]),
+    .executable(name: "feedbackloop-monitor", targets: ["feedbackloop-monitor"])
   ],
   dependencies: [
     .package(name: "FeedbackLoop", path: ".."),
@@ -32,17 +34,13 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
   ],
   targets: [
-    // The protocol both ends speak: JSON lines over TCP between app and
-    // monitor, JSON messages over a WebSocket between monitor and page.
-    .target(
-      name: "MonitorProtocol",
-      dependencies: [.product(name: "FeedbackLoopDebugging", package: "FeedbackLoop")]
-    ),
-    // The server: the page's files, its WebSocket, the apps' TCP port.
+    // The server: the page's files, its WebSocket, the apps' TCP port. The
+    // apps' protocol (JSON lines over TCP) is the library's
+    // FeedbackLoopMonitorProtocol, which the client speaks too.
     .target(
       name: "MonitorServer",
       dependencies: [
-        "MonitorProtocol",
+        .product(name: "FeedbackLoopMonitorProtocol", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDebugging", package: "FeedbackLoop"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -63,24 +61,12 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
-    // What an app links: a few lines stream its timeline to the monitor.
-    .target(
-      name: "FeedbackLoopMonitorClient",
-      dependencies: [
-        "MonitorProtocol",
-        .product(name: "FeedbackLoop", package: "FeedbackLoop"),
-        .product(name: "FeedbackLoopDebugging", package: "FeedbackLoop"),
-        // A journal's timeline, folded through the app's reducer (JournalTimeline).
-        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "NIOExtras", package: "swift-nio-extras"),
-      ]
-    ),
     .testTarget(
       name: "MonitorTests",
       dependencies: [
-        "MonitorServer", "FeedbackLoopMonitorClient",
+        "MonitorServer",
+        .product(name: "FeedbackLoopMonitorClient", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopMonitorProtocol", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDeclarative", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDeclarativeDebugging", package: "FeedbackLoop"),

@@ -1,5 +1,5 @@
 import FeedbackLoopDebugging
-import MonitorProtocol
+import FeedbackLoopMonitorProtocol
 import NIOCore
 import NIOExtras
 

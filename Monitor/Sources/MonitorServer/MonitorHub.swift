@@ -1,6 +1,6 @@
 import FeedbackLoopDebugging
+import FeedbackLoopMonitorProtocol
 import Foundation
-import MonitorProtocol
 
 /// What the monitor knows: every application's timeline (as the page reads
 /// it), the pages that watch, and how to reach each application.

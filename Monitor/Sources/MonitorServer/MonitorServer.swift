@@ -1,10 +1,10 @@
 import FeedbackLoopDebugging
+import FeedbackLoopMonitorProtocol
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
-import MonitorProtocol
 import NIOCore
 import NIOExtras
 import NIOHTTP1

@@ -1,9 +1,9 @@
 import ArgumentParser
 import FeedbackLoopDebugging
+import FeedbackLoopMonitorProtocol
 import FeedbackLoopSQLite
 import Foundation
 import GRDB
-import MonitorProtocol
 import MonitorServer
 
 /// `feedbackloop-monitor`: serves the page on loopback (unless `--host` says

@@ -1,8 +1,8 @@
 import FeedbackLoop
 import FeedbackLoopDebugging
 import FeedbackLoopDeclarative
+import FeedbackLoopMonitorProtocol
 import Foundation
-import MonitorProtocol
 import Testing
 
 @testable import FeedbackLoopMonitorClient

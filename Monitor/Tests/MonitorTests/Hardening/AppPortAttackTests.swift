@@ -1,5 +1,5 @@
+import FeedbackLoopMonitorProtocol
 import Foundation
-import MonitorProtocol
 import NIOCore
 import NIOEmbedded
 import Testing

@@ -1,7 +1,7 @@
 import FeedbackLoop
 import FeedbackLoopDebugging
+import FeedbackLoopMonitorProtocol
 import Foundation
-import MonitorProtocol
 import Testing
 
 @testable import FeedbackLoopMonitorClient

@@ -9,10 +9,12 @@ import Foundation
 ///   with its composite states as `state id { … }` blocks) when it is
 ///   declared with the DSL;
 /// - `{"type":"activity","moment":3,"message":{…}}` for every activity, an
-///   ``InspectionMessage``; `moment` is the moment's number on `started`
+///   `InspectionMessage`; `moment` is the moment's number on `started`
 ///   and `reduced` messages;
 /// - `{"type":"rejected","reason":"…"}` when a command could not be applied.
 public struct AppMessage: Sendable, Hashable, Codable {
+  /// The kind of message. It grows with the protocol: a `switch` over it
+  /// ends with `default:`.
   public enum Kind: String, Sendable, Hashable, Codable {
     case hello, activity, rejected
   }
@@ -48,6 +50,8 @@ public struct AppMessage: Sendable, Hashable, Codable {
 /// - `{"type":"playStates","from":3}`: set each recorded state from moment 3 on;
 /// - `{"type":"welcome"}` after a good hello, `{"type":"rejected","reason":"…"}` otherwise.
 public struct AppCommand: Sendable, Hashable, Codable {
+  /// The kind of command. It grows with the protocol: a `switch` over it
+  /// ends with `default:`.
   public enum Kind: String, Sendable, Hashable, Codable {
     case jump, send, playEvents, playStates, welcome, rejected
   }
@@ -70,7 +74,11 @@ public struct AppCommand: Sendable, Hashable, Codable {
 }
 
 extension Encodable {
-  /// One line of JSON, without its newline.
+  /// One line of JSON, without its newline: keys sorted, slashes as they are.
+  ///
+  /// ```swift
+  /// try AppCommand(type: .welcome).monitorLine()  // {"type":"welcome"}
+  /// ```
   public func monitorLine() throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -78,7 +86,14 @@ extension Encodable {
   }
 }
 
-/// Decodes one line, or says why it cannot.
+/// Decodes one line, or says why it cannot, in words the other end can be
+/// sent back ("not JSON", "missing field secret").
+///
+/// ```swift
+/// if case .failure(let error) = decodeMonitorLine(AppMessage.self, line) {
+///   reply(AppCommand(type: .rejected, reason: error.reason))
+/// }
+/// ```
 public func decodeMonitorLine<Value: Decodable>(_ type: Value.Type, _ line: String) -> Result<
   Value, MonitorProtocolError
 > {
@@ -98,7 +113,11 @@ public func decodeMonitorLine<Value: Decodable>(_ type: Value.Type, _ line: Stri
   }
 }
 
-/// Why a message was rejected.
+/// Why a message was rejected: what ``decodeMonitorLine(_:_:)`` fails with.
+///
+/// ```swift
+/// decodeMonitorLine(AppCommand.self, "nope")  // .failure(MonitorProtocolError(reason: "not JSON"))
+/// ```
 public struct MonitorProtocolError: Error, Sendable, Hashable {
   public var reason: String
   public init(reason: String) { self.reason = reason }

@@ -6,6 +6,14 @@ extension Moment {
   /// `reduced` message, then its effects, discarded events and stop; how a
   /// timeline recorded before the monitor connected (or read from a file)
   /// reaches the page.
+  ///
+  /// ```swift
+  /// for moment in recorder.moments {
+  ///   for message in try moment.appMessages(system: "search", serializer: .codable) {
+  ///     send(try message.monitorLine())
+  ///   }
+  /// }
+  /// ```
   public func appMessages(system: String, serializer: InspectionSerializer<State, Event>) throws -> [AppMessage] {
     let time = self.time.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
     var messages: [AppMessage] = []

@@ -1,5 +1,8 @@
 /// Why the monitor did not take an application's connection.
 ///
+/// It grows (a new way to be refused, in a minor version): a `switch` over
+/// it ends with `default:`.
+///
 /// ```swift
 /// do {
 ///   link = try await MonitorClient.connect(port: 7_071, secret: secret, system: search, recorder: recorder)

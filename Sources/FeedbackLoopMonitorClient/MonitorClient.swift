@@ -1,10 +1,7 @@
 import FeedbackLoop
 import FeedbackLoopDebugging
+import FeedbackLoopMonitorProtocol
 import Foundation
-import MonitorProtocol
-import NIOCore
-import NIOExtras
-import NIOPosix
 
 /// Streams a running system's timeline to the monitor, and applies what the
 /// monitor's page asks: a jump to a moment or an edited state, an event,
@@ -17,6 +14,9 @@ import NIOPosix
 /// bounded queue, and what does not fit is dropped and counted
 /// (``droppedCount``).
 ///
+/// The connection is the platform's own TCP socket, on two threads of the
+/// link's: the client brings no network library into the app.
+///
 /// ```swift
 /// let recorder = Recorder<Search.State, Search.Event>(capacity: 1_000, system: "search")
 /// let search = System(initial: .initial, reduce: TimeTravel.reducer(Search.reduce),
@@ -27,10 +27,9 @@ import NIOPosix
 /// await link.close()
 /// ```
 public final class MonitorClient: Sendable {
-  private let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
-  private let outgoing: AsyncStream<String>.Continuation
+  let connection: MonitorConnection
+  private let outgoing: OutgoingLines
   private let dropped: Locked<UInt64>
-  private let task: Task<Void, Never>
   private let rejections: Locked<[String]>
 
   /// Connects `system`, recorded by `recorder`, to the monitor at `host`:`port`.
@@ -45,11 +44,11 @@ public final class MonitorClient: Sendable {
   ///     `DeclarativeSystem`'s `diagram.mermaid`, or a `Statechart`'s, whose
   ///     composite states the page draws nested.
   ///   - queueCapacity: how many messages may wait for the network.
-  ///   - welcomeTimeLimit: how long to wait for the monitor's answer to the
-  ///     application's hello.
+  ///   - welcomeTimeLimit: how long to wait for the monitor: for the
+  ///     connection, then for its answer to the application's hello.
   /// - Throws: ``MonitorConnectionError`` when the monitor refuses the
   ///   connection (a wrong secret, most often), or what answers is not the
-  ///   monitor; the network's error when nothing listens at `host`:`port`.
+  ///   monitor; ``MonitorNetworkError`` when nothing listens at `host`:`port`.
   public static func connect<State: Codable & Sendable, Event: Codable & AnyStateTravelEvent>(
     host: String = "127.0.0.1", port: Int, secret: String, system: FeedbackLoop.System<State, Event>,
     recorder: Recorder<State, Event>, diagram: String? = nil, queueCapacity: Int = 10_000,
@@ -76,11 +75,18 @@ public final class MonitorClient: Sendable {
   /// ```
   ///
   /// - Parameters:
+  ///   - host: the monitor's host; loopback by default.
+  ///   - port: the port the monitor printed for applications.
+  ///   - secret: the secret the monitor printed at start.
+  ///   - recorder: the system's recorder (the moments before now are sent first).
   ///   - serializer: how states and events become JSON: `.codable` for
   ///     `Codable` types, `.described` for any (their description, a string).
-  ///   - Others: as in ``connect(host:port:secret:system:recorder:diagram:queueCapacity:welcomeTimeLimit:)``.
+  ///   - diagram: the system's transition diagram in Mermaid, if it has one.
+  ///   - queueCapacity: how many messages may wait for the network.
+  ///   - welcomeTimeLimit: how long to wait for the monitor: for the
+  ///     connection, then for its answer to the application's hello.
   /// - Throws: ``MonitorConnectionError`` when the monitor refuses the
-  ///   connection; the network's error when it cannot be reached.
+  ///   connection; ``MonitorNetworkError`` when it cannot be reached.
   public static func stream<State: Sendable, Event: Sendable>(
     host: String = "127.0.0.1", port: Int, secret: String, recorder: Recorder<State, Event>,
     serializer: InspectionSerializer<State, Event>, diagram: String? = nil, queueCapacity: Int = 10_000,
@@ -106,66 +112,47 @@ public final class MonitorClient: Sendable {
     serializer: InspectionSerializer<State, Event>, diagram: String?, queueCapacity: Int,
     welcomeTimeLimit: Duration, apply: @escaping @Sendable (String) -> String?
   ) async throws -> MonitorClient {
-    let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-      .connect(host: host, port: port) { channel in
-        channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineBasedFrameDecoder()))
-          return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-        }
-      }
-    let (lines, outgoing) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
+    let systemID = recorder.stream.system
+    let hello = try AppMessage(type: .hello, secret: secret, system: systemID, diagram: diagram).monitorLine()
+    let socket = try await connectOnAThreadOfItsOwn(host: host, port: port, timeLimit: welcomeTimeLimit)
+    let outgoing = OutgoingLines()
     let (answers, answered) = AsyncStream<MonitorConnectionError?>.makeStream(bufferingPolicy: .bufferingOldest(1))
     let dropped = Locked<UInt64>(0)
-    let queued = Locked<Int>(0)
-    let systemID = recorder.stream.system
-    let hello = AppMessage(type: .hello, secret: secret, system: systemID, diagram: diagram)
-    outgoing.yield(try hello.monitorLine())
+    outgoing.append(hello)
 
     let rejections = Locked<[String]>([])
-    let task = Task<Void, Never> {
-      _ = try? await channel.executeThenClose { inbound, outbound in
-        await withTaskGroup(of: Void.self) { group in
-          group.addTask {
-            for await line in lines {
-              queued.withLock { $0 = max(0, $0 - 1) }
-              try? await outbound.write(ByteBuffer(string: line + "\n"))
-            }
-            // Everything queued is written (``close()``, or the monitor went away): the connection ends.
-            channel.channel.close(promise: nil)
+    let welcomed = Locked(false)
+    let connection = MonitorConnection(socket: socket, outgoing: outgoing)
+    connection.start(
+      received: { line in
+        guard welcomed.withLock({ $0 }) else {
+          // The first line answers the hello: a welcome, or why the monitor refused it.
+          switch decodeMonitorLine(AppCommand.self, line) {
+          case .success(let answer) where answer.type == .welcome:
+            welcomed.withLock { $0 = true }
+            answered.yield(nil)
+            return true
+          case .success(let answer) where answer.type == .rejected:
+            answered.yield(.rejected(reason: answer.reason ?? "no reason given"))
+          default:
+            answered.yield(.notTheMonitor(port: port, firstLine: String(line.prefix(200))))
           }
-          var welcomed = false
-          do {
-            for try await buffer in inbound {
-              let line = String(buffer: buffer)
-              guard welcomed else {
-                // The first line answers the hello: a welcome, or why the monitor refused it.
-                switch decodeMonitorLine(AppCommand.self, line) {
-                case .success(let answer) where answer.type == .welcome:
-                  welcomed = true
-                  answered.yield(nil)
-                  continue
-                case .success(let answer) where answer.type == .rejected:
-                  answered.yield(.rejected(reason: answer.reason ?? "no reason given"))
-                default:
-                  answered.yield(.notTheMonitor(port: port, firstLine: String(line.prefix(200))))
-                }
-                break
-              }
-              if let reason = apply(line) {
-                rejections.withLock { $0.append(reason) }
-                if let answer = try? AppMessage(type: .rejected, reason: reason).monitorLine() {
-                  outgoing.yield(answer)
-                }
-              }
-            }
-          } catch {}
-          answered.yield(.closedBeforeWelcome(port: port))
-          answered.finish()
-          outgoing.finish()
-          await group.waitForAll()
+          return false
         }
-      }
-    }
+        if let reason = apply(line) {
+          rejections.withLock { $0.append(reason) }
+          if let answer = try? AppMessage(type: .rejected, reason: reason).monitorLine() {
+            outgoing.append(answer)
+          }
+        }
+        return true
+      },
+      readingEnded: {
+        answered.yield(.closedBeforeWelcome(port: port))
+        answered.finish()
+        // The monitor went away: what waits is written if it can be, and the connection ends.
+        outgoing.finish()
+      })
     // Something that is not the monitor may never answer (a web server waiting for the rest of a request).
     let timer = Task {
       try await Task.sleep(for: welcomeTimeLimit)
@@ -179,8 +166,8 @@ public final class MonitorClient: Sendable {
     timer.cancel()
     if let refusal {
       outgoing.finish()
-      channel.channel.close(promise: nil)
-      await task.value
+      connection.abort()
+      await connection.waitForEnd()
       throw refusal
     }
 
@@ -190,7 +177,7 @@ public final class MonitorClient: Sendable {
       catchingUp: {
         for moment in recorder.moments {
           for message in (try? moment.appMessages(system: systemID, serializer: serializer)) ?? [] {
-            if let line = try? message.monitorLine() { outgoing.yield(line) }
+            if let line = try? message.monitorLine() { outgoing.append(line) }
           }
           nextMoment.withLock { $0 = moment.sequence + 1 }
         }
@@ -204,31 +191,39 @@ public final class MonitorClient: Sendable {
             }
           default: nil
           }
-        let accepted = queued.withLock { count -> Bool in
-          guard count < queueCapacity else { return false }
-          count += 1
-          return true
-        }
-        guard accepted else {
+        // A full queue drops the activity before it is serialized: the loop pays least when the network lags.
+        guard outgoing.waitingCount < queueCapacity else {
           dropped.withLock { $0 += 1 }
           return
         }
         guard let message = try? InspectionMessage(inspection, serializer: serializer),
           let line = try? AppMessage(type: .activity, moment: moment, message: message).monitorLine()
         else { return }
-        outgoing.yield(line)
+        if outgoing.append(line, capacity: queueCapacity) == .full {
+          dropped.withLock { $0 += 1 }
+        }
       })
-    return MonitorClient(channel: channel, outgoing: outgoing, dropped: dropped, task: task, rejections: rejections)
+    return MonitorClient(connection: connection, outgoing: outgoing, dropped: dropped, rejections: rejections)
+  }
+
+  /// Connects on a thread made for it: resolving the name and connecting
+  /// block, and must not hold one of the concurrency pool's threads.
+  private static func connectOnAThreadOfItsOwn(
+    host: String, port: Int, timeLimit: Duration
+  ) async throws -> TCPSocket {
+    try await withCheckedThrowingContinuation { connected in
+      Thread.detachNewThread {
+        connected.resume(with: Result { try TCPSocket.connect(host: host, port: port, timeLimit: timeLimit) })
+      }
+    }
   }
 
   private init(
-    channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, outgoing: AsyncStream<String>.Continuation,
-    dropped: Locked<UInt64>, task: Task<Void, Never>, rejections: Locked<[String]>
+    connection: MonitorConnection, outgoing: OutgoingLines, dropped: Locked<UInt64>, rejections: Locked<[String]>
   ) {
-    self.channel = channel
+    self.connection = connection
     self.outgoing = outgoing
     self.dropped = dropped
-    self.task = task
     self.rejections = rejections
   }
 
@@ -242,7 +237,7 @@ public final class MonitorClient: Sendable {
   /// system runs on.
   public func close() async {
     outgoing.finish()
-    await task.value
+    await connection.waitForEnd()
   }
 
   /// Applies one command; returns why it was rejected, if it was.
@@ -282,20 +277,5 @@ public final class MonitorClient: Sendable {
       if machine.playStates(from: from) == 0 { return "moment \(from) is no longer recorded" }
     }
     return nil
-  }
-}
-
-/// A lock around a value.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-  // Sendable: `value` is only touched while `lock` is held.
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) { self.value = value }
-
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
   }
 }
