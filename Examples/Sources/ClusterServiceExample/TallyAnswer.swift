@@ -12,23 +12,3 @@ public struct TallyAnswer: Codable, Sendable, Equatable {
     self.tally = tally
   }
 }
-
-/// What `POST /systems/{id}/events` answers once the event is acknowledged.
-public struct Acknowledgement: Codable, Sendable, Equatable {
-  public var id: String
-  /// The node that wrote the event to the cluster's inbox.
-  public var node: String
-
-  public init(id: String, node: String) {
-    self.id = id
-    self.node = node
-  }
-}
-
-/// The body of `POST /systems/{id}/events`: `{"number": 5}`, the client's
-/// fifth event to the id.
-public struct CountRequest: Codable, Sendable, Equatable {
-  public var number: Int
-
-  public init(number: Int) { self.number = number }
-}
