@@ -11,6 +11,7 @@ import PackageDescription
 //   swift run --package-path Examples feedbackloop-examples search --monitor 7071 --secret S
 //                                                                   streams it to a running monitor
 //   swift test --package-path Examples                              tests them
+//   Examples/Scripts/cluster-demo                                   three cluster-service nodes, one killed
 //
 // Each example is a small library (State, Event, reducer, feedbacks and the
 // dependencies they need), tested with FeedbackLoopTesting; the terminal code
@@ -19,12 +20,20 @@ let package = Package(
   name: "FeedbackLoopExamples",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "feedbackloop-examples", targets: ["feedbackloop-examples"])
+    .executable(name: "feedbackloop-examples", targets: ["feedbackloop-examples"]),
+    .executable(name: "cluster-service", targets: ["cluster-service"]),
   ],
   dependencies: [
     .package(name: "FeedbackLoop", path: ".."),
     // The SQLite journal, which the durable example stores its events in.
     .package(name: "FeedbackLoopSQLite", path: "../Journals/SQLite"),
+    // The cluster, and the PostgreSQL journal it stores its systems in, for
+    // the cluster service (postgres-nio comes with them).
+    .package(name: "FeedbackLoopCluster", path: "../Cluster"),
+    .package(name: "FeedbackLoopPostgreSQL", path: "../Journals/PostgreSQL"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.5.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -105,6 +114,35 @@ let package = Package(
         .product(name: "FeedbackLoop", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopSQLite", package: "FeedbackLoopSQLite"),
+      ]
+    ),
+    // Tallies by id on a cluster of nodes that share a PostgreSQL database,
+    // and their HTTP API (Hummingbird), which any node answers.
+    .target(
+      name: "ClusterServiceExample",
+      dependencies: [
+        .product(name: "FeedbackLoop", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopCluster", package: "FeedbackLoopCluster"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ]
+    ),
+    // One node of the cluster service; Scripts/cluster-demo starts three.
+    .executableTarget(
+      name: "cluster-service",
+      dependencies: [
+        "ClusterServiceExample",
+        .product(name: "FeedbackLoopCluster", package: "FeedbackLoopCluster"),
+        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
+        .product(name: "FeedbackLoopPostgreSQL", package: "FeedbackLoopPostgreSQL"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // The terminal side: the timeline, keys, scripted sessions, the command.
@@ -198,6 +236,17 @@ let package = Package(
         "DurableDownloadsExample",
         .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
         .product(name: "FeedbackLoopTesting", package: "FeedbackLoop"),
+      ]
+    ),
+    // The cluster service's routes and tally, without PostgreSQL.
+    .testTarget(
+      name: "ClusterServiceExampleTests",
+      dependencies: [
+        "ClusterServiceExample",
+        .product(name: "FeedbackLoopDurable", package: "FeedbackLoop"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ]
     ),
     .testTarget(
