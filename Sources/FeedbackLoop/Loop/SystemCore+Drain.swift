@@ -134,10 +134,12 @@ extension SystemCore {
           process(local)
           continue
         }
+        // About to go idle: none waits. Told only after a count above 0
+        // was, and while this thread still owns the loop (the hooks'
+        // count is the owner's).
+        if let hooks, hooks.lastReportedWaiting != 0 { hooks.reportWaiting(0) }
         if fl_word_exchange_if(word, current, 0) {
           fl_set_current_drainer(previousDrainer)
-          // Idle: none waits. Told only after a count above 0 was.
-          if let hooks, hooks.lastReportedWaiting != 0 { hooks.reportWaiting(0) }
           return
         }
         continue
