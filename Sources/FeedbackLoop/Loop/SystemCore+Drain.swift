@@ -28,18 +28,6 @@ extension SystemCore {
     submit(.finalEvent(event, token), callerIsMainActor: false)
   }
 
-  /// A send to a system whose monitor takes the sender's context: the
-  /// event goes with the context current here, if there is one.
-  @usableFromInline
-  func submitInContext(_ event: Event, _ token: EffectToken, endsEffect: Bool, callerIsMainActor: Bool) {
-    guard let context = hooks?.captureSendContext?() else {
-      return submit(endsEffect ? .finalEvent(event, token) : .event(event, token), callerIsMainActor: callerIsMainActor)
-    }
-    submit(
-      .eventInContext(EventInContext(event, token, endsEffect: endsEffect, context: context)),
-      callerIsMainActor: callerIsMainActor)
-  }
-
   @inlinable
   func effectEnded(_ token: EffectToken, outcome: EffectOutcome) {
     submit(.effectEnded(token, outcome), callerIsMainActor: false)
@@ -241,18 +229,6 @@ extension SystemCore {
     case .eventInContext(let sent):
       processEventInContext(sent)
     }
-  }
-
-  /// Reduces an event that came with its sender's context, and fans its
-  /// state out with that context current for the effects it starts.
-  @usableFromInline
-  func processEventInContext(_ sent: EventInContext<Event>) {
-    // Non-nil: only a core with hooks wraps an event with its context.
-    let hooks = hooks.unsafelyUnwrapped
-    let outer = hooks.currentContext
-    hooks.currentContext = sent.context
-    processEvent(sent.event, sent.token, endsEffect: sent.endsEffect)
-    hooks.currentContext = outer
   }
 
   /// Reduces `event` in place, unless its effect was cancelled, then gives

@@ -113,28 +113,6 @@ extension SystemCore {
     }
   }
 
-  /// An immediate effect's event, queued by the owner: it keeps the context
-  /// of the event whose state started the effect (``MonitorHooks``).
-  @inlinable @inline(__always)
-  func enqueueEventFromLoop(_ event: Event, _ token: EffectToken) {
-    if let context = hooks?.currentContext {
-      enqueueFromLoop(.eventInContext(EventInContext(event, token, endsEffect: false, context: context)))
-    } else {
-      enqueueFromLoop(.event(event, token))
-    }
-  }
-
-  /// Runs `body` (the start of an effect that waited its turn) with the
-  /// context of the event whose state asked for the effect current again.
-  @usableFromInline
-  func withSendContext(_ context: (any Sendable)?, _ body: () -> Void) {
-    guard let hooks else { return body() }
-    let outer = hooks.currentContext
-    hooks.currentContext = context
-    body()
-    hooks.currentContext = outer
-  }
-
   /// The owning thread's send when other threads queued work first, the
   /// buffer is bounded, or the system is stopping or torn down.
   @usableFromInline

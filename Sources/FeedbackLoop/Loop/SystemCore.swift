@@ -111,8 +111,9 @@ import Logging
 /// busy), EventInbox.swift (the shared queue and the buffer policy, a
 /// value), SystemCore+Effects.swift (effect and input tasks, the
 /// watermarks), SystemCore+Stopping.swift (start, stop, the teardown, the
-/// release) and SystemCore+Reads.swift (reads of the state from other
-/// threads, G15).
+/// release), SystemCore+Reads.swift (reads of the state from other
+/// threads, G15) and SystemCore+SendContext.swift (the sender's context,
+/// for a tracing monitor).
 ///
 /// ## Why not an actor
 ///
