@@ -17,7 +17,7 @@ struct MetricsMonitorTests {
     [(Names.system, label), (Names.reason, reason)]
   }
 
-  @Test("each reduced event counts once, through the reduction shortcut, under the system's label")
+  @Test("each reduced event counts once, counted by the loop, under the system's label")
   func eventsReduced() throws {
     let metrics = TestMetrics()
     let jobs = Jobs()

@@ -122,10 +122,11 @@ extension SystemCore {
           process(local)
           continue
         }
-        // About to go idle: none waits. Told only after a count above 0
-        // was, and while this thread still owns the loop (the hooks'
-        // count is the owner's).
-        if let hooks, hooks.lastReportedWaiting != 0 { hooks.reportWaiting(0) }
+        // About to go idle: the monitor is told the reductions it was not
+        // told yet, and that none waits (after a count above 0), while
+        // this thread still owns the loop (the hooks' counts are the
+        // owner's).
+        if let hooks { hooks.loopGoesIdle() }
         if fl_word_exchange_if(word, current, 0) {
           fl_set_current_drainer(previousDrainer)
           return
@@ -242,19 +243,14 @@ extension SystemCore {
       discard(event, token, endsEffect: endsEffect)
       return
     }
-    if isMonitored {
+    if !isMonitored {
+      guard reduceUnmonitored(event) else { return putBack(event, token, endsEffect: endsEffect) }
+    } else if readsStates {
       guard reduceMonitored(event, token) else { return putBack(event, token, endsEffect: endsEffect) }
     } else {
-      guard beginReduction() else { return putBack(event, token, endsEffect: endsEffect) }
-      isReducing = true
-      // Non-nil and unretained: the core holds the cell until the
-      // teardown, which runs on this thread at a step boundary and sets
-      // `reducer` to nil only after `stopped`, and no reduction begins
-      // after `stopped` (`beginReduction`), so the cell outlives the call.
-      reducer.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.reduce(&state, event) }
-      fl_reduce_end(control)
-      isReducing = false
-      publishIfAsked()
+      // A monitor that only counts: no copy of the state, no report.
+      guard reduceUnmonitored(event) else { return putBack(event, token, endsEffect: endsEffect) }
+      hooks.unsafelyUnwrapped.countReduction()
     }
     if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
     // A state that holds references is lent to the handlers without a
@@ -263,6 +259,23 @@ extension SystemCore {
     guard _isPOD(State.self) else { return fanOutLendingState(event) }
     let current = state
     fanOut(event, current)
+  }
+
+  /// Reduces in place; returns `false`, reducing nothing, if the system
+  /// stopped.
+  @inlinable @inline(__always)
+  func reduceUnmonitored(_ event: Event) -> Bool {
+    guard beginReduction() else { return false }
+    isReducing = true
+    // Non-nil and unretained: the core holds the cell until the
+    // teardown, which runs on this thread at a step boundary and sets
+    // `reducer` to nil only after `stopped`, and no reduction begins
+    // after `stopped` (`beginReduction`), so the cell outlives the call.
+    reducer.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.reduce(&state, event) }
+    fl_reduce_end(control)
+    isReducing = false
+    publishIfAsked()
+    return true
   }
 
   /// Reduces with a copy of the state before, for the monitor; returns

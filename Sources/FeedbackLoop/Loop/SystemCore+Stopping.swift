@@ -72,6 +72,9 @@ extension SystemCore {
     for runtime in runtimes { runtime.stop() }
     finishObservers()
     if let monitor {
+      // The reductions counted since the loop was last idle come before
+      // `.stopped`.
+      hooks?.tellReductions()
       for event in leftovers.compactMap(\.event) {
         monitor.report(.eventDiscarded(event, reason: .systemStopped))
       }

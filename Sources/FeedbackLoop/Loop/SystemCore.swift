@@ -146,6 +146,12 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// optional monitor itself would retain and release its closure.
   @usableFromInline let isMonitored: Bool
 
+  /// Whether the monitor reads states: it is given the states before and
+  /// after each reduction, and what started each effect. `false` without a
+  /// monitor, and for one that only counts reductions
+  /// (``SystemMonitor/countReductions``, kept in `hooks`).
+  @usableFromInline let readsStates: Bool
+
   /// What the monitor asks of the loop beyond its reports (the sender's
   /// context, the events waiting), or `nil`: tested once per send.
   @usableFromInline let hooks: MonitorHooks?
@@ -251,6 +257,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     self.environment = environment
     self.monitor = monitor
     self.isMonitored = monitor != nil
+    self.readsStates = monitor != nil && monitor?.countReductions == nil
     self.hooks = MonitorHooks(monitor)
     self.isBounded = environment.eventBuffer != .unbounded
     (memory + Layout.inbox).bindMemory(to: EventInbox<State, Event>.self, capacity: 1).initialize(

@@ -1,18 +1,28 @@
 /// What a monitor asks of the loop beyond its reports: the context taken at
-/// each send (``SystemMonitor/captureSendContext``) and the count of events
-/// waiting (``SystemMonitor/eventsWaiting``). One reference in the core,
+/// each send (``SystemMonitor/captureSendContext``), the count of events
+/// waiting (``SystemMonitor/eventsWaiting``) and the count of reductions
+/// (``SystemMonitor/countReductions``). One reference in the core,
 /// `nil` unless the monitor asks, so that a system without them pays one
 /// comparison per send and a system at rest 8 bytes.
 @usableFromInline
 final class MonitorHooks: @unchecked Sendable {
-  // Sendable: the closures are immutable and `@Sendable`; `currentContext`
-  // and `lastReportedWaiting` are read and written only by the thread that
+  // Sendable: the closures are immutable and `@Sendable`; `currentContext`,
+  // `uncountedReductions` and `lastReportedWaiting` are read and written
+  // only by the thread that
   // owns the loop (as the core's other owner-only fields are), and loop
   // ownership passes between threads through the control word's atomic
   // operations, which order those accesses.
 
   @usableFromInline let captureSendContext: (@Sendable () -> (any Sendable)?)?
   @usableFromInline let eventsWaiting: (@Sendable (Int) -> Void)?
+  @usableFromInline let countReductions: (@Sendable (Int) -> Void)?
+
+  /// The reductions not yet given to `countReductions`.
+  @usableFromInline var uncountedReductions = 0
+
+  /// The most reductions a long drain makes before it tells
+  /// `countReductions`: a counter read during a burst lags by fewer.
+  @usableFromInline static var reductionsPerCount: Int { 1_024 }
 
   /// The context kept with the event being reduced and fanned out, if it
   /// came with one: the effects its state starts get it.
@@ -23,9 +33,36 @@ final class MonitorHooks: @unchecked Sendable {
 
   @usableFromInline
   init?<State, Event>(_ monitor: SystemMonitor<State, Event>?) {
-    guard let monitor, monitor.captureSendContext != nil || monitor.eventsWaiting != nil else { return nil }
+    guard let monitor,
+      monitor.captureSendContext != nil || monitor.eventsWaiting != nil || monitor.countReductions != nil
+    else { return nil }
     captureSendContext = monitor.captureSendContext
     eventsWaiting = monitor.eventsWaiting
+    countReductions = monitor.countReductions
+  }
+
+  /// Counts one reduction; tells `countReductions` after a whole batch.
+  @inlinable @inline(__always)
+  func countReduction() {
+    uncountedReductions &+= 1
+    if uncountedReductions >= Self.reductionsPerCount { tellReductions() }
+  }
+
+  /// Tells `countReductions` the reductions not told yet, if any.
+  @usableFromInline
+  func tellReductions() {
+    guard uncountedReductions != 0, let countReductions else { return }
+    let count = uncountedReductions
+    uncountedReductions = 0
+    countReductions(count)
+  }
+
+  /// The loop is about to go idle, and this thread still owns it (the
+  /// counts are the owner's): what the monitor has not been told yet.
+  @inlinable @inline(__always)
+  func loopGoesIdle() {
+    if uncountedReductions != 0 { tellReductions() }
+    if lastReportedWaiting != 0 { reportWaiting(0) }
   }
 
   /// Reports `count` events waiting, unless it was the last count reported.

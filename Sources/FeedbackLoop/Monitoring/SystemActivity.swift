@@ -187,6 +187,18 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
   /// the loop's thread.
   @usableFromInline package var eventsWaiting: (@Sendable (Int) -> Void)?
 
+  /// Told how many events were reduced since it was last told (`package`, a
+  /// metrics monitor's counter), instead of a `.reduced` report per event:
+  /// when the loop goes idle, after every 1,024 reductions of a longer
+  /// drain (so a counter read during a burst lags by fewer), and before
+  /// ``SystemActivity/stopped``.
+  /// Called on the loop's thread. A monitor with it reads no state: the
+  /// core neither copies the state before each reduction nor describes the
+  /// state that started an effect (its ``EffectID/trigger`` is `nil`). Only
+  /// ``init(_:countingReductions:)`` sets it; ``combining(_:)`` leaves it
+  /// out, and each combined monitor's `report` gets `.reduced` instead.
+  @usableFromInline package private(set) var countReductions: (@Sendable (Int) -> Void)?
+
   /// The `.reduced` shortcut's type: the event, the states before and after,
   /// whether the event came from outside (and through which send), and its
   /// source.
@@ -220,6 +232,20 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
   ) {
     self.report = receive
     self.reduced = reduced
+  }
+
+  /// A monitor that counts reductions instead of reading them (a metrics
+  /// monitor's): `countReductions` is told how many events were reduced
+  /// since it was last told (see ``countReductions``), and `receive` gets
+  /// every other activity. Combined with others (``combining(_:)``),
+  /// `receive` gets `.reduced` too, so it must count that as one.
+  @inlinable package init(
+    _ receive: @escaping @Sendable (SystemActivity<State, Event>) -> Void,
+    countingReductions countReductions: @escaping @Sendable (Int) -> Void
+  ) {
+    self.report = receive
+    self.reduced = nil
+    self.countReductions = countReductions
   }
 
   /// Reports a reduction: through the shortcut if there is one.

@@ -15,8 +15,12 @@ extension SystemMonitor {
   ///
   /// The metrics go to `factory`, by default the one the app bootstrapped
   /// (`MetricsSystem.bootstrap(_:)`); before it bootstraps one, they go
-  /// nowhere, at the cost of a call per activity. A reduction costs one
-  /// counter increment. Effect durations are read on `clock`.
+  /// nowhere, at the cost of a call per activity. The monitor reads no
+  /// state: the loop counts its reductions and adds them to the counter
+  /// when it goes idle (and every 1,024 reductions of a longer burst, and
+  /// before it stops), so a read of `feedbackloop_events_reduced` while a
+  /// system drains a burst may lag behind by that much. Effect durations
+  /// are read on `clock`.
   ///
   /// ```swift
   /// MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
@@ -36,7 +40,7 @@ extension SystemMonitor {
     let waiting = metrics.waiting
     var monitor = SystemMonitor(
       { activity in metrics.report(activity) },
-      reduced: { _, _, _, _, _ in reduced.increment() })
+      countingReductions: { count in reduced.increment(by: Int64(count)) })
     monitor.eventsWaiting = { count in waiting.set(count) }
     return monitor
   }
