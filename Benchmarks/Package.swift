@@ -22,6 +22,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     // W1metrics-memory: swift-metrics' in-memory backend.
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    // W1metrics-prometheus: a production backend, in memory.
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    // W1spans-noop and W1spans-traced: the sender's service context.
+    .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
   ],
   targets: [
     // The workloads W0...W6, shared by the suite and the timings executable.
@@ -39,6 +43,8 @@ let package = Package(
         .product(name: "FeedbackLoopTelemetry", package: "FeedbackLoop"),
         .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "MetricsTestKit", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
         .product(name: "HashTreeCollections", package: "swift-collections"),
       ]
     ),

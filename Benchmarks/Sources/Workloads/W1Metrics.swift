@@ -2,14 +2,17 @@ import FeedbackLoop
 import FeedbackLoopTelemetry
 import Metrics
 import MetricsTestKit
+import Prometheus
 
 /// W1 with the swift-metrics monitor attached (issue 33): the same million
 /// events through one Input, counted by `SystemMonitor.metrics(label:)` with
 /// no backend bootstrapped (`W1metrics-noop`: swift-metrics' no-op handlers,
 /// what an app pays before it chooses a backend), or with MetricsTestKit's
 /// in-memory `TestMetrics` (`W1metrics-memory`: every increment kept, with
-/// its time, in an array behind a lock). Compared with W1 in the same run:
-/// the targets are 1.2 and 3 times W1.
+/// its time, in an array behind a lock), or with swift-prometheus' registry
+/// (`W1metrics-prometheus`: a production backend, in memory, an atomic add
+/// per increment). Compared with W1 in the same run: the targets are 1.2
+/// times W1 with no backend and 3 times with an in-memory one.
 public enum MetricsInputThroughput {
   public static let noBackend = Workload(
     id: "W1metrics-noop", summary: "W1 with the metrics monitor, no backend bootstrapped",
@@ -20,6 +23,13 @@ public enum MetricsInputThroughput {
     id: "W1metrics-memory", summary: "W1 with the metrics monitor and MetricsTestKit's in-memory backend",
     operations: InputThroughput.eventCount, runs: 11,
     makeTrial: { trial(factory: TestMetrics(), id: "W1metrics-memory") })
+
+  public static let prometheus = Workload(
+    id: "W1metrics-prometheus", summary: "W1 with the metrics monitor and swift-prometheus' registry",
+    operations: InputThroughput.eventCount, runs: 11,
+    makeTrial: {
+      trial(factory: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()), id: "W1metrics-prometheus")
+    })
 
   static func trial(factory: any MetricsFactory, id: String) -> Trial {
     let events = Counter.events(count: InputThroughput.eventCount)

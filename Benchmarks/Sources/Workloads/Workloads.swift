@@ -38,7 +38,8 @@ public enum Workloads {
       Composition.deepThroughCase(levels: 10), Composition.mixedLevels, Composition.mixedLevelsByID,
     ] + Composition.byIDKinds + [
       RecordedInputThroughput.emptyMonitor, RecordedInputThroughput.inMemory, RecordedInputThroughput.toFile,
-      MetricsInputThroughput.noBackend, MetricsInputThroughput.inMemory,
+      MetricsInputThroughput.noBackend, MetricsInputThroughput.inMemory, MetricsInputThroughput.prometheus,
+      TracedInputThroughput.noContext, TracedInputThroughput.withContext,
     ]
 
   /// The UI store on the main actor (W12 to W14, and W12 through scoped

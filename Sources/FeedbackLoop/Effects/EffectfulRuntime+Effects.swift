@@ -18,10 +18,10 @@ extension EffectfulRuntime {
     case .start(let number):
       // `loop`, not `core`: an access through `core` retains and releases
       // it; the runtime's handler runs only while the system lives.
-      if loop._withUnsafeGuaranteedRef({ $0.readsStates }), let trigger = trigger() { triggers[number] = trigger }
+      if loop._withUnsafeGuaranteedRef({ $0.describesTriggers }), let trigger = trigger() { triggers[number] = trigger }
       start(effect, number: number)
     case .wait(let number):
-      if loop._withUnsafeGuaranteedRef({ $0.readsStates }), let trigger = trigger() { triggers[number] = trigger }
+      if loop._withUnsafeGuaranteedRef({ $0.describesTriggers }), let trigger = trigger() { triggers[number] = trigger }
       book.wait(number, effect: WaitingEffect(effect, sendContext: core.hooks?.currentContext))
       core.monitor?.report(.effectQueued(identify(number)))
     }

@@ -17,14 +17,16 @@ extension SystemCore {
 
   @inlinable
   func submit(_ event: Event, from token: EffectToken, callerIsMainActor: Bool = false) {
-    if hooks != nil { return submitInContext(event, token, endsEffect: false, callerIsMainActor: callerIsMainActor) }
+    if takesSendContext {
+      return submitInContext(event, token, endsEffect: false, callerIsMainActor: callerIsMainActor)
+    }
     submit(.event(event, token), callerIsMainActor: callerIsMainActor)
   }
 
   /// An effect's last event, which ends it.
   @inlinable
   func submitFinal(_ event: Event, from token: EffectToken) {
-    if hooks != nil { return submitInContext(event, token, endsEffect: true, callerIsMainActor: false) }
+    if takesSendContext { return submitInContext(event, token, endsEffect: true, callerIsMainActor: false) }
     submit(.finalEvent(event, token), callerIsMainActor: false)
   }
 

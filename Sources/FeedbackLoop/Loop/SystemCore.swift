@@ -146,11 +146,19 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// optional monitor itself would retain and release its closure.
   @usableFromInline let isMonitored: Bool
 
-  /// Whether the monitor reads states: it is given the states before and
-  /// after each reduction, and what started each effect. `false` without a
-  /// monitor, and for one that only counts reductions
+  /// Whether the monitor reads each reduction's states (before and after).
+  /// `false` without a monitor, and for one that only counts reductions
   /// (``SystemMonitor/countReductions``, kept in `hooks`).
   @usableFromInline let readsStates: Bool
+
+  /// Whether the monitor reads what started each effect, a description of
+  /// the state (``SystemMonitor/describesTriggers``); `false` without one.
+  @usableFromInline let describesTriggers: Bool
+
+  /// Whether the monitor takes the sender's context at each send
+  /// (``SystemMonitor/captureSendContext``, kept in `hooks`): tested once
+  /// per send, beside the other one-byte fields, with no reference read.
+  @usableFromInline let takesSendContext: Bool
 
   /// What the monitor asks of the loop beyond its reports (the sender's
   /// context, the events waiting), or `nil`: tested once per send.
@@ -258,6 +266,8 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     self.monitor = monitor
     self.isMonitored = monitor != nil
     self.readsStates = monitor != nil && monitor?.countReductions == nil
+    self.describesTriggers = monitor?.describesTriggers ?? false
+    self.takesSendContext = monitor?.captureSendContext != nil
     self.hooks = MonitorHooks(monitor)
     self.isBounded = environment.eventBuffer != .unbounded
     (memory + Layout.inbox).bindMemory(to: EventInbox<State, Event>.self, capacity: 1).initialize(

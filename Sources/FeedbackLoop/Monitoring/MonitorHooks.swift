@@ -11,14 +11,17 @@ final class MonitorHooks: @unchecked Sendable {
   // only by the thread that
   // owns the loop (as the core's other owner-only fields are), and loop
   // ownership passes between threads through the control word's atomic
-  // operations, which order those accesses.
+  // operations, which order those accesses. For the same reason their
+  // accesses are not checked at run time (`@exclusivity(unchecked)`, as the
+  // core's own fields): checked, each count cost a thread-local lookup and
+  // more than the reduction (W1metrics-noop).
 
   @usableFromInline let captureSendContext: (@Sendable () -> (any Sendable)?)?
   @usableFromInline let eventsWaiting: (@Sendable (Int) -> Void)?
   @usableFromInline let countReductions: (@Sendable (Int) -> Void)?
 
   /// The reductions not yet given to `countReductions`.
-  @usableFromInline var uncountedReductions = 0
+  @exclusivity(unchecked) @usableFromInline var uncountedReductions = 0
 
   /// The most reductions a long drain makes before it tells
   /// `countReductions`: a counter read during a burst lags by fewer.
@@ -26,10 +29,10 @@ final class MonitorHooks: @unchecked Sendable {
 
   /// The context kept with the event being reduced and fanned out, if it
   /// came with one: the effects its state starts get it.
-  @usableFromInline var currentContext: (any Sendable)?
+  @exclusivity(unchecked) @usableFromInline var currentContext: (any Sendable)?
 
   /// The count last given to `eventsWaiting`.
-  @usableFromInline var lastReportedWaiting = 0
+  @exclusivity(unchecked) @usableFromInline var lastReportedWaiting = 0
 
   @usableFromInline
   init?<State, Event>(_ monitor: SystemMonitor<State, Event>?) {

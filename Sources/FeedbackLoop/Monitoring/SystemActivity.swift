@@ -192,12 +192,18 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
   /// when the loop goes idle, after every 1,024 reductions of a longer
   /// drain (so a counter read during a burst lags by fewer), and before
   /// ``SystemActivity/stopped``.
-  /// Called on the loop's thread. A monitor with it reads no state: the
-  /// core neither copies the state before each reduction nor describes the
-  /// state that started an effect (its ``EffectID/trigger`` is `nil`). Only
-  /// ``init(_:countingReductions:)`` sets it; ``combining(_:)`` leaves it
-  /// out, and each combined monitor's `report` gets `.reduced` instead.
+  /// Called on the loop's thread. A monitor with it reads no reduction's
+  /// states: the core does not copy the state before each reduction. Only
+  /// ``init(_:countingReductions:describingTriggers:)`` sets it;
+  /// ``combining(_:)`` leaves it out, and each combined monitor's `report`
+  /// gets `.reduced` instead.
   @usableFromInline package private(set) var countReductions: (@Sendable (Int) -> Void)?
+
+  /// Whether the monitor reads what started each effect
+  /// (``EffectID/trigger``, a description of the state): `false` for a
+  /// monitor that reads no state (a metrics monitor's), for which the core
+  /// describes none.
+  @usableFromInline package private(set) var describesTriggers = true
 
   /// The `.reduced` shortcut's type: the event, the states before and after,
   /// whether the event came from outside (and through which send), and its
@@ -235,17 +241,22 @@ public struct SystemMonitor<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// A monitor that counts reductions instead of reading them (a metrics
-  /// monitor's): `countReductions` is told how many events were reduced
-  /// since it was last told (see ``countReductions``), and `receive` gets
-  /// every other activity. Combined with others (``combining(_:)``),
-  /// `receive` gets `.reduced` too, so it must count that as one.
+  /// monitor's, or a tracing monitor's with a count it ignores):
+  /// `countReductions` is told how many events were reduced since it was
+  /// last told (see ``countReductions``), and `receive` gets every other
+  /// activity, with each effect's trigger described only if
+  /// `describingTriggers`. Combined with others (``combining(_:)``),
+  /// `receive` gets `.reduced` too, so it must count that as one (or
+  /// ignore it).
   @inlinable package init(
     _ receive: @escaping @Sendable (SystemActivity<State, Event>) -> Void,
-    countingReductions countReductions: @escaping @Sendable (Int) -> Void
+    countingReductions countReductions: @escaping @Sendable (Int) -> Void,
+    describingTriggers: Bool
   ) {
     self.report = receive
     self.reduced = nil
     self.countReductions = countReductions
+    self.describesTriggers = describingTriggers
   }
 
   /// Reports a reduction: through the shortcut if there is one.

@@ -40,7 +40,7 @@ extension SystemMonitor {
     let waiting = metrics.waiting
     var monitor = SystemMonitor(
       { activity in metrics.report(activity) },
-      countingReductions: { count in reduced.increment(by: Int64(count)) })
+      countingReductions: { count in reduced.increment(by: Int64(count)) }, describingTriggers: false)
     monitor.eventsWaiting = { count in waiting.set(count) }
     return monitor
   }

@@ -37,7 +37,10 @@ extension SystemMonitor {
   /// ```
   public static func effectSpans(label: String, tracer: any Tracer = InstrumentationSystem.tracer) -> SystemMonitor {
     let spans = EffectSpans(system: label, tracer: tracer)
-    var monitor = SystemMonitor { activity in spans.report(activity) }
+    // Reductions are not traced: the loop only counts them, with no copy
+    // of the state; a span's trigger attribute needs the triggers.
+    var monitor = SystemMonitor(
+      { activity in spans.report(activity) }, countingReductions: { _ in }, describingTriggers: true)
     monitor.captureSendContext = { ServiceContext.current }
     monitor.effectTaskScope = { effect, sendContext, startTask in
       spans.startTask(of: effect, sendContext: sendContext, startTask)

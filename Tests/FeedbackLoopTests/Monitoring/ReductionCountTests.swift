@@ -34,7 +34,7 @@ import Testing
         default: break
         }
       },
-      countingReductions: { count in log.append(.counted(count)) })
+      countingReductions: { count in log.append(.counted(count)) }, describingTriggers: false)
   }
 
   static func reduce(_ state: Int, _ event: Event) -> Int {
