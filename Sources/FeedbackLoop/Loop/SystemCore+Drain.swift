@@ -128,7 +128,7 @@ extension SystemCore {
         // told yet, and that none waits (after a count above 0), while
         // this thread still owns the loop (the hooks' counts are the
         // owner's).
-        if let hooks { hooks.loopGoesIdle() }
+        hooks?.loopGoesIdle()
         if fl_word_exchange_if(word, current, 0) {
           fl_set_current_drainer(previousDrainer)
           return
@@ -285,13 +285,7 @@ extension SystemCore {
   @inlinable
   func reduceMonitored(_ event: Event, _ token: EffectToken) -> Bool {
     let before = state
-    guard beginReduction() else { return false }
-    isReducing = true
-    // Unretained: see `processEvent`.
-    reducer.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.reduce(&state, event) }
-    fl_reduce_end(control)
-    isReducing = false
-    publishIfAsked()
+    guard reduceUnmonitored(event) else { return false }
     reportReduction(event, from: before, to: state, token: token)
     return true
   }

@@ -8,10 +8,9 @@
 final class MonitorHooks: @unchecked Sendable {
   // Sendable: the closures are immutable and `@Sendable`; `currentContext`,
   // `uncountedReductions` and `lastReportedWaiting` are read and written
-  // only by the thread that
-  // owns the loop (as the core's other owner-only fields are), and loop
-  // ownership passes between threads through the control word's atomic
-  // operations, which order those accesses. For the same reason their
+  // only by the thread that owns the loop (as the core's other owner-only
+  // fields are), and loop ownership passes between threads through the
+  // control word's atomic operations, which order those accesses. For the same reason their
   // accesses are not checked at run time (`@exclusivity(unchecked)`, as the
   // core's own fields): checked, each count cost a thread-local lookup and
   // more than the reduction (W1metrics-noop).
@@ -54,10 +53,12 @@ final class MonitorHooks: @unchecked Sendable {
   /// Tells `countReductions` the reductions not told yet, if any.
   @usableFromInline
   func tellReductions() {
-    guard uncountedReductions != 0, let countReductions else { return }
+    guard uncountedReductions != 0 else { return }
     let count = uncountedReductions
     uncountedReductions = 0
-    countReductions(count)
+    // Called through the optional chain, the closure is borrowed: bound
+    // with `guard let`, its context was retained and released per call.
+    countReductions?(count)
   }
 
   /// The loop is about to go idle, and this thread still owns it (the
