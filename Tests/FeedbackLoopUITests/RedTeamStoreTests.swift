@@ -28,14 +28,16 @@ enum RedTeamPair {
 
 }
 
+// The suite's time limit below catches a hang, not slowness: these tests
+// take about a second alone, but share the one test process's two-thread
+// cooperative pool with every other suite, and on a loaded two-core machine
+// they finished after 104 to 140 s (past a one-minute limit, which failed
+// them).
+
 /// Red team (issues 19 and 21): the store attacked where views and other
 /// threads meet it: a stop from another thread while a view's tracking is
 /// armed, a member read from another member's change callback, sends from
 /// such a callback, and scoped stores of a stopped store.
-// The limit catches a hang, not slowness: these tests take about a second
-// alone, but share the one test process's two-thread cooperative pool with
-// every other suite, and on a loaded two-core machine they finished after
-// 104 to 140 s (past a one-minute limit, which failed them).
 @MainActor
 @Suite("Red team: store", .runsLeftoverJobs, .timeLimit(.minutes(5)))
 struct RedTeamStoreTests {

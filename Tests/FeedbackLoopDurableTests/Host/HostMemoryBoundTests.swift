@@ -4,10 +4,12 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-// The limit catches a hang, not slowness: these tests take about a second
-// alone, but share the one test process's two-thread cooperative pool with
-// every other suite, and on a loaded two-core machine they finished after
-// 104 to 140 s (past a one-minute limit, which failed them).
+// The suite's time limit below catches a hang, not slowness: these tests
+// take about a second alone, but share the one test process's two-thread
+// cooperative pool with every other suite, and on a loaded two-core machine
+// they finished after 104 to 140 s (past a one-minute limit, which failed
+// them).
+
 @Suite("Durable host memory bound", .runsLeftoverJobs, .timeLimit(.minutes(5)))
 struct HostMemoryBoundTests {
   @Test("100,000 stored systems: a few hundred driven through a host, at most its bound in memory")

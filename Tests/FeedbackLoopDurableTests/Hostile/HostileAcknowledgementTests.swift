@@ -5,13 +5,15 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
+// The suite's time limit below catches a hang, not slowness: these tests
+// take about a second alone, but share the one test process's two-thread
+// cooperative pool with every other suite, and on a loaded two-core machine
+// they finished after 104 to 140 s (past a one-minute limit, which failed
+// them).
+
 /// Callers of `sendDurably` and `waitForCommit` in the hardest places: behind
 /// a busy loop, with an `Input` bound, in thousands, cancelled, from inside an
 /// effect.
-// The limit catches a hang, not slowness: these tests take about a second
-// alone, but share the one test process's two-thread cooperative pool with
-// every other suite, and on a loaded two-core machine they finished after
-// 104 to 140 s (past a one-minute limit, which failed them).
 @Suite("Hostile acknowledgements", .runsLeftoverJobs, .timeLimit(.minutes(5)))
 struct HostileAcknowledgementTests {
   @Test("G16 sendDurably returns only once its own event is stored, while an Input's events are reduced")

@@ -3,7 +3,8 @@ import Testing
 @testable import FeedbackLoop
 
 /// A monitor that counts reductions instead of reading them
-/// (`SystemMonitor.init(_:countingReductions:)`, the metrics monitor's):
+/// (`SystemMonitor.init(_:countingReductions:describingTriggers:)`, the
+/// metrics monitor's):
 /// the loop adds its reductions up and tells the monitor when it goes idle,
 /// every 1,024 reductions of a longer drain, and before `.stopped`; it
 /// reads no state for it.
