@@ -212,6 +212,36 @@ import Testing
     }
   }
 
+  @Test(
+    "a Cycle application's diagram: the frame, its driver both ways, and its note wrapped inside the drawing",
+    .enabled(if: HeadlessChromium.isAvailable, "needs chromium: Scripts/install-chromium"),
+    .timeLimit(.minutes(3)))
+  func cycleDiagram() async throws {
+    let (stream, continuation) = AsyncStream<Key>.makeStream()
+    defer { continuation.finish() }
+    let router = Self.counter(keys: Keys(stream: stream))
+    let report = try await StatechartDiagramPageTests.pageReport(
+      diagram: router.mermaidDiagram,
+      screenshot: ProcessInfo.processInfo.environment["MONITOR_SCREENSHOT_CYCLE_DIAGRAM"])
+    #expect(report.phase == "done", "stopped in \(report.stoppedIn ?? "-")")
+    let drawn = try #require(report.diagram)
+    #expect(drawn.nodes.sorted() == ["frame", "keys"])
+    #expect(
+      drawn.transitions.map { "\($0.from) \($0.label) \($0.to)" }.sorted() == [
+        "driver_keys events frame", "frame model driver_keys",
+      ])
+    // The note, one sentence longer than the two boxes are wide, is cut
+    // into lines between words, and every line ends inside the drawing.
+    let caption = router.mermaidDiagram.split(separator: "\n").first { $0.contains("%%") }
+    let expected = try #require(caption).split(separator: "%%", maxSplits: 1)[1].split(separator: " ")
+    #expect(drawn.notes.flatMap { $0.text.split(separator: " ") } == expected)
+    #expect(drawn.notes.count > 1)
+    for line in drawn.notes {
+      #expect(
+        line.left >= 0 && line.right <= drawn.width, "\(line.text): \(line.left)...\(line.right) of \(drawn.width)")
+    }
+  }
+
   // MARK: The page
 
   /// Starts the monitor, connects `system`, runs the page's self-test in

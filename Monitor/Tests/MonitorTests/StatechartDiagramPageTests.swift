@@ -193,7 +193,18 @@ import Testing
       var crossings: [String: Int]
     }
 
+    /// A line of a note (a `%%` comment) as drawn, with where its text
+    /// starts and ends.
+    struct Note: Decodable {
+      var text: String
+      var left: Double
+      var right: Double
+    }
+
     struct Drawn: Decodable {
+      /// The width of the SVG's view box.
+      var width: Double
+      var notes: [Note]
       var nodes: [String]
       var edges: Int
       var initialStates: [String]

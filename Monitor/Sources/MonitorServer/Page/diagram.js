@@ -101,7 +101,7 @@ function parseDiagram(text) {
 
 const metrics = {
   charWidth: 7, nodeHeight: 28, rowGap: 26, minColumnGap: 44, labelCharWidth: 6.6,
-  padding: 10, header: 20, initialRoom: 26, loopRoom: 24, arcRoom: 30, margin: 16,
+  padding: 10, header: 20, initialRoom: 26, loopRoom: 24, arcRoom: 30, margin: 16, notesWidth: 420,
 };
 
 // The boxes, measured from the leaves up: an atomic state's box fits its
@@ -416,14 +416,39 @@ function routeEdge(edge, boxes, graph, diagramBounds, index) {
   return { d, lx, ly };
 }
 
+// The width a note takes on one line, estimated as the layout estimates
+// labels (the page has no font metrics before it draws).
+function longestNote(notes) {
+  return Math.max(0, ...notes.map((note) => note.length * metrics.labelCharWidth));
+}
+
+// A note cut into lines of at most `width`, between words (a word longer
+// than a line stands on a line of its own).
+function wrapNote(note, width) {
+  const perLine = Math.max(12, Math.floor(width / metrics.labelCharWidth));
+  const lines = [];
+  let line = "";
+  for (const word of note.split(/\s+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > perLine) { lines.push(line); line = word; }
+    else line = line ? line + " " + word : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 function drawDiagram(text) {
   const graph = parseDiagram(text);
   if (!graph) return null;
   const tree = layoutDiagram(graph);
   const boxes = new Map();
   place(tree, metrics.margin, metrics.margin, boxes);
-  const notesHeight = graph.notes.length * 14 + (graph.notes.length ? 8 : 0);
-  const width = tree.w + 2 * metrics.margin, height = tree.h + 2 * metrics.margin + notesHeight;
+  // The notes go under the drawing, wrapped to its width (widened up to
+  // notesWidth for a narrow drawing, such as a Cycle application's few
+  // drivers), so that no note runs past the SVG's edge.
+  const notesWidth = Math.max(tree.w, Math.min(metrics.notesWidth, longestNote(graph.notes)));
+  const noteLines = graph.notes.flatMap((note) => wrapNote(note, notesWidth));
+  const notesHeight = noteLines.length * 14 + (noteLines.length ? 8 : 0);
+  const width = notesWidth + 2 * metrics.margin, height = tree.h + 2 * metrics.margin + notesHeight;
   const svg = document.createElementNS(svgNS, "svg");
   svg.setAttribute("viewBox", "0 0 " + width + " " + height);
   svg.setAttribute("width", width);
@@ -563,9 +588,9 @@ function drawDiagram(text) {
     label(edge.label, lx, ly, group);
   }
   placeLabels();
-  graph.notes.forEach((note, index) => {
-    const t = element("text", { x: metrics.margin, y: height - metrics.margin + 4 - (graph.notes.length - 1 - index) * 14, class: "note" });
-    t.textContent = note;
+  noteLines.forEach((line, index) => {
+    const t = element("text", { x: metrics.margin, y: height - metrics.margin + 4 - (noteLines.length - 1 - index) * 14, class: "note" });
+    t.textContent = line;
   });
   return svg;
 }
@@ -601,6 +626,11 @@ function diagramReport(svg) {
   const ownStates = (region) =>
     [...region.querySelectorAll(":scope > g.node, :scope > g.composite")].map((node) => node.dataset.state);
   return {
+    width: Number(svg.getAttribute("viewBox").split(" ")[2]),
+    notes: [...svg.querySelectorAll("text.note")].map((node) => {
+      const box = node.getBBox();
+      return { text: node.textContent, left: box.x, right: box.x + box.width };
+    }),
     nodes: [...svg.querySelectorAll("g.node text")].map(text),
     edges: svg.querySelectorAll("g.edge").length,
     labels: [...svg.querySelectorAll("g.edge text")].map(text),
