@@ -20,7 +20,7 @@ struct PostgresDurableCrashTests {
   )
   func killedHost() async throws {
     let settings = CrashSettings.fromEnvironment(defaultKills: 15)
-    print(
+    printNow(
       "[durable crash, PostgreSQL] seed \(settings.seed), \(settings.kills) kills, \(settings.systems) systems "
         + "(FEEDBACKLOOP_DURABLE_CRASH_SEED=\(settings.seed) replays it)")
     let server = TestServer.shared
@@ -32,7 +32,7 @@ struct PostgresDurableCrashTests {
     ) {
       try await storedEvents(server, prefix)
     }
-    print(
+    printNow(
       "[durable crash, PostgreSQL] \(summary.kills) kills, \(summary.acknowledged) events acknowledged, "
         + "\(summary.storedEvents) stored, \(summary.effectsResumed) effects in flight at a kill started again "
         + "(\(summary.killedWithEffectsInFlight) kills found effects in flight), "

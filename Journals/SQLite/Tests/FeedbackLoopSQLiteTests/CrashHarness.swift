@@ -251,7 +251,7 @@ struct CrashSummary {
 ///   `.work` items are 1, 2, 3... (none lost between, none twice), and hold
 ///   every acknowledged one, in order (0 acknowledged events lost; the
 ///   journal may also hold events acknowledged to nobody, appended just
-///   before a kill);
+///   before a kill), and no row an earlier kill left changed or vanished;
 /// - every effect that started (in any run) acted on a stored `.work`: no
 ///   effect ran for a state a crash could lose (G16);
 /// - each restored state equals the fold of the system's stored events;
@@ -262,6 +262,10 @@ struct CrashSummary {
 ///
 /// `readStored` reads every stored event of every system, straight from the
 /// backend's tables (not through `load`, which starts at the snapshot).
+///
+/// The checks are incremental (`CrashLedger`): each kill's checks read the
+/// logs' new lines and decode the journal's new rows only, so that the
+/// thousandth kill of a soak costs about what the first did.
 func runCrashLoop(
   settings: CrashSettings, hostArguments: [String], directory: String,
   readStored: () async throws -> [String: [(sequence: UInt64, payload: Data)]]
@@ -270,7 +274,7 @@ func runCrashLoop(
   let ids = CrashModel.systemIDs(count: settings.systems)
   var random = CrashRandom(state: settings.seed)
   var summary = CrashSummary()
-  var stored: [String: [StoredCrashEvent]] = [:]
+  var ledger = CrashLedger(directory: directory)
   var inFlight: Set<String> = []  // "SYSTEM K" of effects started, not finished, at the last kill
   // A broken host breaks the checks of every system at once: the run
   // records the first few and stops at the end of that kill's checks,
@@ -290,6 +294,7 @@ func runCrashLoop(
 
   for generation in 0...settings.kills {
     let context = "run \(generation) (FEEDBACKLOOP_DURABLE_CRASH_SEED=\(settings.seed))"
+    if generation > 0 && generation % 100 == 0 { printNow("[durable crash] \(context) starts") }
     let host = try CrashHostProcess(
       executable: executable,
       arguments: hostArguments + [
@@ -316,7 +321,7 @@ func runCrashLoop(
     try #require(restored.count == ids.count, "\(context): restored \(restored.count) systems; \(host.diagnostics)")
     var expectedStarts: Set<String> = []
     for id in ids {
-      let fold = CrashModel.fold(stored[id, default: []].map(\.event))
+      let fold = ledger.fold(of: id)
       check(restored[id] == fold, "\(context): \(id) restored \(restored[id]!), its stored events fold to \(fold)")
       for item in fold.pending { expectedStarts.insert("\(id) \(item)") }
     }
@@ -354,111 +359,221 @@ func runCrashLoop(
     summary.kills += 1
 
     // What the kill left: the logs, fsynced by the host, and the journal.
-    let acknowledged = try readAcks(directory + "/acks.log")
-    summary.acknowledged = acknowledged.values.reduce(0) { $0 + $1.count }
-    let effects = try readEffects(directory + "/effects.log")
-    let rows = try await readStored()
-    stored = [:]
-    for (id, records) in rows {
-      stored[id] = try records.map { StoredCrashEvent(sequence: $0.sequence, event: try decodeCrashEvent($0.payload)) }
-    }
-    summary.storedEvents = stored.values.reduce(0) { $0 + $1.count }
-    inFlight = effects.started[generation, default: []].subtracting(effects.finished[generation, default: []])
     let context2 = "after the kill of \(context)"
-    var storedWork: Set<String> = []
+    let changes = try ledger.readAppendedLogs()
+    let changedRows = try ledger.take(try await readStored())
+    for change in changedRows { check(false, "\(context2): \(change)") }
+    summary.acknowledged = ledger.acknowledgedCount
+    summary.storedEvents = ledger.storedCount
+    inFlight = ledger.startedNotFinished(inRun: generation)
     for id in ids {
-      let events = stored[id, default: []]
-      check(
-        events.map(\.sequence) == Array(stride(from: 1, through: UInt64(events.count), by: 1)),
-        "\(context2): \(id)'s sequences have a gap or a duplicate")
-      let work = events.compactMap { if case .work(let item) = $0.event { item } else { nil } }
-      check(work == Array(stride(from: 1, through: work.count, by: 1)), "\(context2): \(id)'s work items are \(work)")
-      // The acknowledged items are among the stored ones, in their order:
-      // a kill may leave stored events that nobody acknowledged between
-      // them (appended, not yet answered), never the other way round.
-      let acked = acknowledged[id, default: []]
-      var unmatched = acked[...]
-      for item in work where item == unmatched.first { unmatched.removeFirst() }
-      check(
-        unmatched.isEmpty,
-        "\(context2): \(id) acknowledged \(unmatched.prefix(5)) which the journal does not hold in order; it stores work \(work.suffix(5)) of \(work.count)"
-      )
-      for item in work { storedWork.insert("\(id) \(item)") }
+      for problem in ledger.problemsOfStoredEvents(of: id) { check(false, "\(context2): \(problem)") }
     }
     // Every start of a work item's effect, in every run, has one key: the
     // system's id, the sequence of the `.work` that made the item pending,
     // the feedback's name and the item.
-    var startedInSeveralRuns = 0
-    for (effect, keys) in try readKeys(directory + "/keys.log") {
+    for effect in changes.effectsWithNewKeys {
+      let keys = ledger.keys[effect, default: []]
       let words = effect.split(separator: " ")
-      let id = String(words[0])
-      let item = Int(words[1])!
-      let sequence = stored[id, default: []].first { $0.event == .work(item) }?.sequence
-      let expected = sequence.map { "\(id)/\($0)/work/\(item)" }
+      let sequence = ledger.sequenceOfWork(effect)
+      let expected = sequence.map { "\(words[0])/\($0)/work/\(words[1])" }
       check(
         Set(keys.map(\.key)) == Set(expected.map { [$0] } ?? []),
         "\(context2): the effect of \(effect) had the keys \(keys) (run, key); its .work is stored at \(sequence.map(String.init) ?? "no sequence")"
       )
-      if Set(keys.map(\.generation)).count > 1 { startedInSeveralRuns += 1 }
     }
-    summary.effectsWithKeyCheckedAcrossRuns = startedInSeveralRuns
-    let allStarted = effects.started.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+    summary.effectsWithKeyCheckedAcrossRuns = ledger.effectsStartedInSeveralRuns
+    let startedWithoutWork = changes.effectsStarted.filter { ledger.sequenceOfWork($0) == nil }
     check(
-      allStarted.isSubset(of: storedWork),
-      "\(context2): effects started for work that is not stored (G16): \(allStarted.subtracting(storedWork).sorted().prefix(10))"
-    )
+      startedWithoutWork.isEmpty,
+      "\(context2): effects started for work that is not stored (G16): \(startedWithoutWork.sorted().prefix(10))")
     try stopIfAnyCheckFailed(context2)
   }
   return summary
 }
 
-/// The acknowledged items of each system, in order ("SYSTEM K" lines; a last
-/// line without its newline is ignored).
-private func readAcks(_ path: String) throws -> [String: [Int]] {
-  var acks: [String: [Int]] = [:]
-  for line in try completeLines(path) {
-    let words = line.split(separator: " ")
-    guard words.count == 2, let item = Int(words[1]) else { throw CrashTestFailure("acks.log: \(line)") }
-    acks[String(words[0]), default: []].append(item)
-  }
-  return acks
+/// Prints a line at once: `swift test` buffers a test's standard output
+/// when it goes to a pipe or a file, and a soak's progress and seed must
+/// survive the run being cut short.
+func printNow(_ line: String) {
+  print(line)
+  fflush(nil)  // every stream: `stdout` is a C global that Swift 6 cannot read safely
 }
 
-/// The keys each work item's effect had, with the run that started it
-/// ("G SYSTEM K KEY" lines).
-private func readKeys(_ path: String) throws -> [String: [(generation: Int, key: String)]] {
-  var keys: [String: [(generation: Int, key: String)]] = [:]
-  for line in try completeLines(path) {
-    let words = line.split(separator: " ").map(String.init)
-    guard words.count == 4, let generation = Int(words[0]) else { throw CrashTestFailure("keys.log: \(line)") }
-    keys[words[1] + " " + words[2], default: []].append((generation, words[3]))
-  }
-  return keys
-}
+/// What the crash test learned from the logs and the journal, kill after
+/// kill. Each kill adds what the runs since the last one wrote: the logs'
+/// new lines, and the journal's new rows (every row is read again, and one
+/// that an earlier kill left must be there unchanged, but only new rows are
+/// decoded and folded).
+struct CrashLedger {
+  /// The acknowledged items of each system, in order.
+  private(set) var acknowledged: [String: [Int]] = [:]
+  private(set) var acknowledgedCount = 0
+  /// The keys each work item's effect ("SYSTEM K") had, with the run that
+  /// started it.
+  private(set) var keys: [String: [(generation: Int, key: String)]] = [:]
+  private(set) var effectsStartedInSeveralRuns = 0
+  /// The effects started and finished in each run.
+  private var started: [Int: Set<String>] = [:]
+  private var finished: [Int: Set<String>] = [:]
+  /// Each system's rows and decoded events, as the last kill left them.
+  private var rows: [String: [(sequence: UInt64, payload: Data)]] = [:]
+  private var events: [String: [CrashEvent]] = [:]
+  private(set) var storedCount = 0
+  /// The fold of each system's stored events.
+  private var folds: [String: CrashState] = [:]
+  /// The sequence of each stored `.work`, by "SYSTEM K".
+  private var workSequences: [String: UInt64] = [:]
+  /// Each system's `.work` items, which must be 1, 2, 3...
+  private var workItems: [String: [Int]] = [:]
+  private var acksLog: AppendedLines
+  private var effectsLog: AppendedLines
+  private var keysLog: AppendedLines
 
-/// The effects started and finished in each run ("G SYSTEM K started" lines).
-private func readEffects(_ path: String) throws -> (started: [Int: Set<String>], finished: [Int: Set<String>]) {
-  var started: [Int: Set<String>] = [:]
-  var finished: [Int: Set<String>] = [:]
-  for line in try completeLines(path) {
-    let words = line.split(separator: " ").map(String.init)
-    guard words.count == 4, let generation = Int(words[0]) else { throw CrashTestFailure("effects.log: \(line)") }
-    let effect = words[1] + " " + words[2]
-    switch words[3] {
-    case "started": started[generation, default: []].insert(effect)
-    case "finished": finished[generation, default: []].insert(effect)
-    default: throw CrashTestFailure("effects.log: \(line)")
+  init(directory: String) {
+    acksLog = AppendedLines(path: directory + "/acks.log")
+    effectsLog = AppendedLines(path: directory + "/effects.log")
+    keysLog = AppendedLines(path: directory + "/keys.log")
+  }
+
+  /// What the logs' new lines changed.
+  struct LogChanges {
+    /// The effects ("SYSTEM K") that started again or for the first time.
+    var effectsStarted: Set<String> = []
+    /// The effects whose keys have a new line.
+    var effectsWithNewKeys: Set<String> = []
+  }
+
+  /// Reads the lines the host appended to its logs since the last call.
+  mutating func readAppendedLogs() throws -> LogChanges {
+    var changes = LogChanges()
+    // "SYSTEM K" lines.
+    for line in try acksLog.readAppended() {
+      let words = line.split(separator: " ")
+      guard words.count == 2, let item = Int(words[1]) else { throw CrashTestFailure("acks.log: \(line)") }
+      acknowledged[String(words[0]), default: []].append(item)
+      acknowledgedCount += 1
     }
+    // "G SYSTEM K started" and "G SYSTEM K finished" lines.
+    for line in try effectsLog.readAppended() {
+      let words = line.split(separator: " ").map(String.init)
+      guard words.count == 4, let generation = Int(words[0]) else { throw CrashTestFailure("effects.log: \(line)") }
+      let effect = words[1] + " " + words[2]
+      switch words[3] {
+      case "started":
+        started[generation, default: []].insert(effect)
+        changes.effectsStarted.insert(effect)
+      case "finished": finished[generation, default: []].insert(effect)
+      default: throw CrashTestFailure("effects.log: \(line)")
+      }
+    }
+    // "G SYSTEM K KEY" lines.
+    for line in try keysLog.readAppended() {
+      let words = line.split(separator: " ").map(String.init)
+      guard words.count == 4, let generation = Int(words[0]) else { throw CrashTestFailure("keys.log: \(line)") }
+      let effect = words[1] + " " + words[2]
+      let before = keys[effect, default: []]
+      keys[effect, default: []].append((generation, words[3]))
+      if before.contains(where: { $0.generation != generation }) && Set(before.map(\.generation)).count == 1 {
+        effectsStartedInSeveralRuns += 1
+      }
+      changes.effectsWithNewKeys.insert(effect)
+    }
+    return changes
   }
-  return (started, finished)
+
+  /// Takes the journal's rows as the kill left them; returns what changed
+  /// in rows an earlier kill left (nothing, when the journal is sound).
+  mutating func take(_ stored: [String: [(sequence: UInt64, payload: Data)]]) throws -> [String] {
+    var changed: [String] = []
+    for id in Set(rows.keys).subtracting(stored.keys) {
+      changed.append("\(id)'s \(rows[id]!.count) stored events vanished")
+    }
+    for (id, records) in stored {
+      let known = rows[id, default: []]
+      guard records.count >= known.count else {
+        changed.append("\(id) stores \(records.count) events, an earlier kill left \(known.count)")
+        continue
+      }
+      if let index = known.indices.first(where: {
+        known[$0].sequence != records[$0].sequence || known[$0].payload != records[$0].payload
+      }) {
+        changed.append("\(id)'s stored event \(index + 1) changed since an earlier kill")
+        continue
+      }
+      for record in records[known.count...] {
+        let event = try decodeCrashEvent(record.payload)
+        events[id, default: []].append(event)
+        CrashModel.reduce(&folds[id, default: CrashState()], event)
+        if case .work(let item) = event {
+          workItems[id, default: []].append(item)
+          workSequences["\(id) \(item)"] = record.sequence
+        }
+        storedCount += 1
+      }
+      rows[id] = records
+    }
+    return changed
+  }
+
+  /// The fold of `id`'s stored events.
+  func fold(of id: String) -> CrashState { folds[id, default: CrashState()] }
+
+  /// The sequence of the stored `.work` of `effect` ("SYSTEM K"), if any.
+  func sequenceOfWork(_ effect: String) -> UInt64? { workSequences[effect] }
+
+  /// The effects started and not finished in run `generation`.
+  func startedNotFinished(inRun generation: Int) -> Set<String> {
+    started[generation, default: []].subtracting(finished[generation, default: []])
+  }
+
+  /// What is wrong with `id`'s stored events: a gap or a duplicate in their
+  /// sequences or their work items, or an acknowledged item they do not
+  /// hold in order.
+  func problemsOfStoredEvents(of id: String) -> [String] {
+    var problems: [String] = []
+    let sequences = rows[id, default: []].lazy.map(\.sequence)
+    if !sequences.elementsEqual(stride(from: 1, through: UInt64(sequences.count), by: 1)) {
+      problems.append("\(id)'s sequences have a gap or a duplicate")
+    }
+    let work = workItems[id, default: []]
+    if !work.elementsEqual(stride(from: 1, through: work.count, by: 1)) {
+      problems.append("\(id)'s work items are \(work)")
+    }
+    // The acknowledged items are among the stored ones, in their order: a
+    // kill may leave stored events that nobody acknowledged between them
+    // (appended, not yet answered), never the other way round.
+    let acked = acknowledged[id, default: []]
+    var unmatched = acked[...]
+    for item in work where item == unmatched.first { unmatched.removeFirst() }
+    if !unmatched.isEmpty {
+      problems.append(
+        "\(id) acknowledged \(unmatched.prefix(5)) which the journal does not hold in order; it stores work \(work.suffix(5)) of \(work.count)"
+      )
+    }
+    return problems
+  }
 }
 
-private func completeLines(_ path: String) throws -> [Substring] {
-  guard FileManager.default.fileExists(atPath: path) else { return [] }
-  let text = try String(contentsOfFile: path, encoding: .utf8)
-  var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-  lines.removeLast()  // after the last newline: empty, or a line the kill cut short
-  return lines
+/// The complete lines appended to a log since the last read ("a last line
+/// without its newline" is left for the next read).
+struct AppendedLines {
+  let path: String
+  private var offset: UInt64 = 0
+
+  init(path: String) { self.path = path }
+
+  mutating func readAppended() throws -> [Substring] {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+    defer { try? handle.close() }
+    try handle.seek(toOffset: offset)
+    let bytes = try handle.readToEnd() ?? Data()
+    guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
+    let complete = bytes[bytes.startIndex...lastNewline]
+    offset += UInt64(complete.count)
+    let text = String(decoding: complete, as: UTF8.self)
+    return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+  }
 }
 
 /// Hosts open the same system, in steps. Each restore claims it, so the

@@ -18,7 +18,7 @@ struct SQLiteDurableCrashTests {
   )
   func killedHost() async throws {
     let settings = CrashSettings.fromEnvironment(defaultKills: 25)
-    print(
+    printNow(
       "[durable crash, SQLite] seed \(settings.seed), \(settings.kills) kills, \(settings.systems) systems "
         + "(FEEDBACKLOOP_DURABLE_CRASH_SEED=\(settings.seed) replays it)")
     let directory = try makeCrashDirectory()
@@ -27,7 +27,7 @@ struct SQLiteDurableCrashTests {
     let summary = try await runCrashLoop(settings: settings, hostArguments: [path], directory: directory) {
       try await storedEvents(path)
     }
-    print(
+    printNow(
       "[durable crash, SQLite] \(summary.kills) kills, \(summary.acknowledged) events acknowledged, "
         + "\(summary.storedEvents) stored, \(summary.effectsResumed) effects in flight at a kill started again "
         + "(\(summary.killedWithEffectsInFlight) kills found effects in flight), "
