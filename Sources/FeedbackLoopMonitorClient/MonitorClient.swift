@@ -234,7 +234,8 @@ public final class MonitorClient: Sendable {
   public var rejectedCommands: [String] { rejections.withLock { $0 } }
 
   /// Sends what waits for the network, then closes the connection; the
-  /// system runs on.
+  /// system runs on. It returns once the monitor has closed its side too,
+  /// or after 5 seconds, when the connection is cut off.
   public func close() async {
     outgoing.finish()
     await connection.waitForEnd()

@@ -62,6 +62,26 @@ import Testing
     monitor.close()
   }
 
+  @Test("a monitor that never closes its side: close() cuts the connection off after the linger limit, and returns")
+  func monitorThatNeverClosesIsCutOff() async throws {
+    let monitor = try LoopbackMonitor()
+    var connected = try await MonitorConnection.$lingerTimeLimit.withValue(.milliseconds(20)) {
+      try await connect(to: monitor)
+    }
+    // The peer reads the client's end and keeps its own side open: close()
+    // returns only because the client stops waiting and shuts both ways.
+    await connected.link.close()
+    var moments = 0
+    while let line = await connected.lines.next() {
+      #expect(try decoded(AppMessage.self, line).type == .activity)
+      moments += 1
+    }
+    #expect(moments == 1)  // the counter's start, written before the client ended its side
+    connected.peer.close()
+    connected.counter.stop()
+    monitor.close()
+  }
+
   @Test("a jump from the monitor sets the state, and its moment comes back; a command it cannot apply, why")
   func commandsFromTheMonitor() async throws {
     let monitor = try LoopbackMonitor()

@@ -17,9 +17,12 @@ import Foundation
 /// reader; the last to end closes the socket. A monitor that does not close
 /// within ``lingerTimeLimit`` is cut off.
 final class MonitorConnection: Sendable {
-  /// How long the writer, done, waits for the monitor to close its side.
-  static let lingerTimeLimit = DispatchTimeInterval.seconds(5)
+  /// How long the writer, done, waits for the monitor to close its side:
+  /// 5 seconds. A connection reads it when it is made; it is task-local so
+  /// that a test of a monitor that never closes can shorten it.
+  @TaskLocal static var lingerTimeLimit = DispatchTimeInterval.seconds(5)
 
+  private let lingerTimeLimit = MonitorConnection.lingerTimeLimit
   private let socket: TCPSocket
   private let outgoing: OutgoingLines
   private let readerEnded = DispatchSemaphore(value: 0)
@@ -86,7 +89,7 @@ final class MonitorConnection: Sendable {
       if failed { outgoing.finish() }
     }
     if !failed { socket.shutdownWriting() }
-    if readerEnded.wait(timeout: .now() + Self.lingerTimeLimit) == .timedOut {
+    if readerEnded.wait(timeout: .now() + lingerTimeLimit) == .timedOut {
       abort()
       readerEnded.wait()
     }
