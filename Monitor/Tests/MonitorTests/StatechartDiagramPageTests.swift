@@ -424,6 +424,36 @@ import Testing
     Self.expectRoutedAroundBoxes(drawn, parent: try #require(report.parsedDiagram).parent)
   }
 
+  @Test(
+    "a diagram's notes: a sentence wrapped between its words, a word longer than the drawing kept whole, every line inside the view box",
+    .enabled(if: HeadlessChromium.isAvailable, "needs chromium: Scripts/install-chromium"),
+    .timeLimit(.minutes(3)))
+  func notesWrappedInsideTheDrawing() async throws {
+    let longWord = "Checkout.PaymentStep.WaitingForTheCardIssuersAnswer.RetryingAfterATimeoutOfTheNetwork"
+    let sentence =
+      "no way out: the states below have no transition that leaves them, so a system that reaches one stays there"
+    let mermaid = """
+      stateDiagram-v2
+        [*] --> idle
+        idle --> busy: start
+        busy --> idle: done
+        %% unreachable: \(longWord)
+        %% \(sentence)
+      """
+    let report = try await Self.pageReport(
+      diagram: mermaid, screenshot: ProcessInfo.processInfo.environment["MONITOR_SCREENSHOT_NOTES"])
+    #expect(report.phase == "done", "stopped in \(report.stoppedIn ?? "-")")
+    let drawn = try #require(report.diagram)
+    let words = drawn.notes.flatMap { $0.text.split(separator: " ") }
+    #expect(words == ("unreachable: \(longWord) " + sentence).split(separator: " "))
+    #expect(drawn.notes.contains { $0.text == longWord })
+    #expect(drawn.notes.count >= 4)
+    for line in drawn.notes {
+      #expect(
+        line.left >= 0 && line.right <= drawn.width, "\(line.text): \(line.left)...\(line.right) of \(drawn.width)")
+    }
+  }
+
   /// Every transition keeps off the boxes it has no business in: it passes
   /// over no box but its ends and the boxes holding them; it goes into (or
   /// out of) a box holding one end once, and never leaves a box holding

@@ -422,6 +422,12 @@ function longestNote(notes) {
   return Math.max(0, ...notes.map((note) => note.length * metrics.labelCharWidth));
 }
 
+// The width of the longest word of the notes: no line can be narrower,
+// since a note is cut between words only (a type's full name is one word).
+function longestNoteWord(notes) {
+  return longestNote(notes.flatMap((note) => note.split(/\s+/)));
+}
+
 // A note cut into lines of at most `width`, between words (a word longer
 // than a line stands on a line of its own).
 function wrapNote(note, width) {
@@ -444,8 +450,10 @@ function drawDiagram(text) {
   place(tree, metrics.margin, metrics.margin, boxes);
   // The notes go under the drawing, wrapped to its width (widened up to
   // notesWidth for a narrow drawing, such as a Cycle application's few
-  // drivers), so that no note runs past the SVG's edge.
-  const notesWidth = Math.max(tree.w, Math.min(metrics.notesWidth, longestNote(graph.notes)));
+  // drivers, and to its notes' longest word), so that no note runs past the
+  // SVG's edge.
+  const notesWidth = Math.max(
+    tree.w, Math.min(metrics.notesWidth, longestNote(graph.notes)), longestNoteWord(graph.notes));
   const noteLines = graph.notes.flatMap((note) => wrapNote(note, notesWidth));
   const notesHeight = noteLines.length * 14 + (noteLines.length ? 8 : 0);
   const width = notesWidth + 2 * metrics.margin, height = tree.h + 2 * metrics.margin + notesHeight;
