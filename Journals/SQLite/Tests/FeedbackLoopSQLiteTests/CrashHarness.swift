@@ -408,7 +408,9 @@ struct CrashLedger {
   /// The keys each work item's effect ("SYSTEM K") had, with the run that
   /// started it.
   private(set) var keys: [String: [(generation: Int, key: String)]] = [:]
-  private(set) var effectsStartedInSeveralRuns = 0
+  /// The effects with keys from more than one run.
+  private var startedInSeveralRuns: Set<String> = []
+  var effectsStartedInSeveralRuns: Int { startedInSeveralRuns.count }
   /// The effects started and finished in each run.
   private var started: [Int: Set<String>] = [:]
   private var finished: [Int: Set<String>] = [:]
@@ -467,11 +469,8 @@ struct CrashLedger {
       let words = line.split(separator: " ").map(String.init)
       guard words.count == 4, let generation = Int(words[0]) else { throw CrashTestFailure("keys.log: \(line)") }
       let effect = words[1] + " " + words[2]
-      let before = keys[effect, default: []]
+      if let first = keys[effect]?.first, first.generation != generation { startedInSeveralRuns.insert(effect) }
       keys[effect, default: []].append((generation, words[3]))
-      if before.contains(where: { $0.generation != generation }) && Set(before.map(\.generation)).count == 1 {
-        effectsStartedInSeveralRuns += 1
-      }
       changes.effectsWithNewKeys.insert(effect)
     }
     return changes
