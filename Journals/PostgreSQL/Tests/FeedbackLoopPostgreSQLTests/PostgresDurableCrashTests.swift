@@ -12,7 +12,9 @@ import Testing
 ///
 /// FEEDBACKLOOP_DURABLE_CRASH_KILLS sets the number of kills (15 by default; a
 /// soak runs 1,000), FEEDBACKLOOP_DURABLE_CRASH_SEED replays a run whose seed
-/// a failure printed.
+/// a failure printed; FEEDBACKLOOP_DURABLE_CRASH_FULL_READS how many kills
+/// pass between two reads of every stored row (50; the others read the new
+/// rows only).
 @Suite("Durable systems on PostgreSQL, killed and cut off")
 struct PostgresDurableCrashTests {
   @Test(
@@ -30,7 +32,7 @@ struct PostgresDurableCrashTests {
     let summary = try await runCrashLoop(
       settings: settings, hostArguments: [String(server.port), prefix], directory: directory
     ) {
-      try await storedEvents(server, prefix)
+      try await storedEvents(server, prefix, after: $0)
     }
     printNow(
       "[durable crash, PostgreSQL] \(summary.kills) kills, \(summary.acknowledged) events acknowledged, "
@@ -50,7 +52,7 @@ struct PostgresDurableCrashTests {
     let directory = try makeCrashDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     try await runOwnershipCheck(hostArguments: [String(server.port), prefix], directory: directory) {
-      try await storedEvents(server, prefix)
+      try await storedEvents(server, prefix, after: $0)
     }
   }
 
@@ -120,15 +122,23 @@ struct PostgresDurableCrashTests {
   }
 }
 
-/// Every stored event of every system, read from the table, not through
-/// `load` (which starts at the latest snapshot).
+/// The stored events of every system, read from the table, not through
+/// `load` (which starts at the latest snapshot): of a system in `after`,
+/// those after that sequence (`StoredEventsReader`).
 private func storedEvents(
-  _ server: TestServer, _ prefix: String
+  _ server: TestServer, _ prefix: String, after: [String: UInt64]
 ) async throws -> [String: [(sequence: UInt64, payload: Data)]] {
+  let ids = Array(after.keys)
+  let sequences = ids.map { Int64(after[$0]!) }
   let rows = try await server.withClient { client in
     var rows: [(system: String, sequence: UInt64, payload: Data)] = []
-    let query = PostgresQuery(
-      unsafeSQL: "SELECT system_id, sequence, payload FROM \(prefix)events ORDER BY system_id, sequence")
+    let query: PostgresQuery = """
+      SELECT e.system_id, e.sequence, e.payload FROM \(unescaped: prefix)events e
+      LEFT JOIN unnest(\(ids)::text[], \(sequences)::bigint[]) AS after(system_id, sequence)
+        ON after.system_id = e.system_id
+      WHERE e.sequence > COALESCE(after.sequence, 0)
+      ORDER BY e.system_id, e.sequence
+      """
     for try await (system, sequence, payload) in try await client.query(query).decode((String, Int64, ByteBuffer).self)
     {
       rows.append((system, UInt64(sequence), Data(payload.readableBytesView)))

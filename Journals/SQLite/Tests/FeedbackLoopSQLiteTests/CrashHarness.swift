@@ -214,6 +214,9 @@ struct CrashSettings {
   /// Each run is killed after a random number of acknowledgements up to
   /// this (and a random pause of up to 2 ms).
   var maximumAcksPerRun: Int
+  /// Every this many kills, the checks read every stored row again, not
+  /// only the new ones.
+  var killsBetweenFullReads: Int
 
   static func fromEnvironment(defaultKills: Int) -> CrashSettings {
     let environment = ProcessInfo.processInfo.environment
@@ -222,7 +225,8 @@ struct CrashSettings {
       seed: environment["FEEDBACKLOOP_DURABLE_CRASH_SEED"].flatMap(UInt64.init)
         ?? UInt64.random(in: 0...UInt64(UInt32.max)),
       systems: environment["FEEDBACKLOOP_DURABLE_CRASH_SYSTEMS"].flatMap(Int.init) ?? 50,
-      maximumAcksPerRun: environment["FEEDBACKLOOP_DURABLE_CRASH_ACKS"].flatMap(Int.init) ?? 150)
+      maximumAcksPerRun: environment["FEEDBACKLOOP_DURABLE_CRASH_ACKS"].flatMap(Int.init) ?? 150,
+      killsBetweenFullReads: max(1, environment["FEEDBACKLOOP_DURABLE_CRASH_FULL_READS"].flatMap(Int.init) ?? 50))
   }
 }
 
@@ -237,6 +241,14 @@ struct CrashSummary {
   /// the same idempotency key.
   var effectsWithKeyCheckedAcrossRuns = 0
 }
+
+/// Reads stored events straight from the backend's tables, not through
+/// `load` (which starts at the latest snapshot): of a system in `after`,
+/// the events after that sequence; of any other, every one. An empty
+/// `after` reads every event of every system.
+typealias StoredEventsReader = (_ after: [String: UInt64]) async throws -> [String: [(
+  sequence: UInt64, payload: Data
+)]]
 
 /// Runs the host, kills it with SIGKILL at a seeded random moment, restarts
 /// it, `settings.kills` times, and checks after each kill and restart:
@@ -254,17 +266,16 @@ struct CrashSummary {
 ///   key: every start of a work item's effect, in any run, has the key of
 ///   the stored `.work` that made it pending.
 ///
-/// `readStored` reads every stored event of every system, straight from the
-/// backend's tables (not through `load`, which starts at the snapshot).
-///
 /// The checks are incremental (`CrashLedger`): each kill's checks read the
-/// logs' new lines and decode and fold the journal's new rows only. Every
-/// row is still read and compared with what the last kill left, so a kill's
-/// checks grow with the journal, by a database read and a byte comparison
-/// per row.
+/// logs' new lines and the journal's new rows only, so that a soak's kills
+/// do not slow down as the journal grows. Every
+/// `settings.killsBetweenFullReads` kills, and after the last kill, every
+/// row is read again and must equal what the earlier kills left, byte for
+/// byte; in between, a row an earlier kill left that changed or vanished
+/// shows in the next restore, which must equal the fold of the rows read.
 func runCrashLoop(
   settings: CrashSettings, hostArguments: [String], directory: String,
-  readStored: () async throws -> [String: [(sequence: UInt64, payload: Data)]]
+  readStored: StoredEventsReader
 ) async throws -> CrashSummary {
   let executable = try executableBesideTests("durable-crash-host")
   let ids = CrashModel.systemIDs(count: settings.systems)
@@ -357,7 +368,11 @@ func runCrashLoop(
     // What the kill left: the logs, fsynced by the host, and the journal.
     let context2 = "after the kill of \(context)"
     let changes = try ledger.readAppendedLogs()
-    let changedRows = try ledger.take(try await readStored())
+    let readsEveryRow = (generation + 1) % settings.killsBetweenFullReads == 0 || generation + 1 == settings.kills
+    let changedRows =
+      readsEveryRow
+      ? try ledger.takeEveryRow(try await readStored([:]))
+      : try ledger.takeNewRows(try await readStored(ledger.lastSequences))
     for change in changedRows { check(false, "\(context2): \(change)") }
     summary.acknowledged = ledger.acknowledgedCount
     summary.storedEvents = ledger.storedCount
@@ -398,9 +413,9 @@ func printNow(_ line: String) {
 
 /// What the crash test learned from the logs and the journal, kill after
 /// kill. Each kill adds what the runs since the last one wrote: the logs'
-/// new lines, and the journal's new rows (every row is read again, and one
-/// that an earlier kill left must be there unchanged, but only new rows are
-/// decoded and folded).
+/// new lines, and the journal's new rows (`takeNewRows`); now and then
+/// every row is read again, and those an earlier kill left must be there
+/// unchanged (`takeEveryRow`). Only new rows are decoded and folded.
 struct CrashLedger {
   /// The acknowledged items of each system, in order.
   private(set) var acknowledged: [String: [Int]] = [:]
@@ -476,9 +491,29 @@ struct CrashLedger {
     return changes
   }
 
-  /// Takes the journal's rows as the kill left them; returns what changed
-  /// in rows an earlier kill left (nothing, when the journal is sound).
-  mutating func take(_ stored: [String: [(sequence: UInt64, payload: Data)]]) throws -> [String] {
+  /// The sequence of each system's last row that an earlier kill left.
+  var lastSequences: [String: UInt64] { rows.compactMapValues { $0.last?.sequence } }
+
+  /// Takes the rows a kill added: of each system, those after its
+  /// `lastSequences` (a reader must not return others); returns what is
+  /// wrong with them.
+  mutating func takeNewRows(_ stored: [String: [(sequence: UInt64, payload: Data)]]) throws -> [String] {
+    var wrong: [String] = []
+    for (id, records) in stored {
+      if let last = rows[id]?.last?.sequence, let first = records.first?.sequence, first <= last {
+        wrong.append("\(id)'s new rows start at \(first), not after \(last): the reader ignored the last sequences")
+        continue
+      }
+      try fold(records, of: id)
+      rows[id, default: []].append(contentsOf: records)
+    }
+    return wrong
+  }
+
+  /// Takes the journal's every row as the kill left them; returns what
+  /// changed in rows an earlier kill left (nothing, when the journal is
+  /// sound).
+  mutating func takeEveryRow(_ stored: [String: [(sequence: UInt64, payload: Data)]]) throws -> [String] {
     var changed: [String] = []
     for id in Set(rows.keys).subtracting(stored.keys) {
       changed.append("\(id)'s \(rows[id]!.count) stored events vanished")
@@ -495,18 +530,22 @@ struct CrashLedger {
         changed.append("\(id)'s stored event \(index + 1) changed since an earlier kill")
         continue
       }
-      for record in records[known.count...] {
-        let event = try decodeCrashEvent(record.payload)
-        CrashModel.reduce(&folds[id, default: CrashState()], event)
-        if case .work(let item) = event {
-          workItems[id, default: []].append(item)
-          workSequences["\(id) \(item)"] = record.sequence
-        }
-        storedCount += 1
-      }
+      try fold(records[known.count...], of: id)
       rows[id] = records
     }
     return changed
+  }
+
+  private mutating func fold(_ records: some Sequence<(sequence: UInt64, payload: Data)>, of id: String) throws {
+    for record in records {
+      let event = try decodeCrashEvent(record.payload)
+      CrashModel.reduce(&folds[id, default: CrashState()], event)
+      if case .work(let item) = event {
+        workItems[id, default: []].append(item)
+        workSequences["\(id) \(item)"] = record.sequence
+      }
+      storedCount += 1
+    }
   }
 
   /// The fold of `id`'s stored events.
@@ -579,7 +618,7 @@ struct AppendedLines {
 /// host restores their fold.
 func runOwnershipCheck(
   hostArguments: [String], directory: String,
-  readStored: () async throws -> [String: [(sequence: UInt64, payload: Data)]]
+  readStored: StoredEventsReader
 ) async throws {
   let executable = try executableBesideTests("durable-crash-host")
   let system = "owned-0"
@@ -639,7 +678,7 @@ func runOwnershipCheck(
   expectFenced(try await sendOne(second.host), epoch: 2)
   for host in [first.host, second.host, third.host] { _ = host.killNow() }
 
-  let rows = try await readStored()[system, default: []]
+  let rows = try await readStored([:])[system, default: []]
   let events = try rows.map { try decodeCrashEvent($0.payload) }
   #expect(rows.map(\.sequence) == [1, 2, 3, 4, 5])
   #expect(events == (1...5).map { .work($0) })

@@ -10,7 +10,9 @@ import Testing
 ///
 /// FEEDBACKLOOP_DURABLE_CRASH_KILLS sets the number of kills (25 by default; a
 /// soak runs 1,000), FEEDBACKLOOP_DURABLE_CRASH_SEED replays a run whose seed
-/// a failure printed.
+/// a failure printed; FEEDBACKLOOP_DURABLE_CRASH_FULL_READS how many kills
+/// pass between two reads of every stored row (50; the others read the new
+/// rows only).
 @Suite("Durable systems on SQLite, killed")
 struct SQLiteDurableCrashTests {
   @Test(
@@ -25,7 +27,7 @@ struct SQLiteDurableCrashTests {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = directory + "/journal.sqlite"
     let summary = try await runCrashLoop(settings: settings, hostArguments: [path], directory: directory) {
-      try await storedEvents(path)
+      try await storedEvents(path, after: $0)
     }
     printNow(
       "[durable crash, SQLite] \(summary.kills) kills, \(summary.acknowledged) events acknowledged, "
@@ -43,19 +45,32 @@ struct SQLiteDurableCrashTests {
     let directory = try makeCrashDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let path = directory + "/journal.sqlite"
-    try await runOwnershipCheck(hostArguments: [path], directory: directory) { try await storedEvents(path) }
+    try await runOwnershipCheck(hostArguments: [path], directory: directory) {
+      try await storedEvents(path, after: $0)
+    }
   }
 }
 
-/// Every stored event of every system, read from the table, not through
-/// `load` (which starts at the latest snapshot).
-private func storedEvents(_ path: String) async throws -> [String: [(sequence: UInt64, payload: Data)]] {
+/// The stored events of every system, read from the table, not through
+/// `load` (which starts at the latest snapshot): of a system in `after`,
+/// those after that sequence (`StoredEventsReader`).
+private func storedEvents(
+  _ path: String, after: [String: UInt64]
+) async throws -> [String: [(sequence: UInt64, payload: Data)]] {
   guard FileManager.default.fileExists(atPath: path) else { return [:] }
   let database = try DatabaseQueue(path: path)
   defer { try? database.close() }
+  let afterJSON = String(decoding: try JSONEncoder().encode(after), as: UTF8.self)
   let rows = try await database.read { database in
     try Row.fetchAll(
-      database, sql: "SELECT system_id, sequence, payload FROM journal_events ORDER BY system_id, sequence"
+      database,
+      sql: """
+        SELECT e.system_id, e.sequence, e.payload FROM journal_events e
+        LEFT JOIN json_each(?) after ON after.key = e.system_id
+        WHERE e.sequence > COALESCE(after.value, 0)
+        ORDER BY e.system_id, e.sequence
+        """,
+      arguments: [afterJSON]
     )
     .map { (system: $0[0] as String, sequence: UInt64($0[1] as Int64), payload: $0[2] as Data) }
   }
