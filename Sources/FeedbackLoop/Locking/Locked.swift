@@ -25,26 +25,22 @@ import Synchronization
 /// let seen = Locked<[Int]>([])
 /// seen.withLock { $0.append(1) }
 /// ```
+/// ``InlineLocked`` is the same lock stored inline in its owner, for an
+/// owner that many systems each keep.
 @usableFromInline
 package final class Locked<Value>: Sendable {
-  @usableFromInline let mutex: Mutex<Value>
-  /// Read and written only while `mutex` is held, for ThreadSanitizer (above).
-  @usableFromInline let handOver = Atomic<Int>(0)
+  @usableFromInline let lock: InlineLocked<Value>
 
   /// A lock guarding `value`.
   @inlinable package init(_ value: consuming sending Value) {
-    mutex = Mutex(value)
+    lock = InlineLocked(value)
   }
 
   /// Runs `body` with the value while holding the lock.
   @inlinable package func withLock<Result>(
     _ body: (inout sending Value) throws -> sending Result
   ) rethrows -> sending Result {
-    try mutex.withLock { value in
-      _ = handOver.load(ordering: .acquiring)
-      defer { handOver.store(0, ordering: .releasing) }
-      return try body(&value)
-    }
+    try lock.withLock(body)
   }
 }
 
@@ -55,11 +51,7 @@ extension Locked where Value == Void {
 
   /// Runs `body` while holding the lock.
   @inlinable package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try mutex.withLock { _ in
-      _ = handOver.load(ordering: .acquiring)
-      defer { handOver.store(0, ordering: .releasing) }
-      return try body()
-    }
+    try lock.withLock { _ in try body() }
   }
 }
 

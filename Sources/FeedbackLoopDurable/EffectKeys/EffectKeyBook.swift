@@ -33,6 +33,21 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
   private struct Origin {
     var sequence: UInt64
     var running: Int
+    /// The feedback's name, for a snapshot's ``EffectOrigin``.
+    var feedbackName: String
+  }
+
+  /// What the restore folded, which a restored effect's key is looked up
+  /// in, until the first event is reduced. A system restored with nothing
+  /// stored has none, and so keeps neither its feedbacks nor its clock
+  /// here (an idle system's memory).
+  private struct Fold {
+    /// The states the restore folded, from `foldStart`.
+    var states: [State]
+    var feedbacks: [Feedback<State, Event>]
+    var clock: any Clock<Duration>
+    /// For each feedback probed, the triggers it starts in each folded state.
+    var probed: [Int: [Set<String?>?]] = [:]
   }
 
   private struct Book {
@@ -44,11 +59,7 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
     /// The keys of the effects started, by feedback and number, until their
     /// task starts.
     var keys: [EffectNumber: EffectKey] = [:]
-    /// The states the restore folded, from `foldStart`, until the first
-    /// event is reduced.
-    var folded: [State]?
-    /// For each feedback probed, the triggers it starts in each folded state.
-    var probed: [Int: [Set<String?>?]] = [:]
+    var fold: Fold?
   }
 
   private struct EffectNumber: Hashable {
@@ -61,29 +72,28 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
   private static var keyedKinds: Set<String> { ["requests", "byID"] }
 
   private let systemID: String
-  private let feedbacks: [Feedback<State, Event>]
   private let foldStart: UInt64
-  private let clock: any Clock<Duration>
   /// The origins the snapshot that the restore started from kept.
   private let snapshotOrigins: [EffectOrigin]
-  private let book: Locked<Book>
+  /// Inline rather than a `Locked` object: one allocation fewer per system.
+  private let book: InlineLocked<Book>
   /// Whether ``didReduce()`` has anything to forget (written on the loop's
   /// thread only).
   @usableFromInline let hasPassState = Atomic<Bool>(true)
 
   /// - Parameters:
   ///   - folded: the states of the restore's fold, the first at `foldStart`
-  ///     (the snapshot's sequence, or 0 for the initial state).
+  ///     (the snapshot's sequence, or 0 for the initial state); none when
+  ///     nothing was stored.
   init(
     systemID: String, feedbacks: [Feedback<State, Event>], folded: [State], foldStart: UInt64,
     clock: any Clock<Duration>, snapshotOrigins: [EffectOrigin] = []
   ) {
     self.systemID = systemID
-    self.feedbacks = feedbacks
     self.foldStart = foldStart
-    self.clock = clock
     self.snapshotOrigins = snapshotOrigins
-    book = Locked(Book(folded: folded))
+    let fold = folded.isEmpty ? nil : Fold(states: folded, feedbacks: feedbacks, clock: clock)
+    book = InlineLocked(Book(fold: fold))
   }
 
   /// An event was reduced: the restore's states are no longer needed, and
@@ -99,10 +109,7 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
   func forgetPassState() {
     hasPassState.store(false, ordering: .relaxed)
     book.withLock { book in
-      if book.folded != nil {
-        book.folded = nil
-        book.probed = [:]
-      }
+      book.fold = nil
       book.cancelled = [:]
     }
   }
@@ -143,7 +150,8 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
       systemID: systemID, sequence: sequence, feedback: id.feedback.name,
       request: Self.keyedKinds.contains(id.feedback.kind) ? id.trigger : nil)
     book.withLock { book in
-      book.running[trigger, default: Origin(sequence: sequence, running: 0)].running += 1
+      book.running[trigger, default: Origin(sequence: sequence, running: 0, feedbackName: id.feedback.name)]
+        .running += 1
       book.cancelled[trigger] = nil
       book.keys[EffectNumber(feedback: id.feedback.index, number: id.number)] = key
     }
@@ -170,15 +178,16 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
   /// While the system is at its restored state: the first sequence of the
   /// unbroken run of folded states in which the feedback starts `trigger`.
   private func restoredOrigin(of trigger: Trigger, current: UInt64) -> UInt64? {
-    guard let count = book.withLock({ $0.folded?.count }), count > 0,
-      current == foldStart + UInt64(count - 1), feedbacks.indices.contains(trigger.feedback)
-    else { return nil }
+    let found = book.withLock { book -> (count: Int, name: String)? in
+      guard let fold = book.fold, fold.feedbacks.indices.contains(trigger.feedback) else { return nil }
+      return (fold.states.count, fold.feedbacks[trigger.feedback].name)
+    }
+    guard let (count, name) = found, count > 0, current == foldStart + UInt64(count - 1) else { return nil }
     var index = count - 1
     while index > 0, triggers(of: trigger.feedback, at: index - 1).contains(trigger.text) {
       index -= 1
     }
     if index == 0, foldStart > 0 {
-      let name = feedbacks[trigger.feedback].name
       let kept = snapshotOrigins.first {
         $0.feedback == trigger.feedback && $0.feedbackName == name && $0.trigger == trigger.text
       }
@@ -194,7 +203,7 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
     book.withLock { book in
       book.running.map { trigger, origin in
         EffectOrigin(
-          feedback: trigger.feedback, feedbackName: feedbacks[trigger.feedback].name, trigger: trigger.text,
+          feedback: trigger.feedback, feedbackName: origin.feedbackName, trigger: trigger.text,
           sequence: origin.sequence)
       }
     }
@@ -202,16 +211,19 @@ final class EffectKeyBook<State: Sendable, Event: Sendable>: Sendable {
 
   /// The triggers the feedback starts in the folded state at `index`.
   private func triggers(of feedback: Int, at index: Int) -> Set<String?> {
-    let (cached, state) = book.withLock { book -> (Set<String?>?, State?) in
-      (book.probed[feedback]?[index] ?? nil, book.folded?[index])
+    let (cached, probe) = book.withLock {
+      book -> (Set<String?>?, (State, Feedback<State, Event>, any Clock<Duration>)?) in
+      guard let fold = book.fold else { return (nil, nil) }
+      if let cached = fold.probed[feedback]?[index] ?? nil { return (cached, nil) }
+      return (nil, (fold.states[index], fold.feedbacks[feedback], fold.clock))
     }
     if let cached { return cached }
-    guard let state else { return [] }
-    let found = Self.probe(feedbacks[feedback], at: state, clock: clock)
+    guard let (state, probed, clock) = probe else { return [] }
+    let found = Self.probe(probed, at: state, clock: clock)
     book.withLock { book in
-      guard let count = book.folded?.count else { return }
-      if book.probed[feedback] == nil { book.probed[feedback] = Array(repeating: nil, count: count) }
-      book.probed[feedback]?[index] = found
+      guard let count = book.fold?.states.count else { return }
+      if book.fold?.probed[feedback] == nil { book.fold?.probed[feedback] = Array(repeating: nil, count: count) }
+      book.fold?.probed[feedback]?[index] = found
     }
     return found
   }

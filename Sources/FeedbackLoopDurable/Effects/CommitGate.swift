@@ -47,16 +47,12 @@ final class CommitGate: TaskExecutor {
   /// The latest reduced sequence, written by the loop's monitor before the
   /// feedbacks see the state, read by `enqueue` on any thread.
   @usableFromInline let reduced: Atomic<UInt64>
-  private let gate: Mutex<Gate>
-  /// Read with acquire and written with release inside the lock, for
-  /// ThreadSanitizer, which does not see `Mutex` hand a contended lock over
-  /// on Linux (the same edge as `Locked`'s, whose documentation says why).
-  private let handOver = Atomic<Int>(0)
+  private let gate: InlineLocked<Gate>
 
   init(underlying: any TaskExecutor, committed: UInt64) {
     self.underlying = underlying
     reduced = Atomic(committed)
-    gate = Mutex(Gate(committed: committed))
+    gate = InlineLocked(Gate(committed: committed))
   }
 
   /// The sequence of the latest reduced state: the one the feedbacks see
@@ -69,19 +65,11 @@ final class CommitGate: TaskExecutor {
     reduced.store(sequence, ordering: .releasing)
   }
 
-  private func withGate<Result>(_ body: (inout sending Gate) -> sending Result) -> sending Result {
-    gate.withLock { gate in
-      _ = handOver.load(ordering: .acquiring)
-      defer { handOver.store(0, ordering: .releasing) }
-      return body(&gate)
-    }
-  }
-
   @usableFromInline
   func enqueue(_ job: consuming ExecutorJob) {
     let sequence = reduced.load(ordering: .acquiring)
     let job = UnownedJob(job)
-    let runsNow = withGate { gate in
+    let runsNow = gate.withLock { gate in
       if gate.isOpenForGood || sequence <= gate.committed { return true }
       gate.held.append(HeldJob(sequence: sequence, job: job))
       return false
@@ -92,7 +80,7 @@ final class CommitGate: TaskExecutor {
   /// Lets run, in the order they came, the jobs held for states up to
   /// `sequence`, now committed.
   func committed(through sequence: UInt64) {
-    let released = withGate { gate -> [UnownedJob] in
+    let released = gate.withLock { gate -> [UnownedJob] in
       gate.committed = max(gate.committed, sequence)
       guard !gate.held.isEmpty else { return [] }
       var released: [UnownedJob] = []
@@ -108,7 +96,7 @@ final class CommitGate: TaskExecutor {
 
   /// Lets every job run, now and later: called once the system has stopped.
   func openForGood() {
-    let released = withGate { gate -> [UnownedJob] in
+    let released = gate.withLock { gate -> [UnownedJob] in
       gate.isOpenForGood = true
       defer { gate.held = [] }
       return gate.held.map(\.job)

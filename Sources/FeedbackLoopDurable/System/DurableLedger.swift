@@ -104,6 +104,12 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     }
   }
 
+  @usableFromInline
+  final class UserMonitorBox: Sendable {
+    @usableFromInline let monitor: SystemMonitor<State, Event>
+    init(_ monitor: SystemMonitor<State, Event>) { self.monitor = monitor }
+  }
+
   let systemID: String
   /// The epoch of the system's claim, which each of its batches carries: a
   /// later claim of the id fences this ledger's appends (G17).
@@ -120,9 +126,12 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
   /// The monitor the user gave the system. Kept here, with the keys, so
   /// that the system's monitor captures the ledger alone: a closure that
   /// captures one object needs no context of its own (an idle system's
-  /// memory).
-  @usableFromInline let userMonitor: SystemMonitor<State, Event>?
-  @usableFromInline let book: Locked<Book>
+  /// memory). Boxed, so that a system without one does not carry its
+  /// closures' room inline.
+  @usableFromInline let userMonitorBox: UserMonitorBox?
+  @inlinable var userMonitor: SystemMonitor<State, Event>? { userMonitorBox?.monitor }
+  /// Inline rather than a `Locked` object: one allocation fewer per system.
+  @usableFromInline let book: InlineLocked<Book>
   /// The number of counted sends (`System.sendCounted`), counted before
   /// each is sent.
   private let countedSent = Atomic<UInt64>(0)
@@ -133,7 +142,7 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     keys: EffectKeyBook<State, Event>? = nil, monitor: SystemMonitor<State, Event>? = nil
   ) {
     self.keys = keys
-    self.userMonitor = monitor
+    self.userMonitorBox = monitor.map(UserMonitorBox.init)
     self.systemID = systemID
     self.epoch = epoch
     self.writer = writer
@@ -142,7 +151,7 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     self.schemaVersion = schemaVersion
     self.snapshots = snapshots
     self.logger = logger
-    book = Locked(Book(reduced: committed, committed: committed))
+    book = InlineLocked(Book(reduced: committed, committed: committed))
   }
 
   /// Gives the ledger the system to stop when its durability fails.

@@ -144,7 +144,11 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
   // compiler specializes the loop and the ledger's per-event path for the
   // app's `State` and `Event`. Made here, unspecialized, each event cost
   // about 1 µs of runtime metadata lookups. The reading of the journal and
-  // the fold stay here (`restoredParts`).
+  // the fold stay here (`restoredParts`). The codec is an existential, not
+  // a generic parameter: a caller that holds its codec as `any DurableCodec`
+  // (chosen at run time) would otherwise open it into a generic context
+  // where `restore` is not specialized either, whatever `State` and `Event`
+  // are (D4 measured 800 ns an event so, against about 200).
   @inlinable
   public static func restore(
     id: String,
@@ -153,7 +157,7 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
     reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>] = [],
     snapshots: SnapshotPolicy<State> = .every(100),
-    codec: some DurableCodec = JSONDurableCodec(),
+    codec: any DurableCodec = JSONDurableCodec(),
     schemaVersion: Int = 1,
     migrations: DurableMigrations<State, Event> = DurableMigrations(),
     isolation: SystemIsolation = .sendingThread,
@@ -184,7 +188,7 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
     reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>],
     snapshots: SnapshotPolicy<State>,
-    codec: some DurableCodec,
+    codec: any DurableCodec,
     schemaVersion: Int,
     migrations: DurableMigrations<State, Event>,
     environment: SystemEnvironment,
@@ -213,7 +217,10 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
       snapshotOrigins = (try? codec.decode(SnapshotEffectOrigins.self, from: snapshot.payload))?.effectOrigins ?? []
     }
     // The folded states let the restored effects find their keys' sequences.
-    var folded = feedbacks.isEmpty ? [] : [state]
+    // A system with nothing stored needs none: its effects' sequence is 0,
+    // the one the keys give an effect of the current state.
+    let hasHistory = history.map { $0.snapshot != nil || !$0.events.isEmpty } ?? false
+    var folded = feedbacks.isEmpty || !hasHistory ? [] : [state]
     for record in history?.events ?? [] {
       reduce(&state, try decoder.event(record))
       if !feedbacks.isEmpty { folded.append(state) }
@@ -260,10 +267,11 @@ public final class DurableSystem<State: Codable & Sendable, Event: Codable & Sen
         ledger.keys?.didReduce()
         ledger.userMonitor?.reportReduction(event, from: before, to: after, origin: origin, source: source)
       })
-    // The user's monitor's own scope (a tracing monitor's span) inside the
-    // key's, with the context it took at the send.
-    let userScope = ledger.userMonitor?.effectTaskScope
     monitor.effectTaskScope = { effect, sendContext, startTask in
+      // The user's monitor's own scope (a tracing monitor's span) inside the
+      // key's, with the context it took at the send. Read here, so that the
+      // closure captures the ledger alone (no context of its own).
+      let userScope = ledger.userMonitor?.effectTaskScope
       guard let keys = ledger.keys else {
         return userScope?(effect, sendContext, startTask) ?? startTask()
       }
