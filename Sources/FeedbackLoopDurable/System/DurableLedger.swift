@@ -104,6 +104,7 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     }
   }
 
+  /// The user's monitor, behind one pointer (see `userMonitorBox`).
   @usableFromInline
   final class UserMonitorBox: Sendable {
     @usableFromInline let monitor: SystemMonitor<State, Event>
