@@ -127,9 +127,9 @@ struct PostgresDurableCrashTests {
 /// those after that sequence (`StoredEventsReader`).
 private func storedEvents(
   _ server: TestServer, _ prefix: String, after: [String: UInt64]
-) async throws -> [String: [(sequence: UInt64, payload: Data)]] {
+) async throws -> StoredRows {
   let ids = Array(after.keys)
-  let sequences = ids.map { Int64(after[$0]!) }
+  let sequences = after.values.map(Int64.init)  // in the keys' order
   let rows = try await server.withClient { client in
     var rows: [(system: String, sequence: UInt64, payload: Data)] = []
     let query: PostgresQuery = """

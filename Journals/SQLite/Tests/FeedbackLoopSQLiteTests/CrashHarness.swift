@@ -242,13 +242,14 @@ struct CrashSummary {
   var effectsWithKeyCheckedAcrossRuns = 0
 }
 
+/// Each system's stored events, by system id, in order of sequence.
+typealias StoredRows = [String: [(sequence: UInt64, payload: Data)]]
+
 /// Reads stored events straight from the backend's tables, not through
 /// `load` (which starts at the latest snapshot): of a system in `after`,
 /// the events after that sequence; of any other, every one. An empty
 /// `after` reads every event of every system.
-typealias StoredEventsReader = (_ after: [String: UInt64]) async throws -> [String: [(
-  sequence: UInt64, payload: Data
-)]]
+typealias StoredEventsReader = (_ after: [String: UInt64]) async throws -> StoredRows
 
 /// Runs the host, kills it with SIGKILL at a seeded random moment, restarts
 /// it, `settings.kills` times, and checks after each kill and restart:
@@ -430,7 +431,7 @@ struct CrashLedger {
   private var started: [Int: Set<String>] = [:]
   private var finished: [Int: Set<String>] = [:]
   /// Each system's rows, as the last kill left them.
-  private var rows: [String: [(sequence: UInt64, payload: Data)]] = [:]
+  private var rows: StoredRows = [:]
   private(set) var storedCount = 0
   /// The fold of each system's stored events.
   private var folds: [String: CrashState] = [:]
@@ -497,7 +498,7 @@ struct CrashLedger {
   /// Takes the rows a kill added: of each system, those after its
   /// `lastSequences` (a reader must not return others); returns what is
   /// wrong with them.
-  mutating func takeNewRows(_ stored: [String: [(sequence: UInt64, payload: Data)]]) throws -> [String] {
+  mutating func takeNewRows(_ stored: StoredRows) throws -> [String] {
     var wrong: [String] = []
     for (id, records) in stored {
       if let last = rows[id]?.last?.sequence, let first = records.first?.sequence, first <= last {
@@ -513,7 +514,7 @@ struct CrashLedger {
   /// Takes the journal's every row as the kill left them; returns what
   /// changed in rows an earlier kill left (nothing, when the journal is
   /// sound).
-  mutating func takeEveryRow(_ stored: [String: [(sequence: UInt64, payload: Data)]]) throws -> [String] {
+  mutating func takeEveryRow(_ stored: StoredRows) throws -> [String] {
     var changed: [String] = []
     for id in Set(rows.keys).subtracting(stored.keys) {
       changed.append("\(id)'s \(rows[id]!.count) stored events vanished")

@@ -56,7 +56,7 @@ struct SQLiteDurableCrashTests {
 /// those after that sequence (`StoredEventsReader`).
 private func storedEvents(
   _ path: String, after: [String: UInt64]
-) async throws -> [String: [(sequence: UInt64, payload: Data)]] {
+) async throws -> StoredRows {
   guard FileManager.default.fileExists(atPath: path) else { return [:] }
   let database = try DatabaseQueue(path: path)
   defer { try? database.close() }
