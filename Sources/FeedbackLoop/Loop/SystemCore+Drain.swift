@@ -320,7 +320,23 @@ extension SystemCore {
   /// generic, it built the activity through the enum's metadata per event.
   @inlinable
   func reportReduction(_ event: Event, from before: State, to state: State, token: EffectToken) {
-    monitor?.reportReduction(event, from: before, to: state, origin: ReductionOrigin(token)) { source(of: token) }
+    Self.reportReduction(
+      through: &monitor, event, from: before, to: state, origin: ReductionOrigin(token), source: { source(of: token) })
+  }
+
+  /// Calls the monitor in place. Read from the core's stored property, the
+  /// monitor was copied for the call and destroyed after it: a retain and a
+  /// release of each of its closures per event (a third of a durable
+  /// system's loop, whose monitor is the ledger's; D4's profile). Through
+  /// `inout`, which nothing else accesses during the call (only this
+  /// thread, which owns the loop, or the teardown at a step boundary, writes
+  /// `monitor`), the call borrows it.
+  @inlinable @inline(__always)
+  static func reportReduction(
+    through monitor: inout SystemMonitor<State, Event>?, _ event: Event, from before: State, to state: State,
+    origin: ReductionOrigin, source: () -> EventSource
+  ) {
+    monitor?.reportReduction(event, from: before, to: state, origin: origin, source: source)
   }
 
   // MARK: - The fan-out
