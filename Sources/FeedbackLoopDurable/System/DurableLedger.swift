@@ -50,20 +50,18 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     func resume(throwing error: any Error) { continuation.resume(throwing: error) }
   }
 
+  /// A state to store as a snapshot with the event of `sequence`, and the
+  /// running effects' key origins (``EffectOrigin``) then.
   @usableFromInline
-  struct Queued: Sendable {
+  struct QueuedSnapshot: Sendable {
     @usableFromInline var sequence: UInt64
-    @usableFromInline var event: Event
-    @usableFromInline var snapshot: State?
-    /// With a snapshot: the running effects' key origins (``EffectOrigin``);
-    /// `nil` without one, so that an event's entry holds no array.
-    @usableFromInline var effectOrigins: [EffectOrigin]?
+    @usableFromInline var state: State
+    @usableFromInline var effectOrigins: [EffectOrigin]
 
     @inlinable
-    init(sequence: UInt64, event: Event, snapshot: State?, effectOrigins: [EffectOrigin]?) {
+    init(sequence: UInt64, state: State, effectOrigins: [EffectOrigin]) {
       self.sequence = sequence
-      self.event = event
-      self.snapshot = snapshot
+      self.state = state
       self.effectOrigins = effectOrigins
     }
   }
@@ -74,7 +72,16 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     @usableFromInline var reduced: UInt64
     /// The sequence of the latest event the journal stored.
     @usableFromInline var committed: UInt64
-    @usableFromInline var queued: [Queued] = []
+    /// The events reduced and not yet taken by the writer: the latest
+    /// ones, so the last is `reduced`'s. Events alone, without their
+    /// sequence or room for a snapshot: the queue grows by what the writer
+    /// has not taken yet (a million events when the loop outruns the
+    /// encoding), and entries of 40 bytes made it page faults and copies on
+    /// the loop's side.
+    @usableFromInline var queued: [Event] = []
+    /// The latest snapshot taken among the queued events, at most one: a
+    /// take ends at it, and an earlier one would never be stored.
+    @usableFromInline var queuedSnapshot: [QueuedSnapshot] = []
     @usableFromInline var isScheduled = false
     /// The number of counted sends reduced.
     @usableFromInline var countedReduced: UInt64 = 0
@@ -175,11 +182,15 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
       var schedules = false
       let isQueued = book.failure == nil
       if isQueued {
+        book.queued.append(event)
         if snapshots.shouldSnapshot(state, sequence) {
-          book.queued.append(
-            Queued(sequence: sequence, event: event, snapshot: state, effectOrigins: keys?.originsForSnapshot() ?? []))
-        } else {
-          book.queued.append(Queued(sequence: sequence, event: event, snapshot: nil, effectOrigins: nil))
+          let snapshot = QueuedSnapshot(
+            sequence: sequence, state: state, effectOrigins: keys?.originsForSnapshot() ?? [])
+          if book.queuedSnapshot.isEmpty {
+            book.queuedSnapshot.append(snapshot)
+          } else {
+            book.queuedSnapshot[0] = snapshot
+          }
         }
         schedules = !book.isScheduled
         book.isScheduled = true
@@ -312,64 +323,70 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
 
   // MARK: - The writer's side
 
+  /// What the writer takes from the book: `events[..<end]`, the first of
+  /// which has sequence `first`.
+  private struct Taken {
+    var events: [Event]
+    var end: Int
+    var first: UInt64
+    var snapshot: QueuedSnapshot?
+    var committed: UInt64
+  }
+
   @usableFromInline
   func takeBatches() -> (batches: [JournalBatch], eventCount: Int) {
-    let (queued, committed, hasMore) = book.withLock { book -> ([Queued], UInt64, Bool) in
+    let taken = book.withLock { book -> Taken? in
       book.isScheduled = false
-      guard book.failure == nil else { return ([], book.committed, false) }
+      guard book.failure == nil, !book.queued.isEmpty else { return nil }
+      let first = book.reduced - UInt64(book.queued.count) + 1
       // The events after the latest snapshot wait for the next append: in
       // this one, a second batch would expect the sequence after the first
       // one's, and when the first is refused (another owner wrote), the
       // journal would check the second against the other owner's sequence,
       // and append it if they happen to match: a merge (G17).
-      let end = book.queued.lastIndex { $0.snapshot != nil }.map { $0 + 1 } ?? book.queued.count
-      if end == book.queued.count {
-        // The common case: the whole queue, handed over without a copy
-        // while the loop waits for the lock.
-        defer { book.queued = [] }
-        return (book.queued, book.committed, false)
+      let snapshot = book.queuedSnapshot.first
+      let end = snapshot.map { Int($0.sequence - first) + 1 } ?? book.queued.count
+      book.queuedSnapshot = []
+      // The whole queue is handed over without a copy, while the loop may
+      // wait for the lock; only the events after the snapshot, fewer than
+      // the policy's interval, are copied back.
+      var events: [Event] = []
+      swap(&events, &book.queued)
+      if end < events.count {
+        book.queued = Array(events[end...])
+        book.isScheduled = true
       }
-      defer {
-        book.queued.removeFirst(end)
-        book.isScheduled = !book.queued.isEmpty
-      }
-      return (Array(book.queued[..<end]), book.committed, end < book.queued.count)
+      return Taken(events: events, end: end, first: first, snapshot: snapshot, committed: book.committed)
     }
-    if hasMore { writer.schedule(self) }
-    guard !queued.isEmpty else { return ([], 0) }
+    guard let taken else { return ([], 0) }
+    if taken.end < taken.events.count { writer.schedule(self) }
+    let queued = taken.events[..<taken.end]
     do throws(DurableSystemError) {
       // A batch's snapshot is the state after its last event: the events
       // taken end at the latest snapshot (see above), so they make one batch.
-      let lastSnapshot = queued.lastIndex { $0.snapshot != nil }
-      var batches: [JournalBatch] = []
-      var start = 0
-      var expected = committed
-      for end in [lastSnapshot.map { $0 + 1 }, queued.count].compactMap(\.self) where end > start {
-        let part = queued[start..<end]
-        var events: [Data] = []
-        events.reserveCapacity(part.count)
-        for item in part {
-          do {
-            events.append(try codec.encode(DurableEnvelope(version: schemaVersion, value: item.event)))
-          } catch {
-            throw .encodingFailed(systemID: systemID, sequence: item.sequence, underlying: error)
-          }
+      var events: [Data] = []
+      events.reserveCapacity(queued.count)
+      for (offset, event) in zip(0..., queued) {
+        do {
+          events.append(try codec.encode(DurableEnvelope(version: schemaVersion, value: event)))
+        } catch {
+          throw .encodingFailed(systemID: systemID, sequence: taken.first + UInt64(offset), underlying: error)
         }
-        var snapshot: Data?
-        if let last = part.last, let state = last.snapshot {
-          do {
-            snapshot = try codec.encode(
-              SnapshotEnvelope(version: schemaVersion, value: state, effectOrigins: last.effectOrigins ?? []))
-          } catch {
-            throw .encodingFailed(systemID: systemID, sequence: last.sequence, underlying: error)
-          }
-        }
-        batches.append(
-          JournalBatch(
-            systemID: systemID, epoch: epoch, expectedSequence: expected, events: events, snapshot: snapshot))
-        expected += UInt64(events.count)
-        start = end
       }
+      var snapshot: Data?
+      if let queuedSnapshot = taken.snapshot {
+        do {
+          snapshot = try codec.encode(
+            SnapshotEnvelope(
+              version: schemaVersion, value: queuedSnapshot.state, effectOrigins: queuedSnapshot.effectOrigins))
+        } catch {
+          throw .encodingFailed(systemID: systemID, sequence: queuedSnapshot.sequence, underlying: error)
+        }
+      }
+      let batches = [
+        JournalBatch(
+          systemID: systemID, epoch: epoch, expectedSequence: taken.committed, events: events, snapshot: snapshot)
+      ]
       return (batches, queued.count)
     } catch {
       fail(error)
@@ -421,6 +438,7 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
       let dropped = book.queued.count
       defer {
         book.queued = []
+        book.queuedSnapshot = []
         book.countedWaiters = []
         book.commitWaiters = []
         book.system = nil

@@ -85,7 +85,9 @@ public final class JournalWriter: Sendable {
   /// dropped by a system that failed).
   @inlinable
   func eventsQueued(_ count: Int) {
-    queuedEvents.add(count, ordering: .relaxed)
+    // Wrapping: one `lock xadd`, where the checked `add` is a
+    // compare-and-swap loop (a count of queued events cannot overflow).
+    queuedEvents.wrappingAdd(count, ordering: .relaxed)
   }
 
   /// Puts a system with events to append in the queue, and starts the
@@ -112,7 +114,7 @@ public final class JournalWriter: Sendable {
       var spans: [(client: any JournalWriterClient, range: Range<Int>)] = []
       for client in clients {
         let taken = client.takeBatches()
-        queuedEvents.subtract(taken.eventCount, ordering: .relaxed)
+        queuedEvents.wrappingSubtract(taken.eventCount, ordering: .relaxed)
         guard !taken.batches.isEmpty else { continue }
         spans.append((client, batches.count..<batches.count + taken.batches.count))
         batches.append(contentsOf: taken.batches)

@@ -1,0 +1,95 @@
+import FeedbackLoop
+import FeedbackLoopDurable
+import FeedbackLoopTesting
+import Foundation
+import Testing
+
+/// A record that does not encode ends the system's durability with an error
+/// naming its sequence, and nothing of the append it would have joined is
+/// stored. The writer takes a system's queued events without their
+/// sequences (the first taken's is worked out from the count), so these
+/// check that the sequence named is the record's own.
+@Suite("Encoding failures", .runsLeftoverJobs, .timeLimit(.minutes(1)))
+struct EncodingFailureTests {
+  /// JSON, except for the values `refuses` picks.
+  struct RefusingCodec: DurableCodec {
+    struct Refused: Error {}
+    let refuses: @Sendable (any Encodable) -> Bool
+
+    func encode(_ value: some Encodable) throws -> Data {
+      if refuses(value) { throw Refused() }
+      return try JSONDurableCodec().encode(value)
+    }
+
+    func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+      try JSONDurableCodec().decode(type, from: data)
+    }
+  }
+
+  @Test("G16 an event that does not encode: the error names its sequence, its append stores nothing, the system stops")
+  func eventFails() async throws {
+    let harness = DurableHarness()
+    let codec = RefusingCodec { ($0 as? DurableEnvelope<Account.Event>)?.value == .deposit(3) }
+    let account = try await harness.restore(codec: codec)
+    harness.journal.hold()
+    account.send(.deposit(0))
+    await harness.journal.waitForAppendCalls(1)
+    for amount in 1...4 { account.send(.deposit(amount)) }  // sequences 2...5, deposit(3) the 4th
+    harness.journal.release()
+    await #expect(throws: DurableSystemError.self) { try await account.waitForCommit() }
+    guard case .encodingFailed(let systemID, let sequence, let underlying) = account.failure else {
+      Issue.record("failure: \(String(describing: account.failure))")
+      return
+    }
+    #expect(systemID == "account")
+    #expect(sequence == 4)
+    #expect(underlying is RefusingCodec.Refused)
+    #expect(try await harness.storedEvents() == [.deposit(0)])
+    #expect(harness.writer.queuedEventCount == 0)
+    account.stop()
+  }
+
+  @Test("G16 a snapshot that does not encode: the error names the snapshot's sequence, not its batch's last event's")
+  func snapshotFails() async throws {
+    let harness = DurableHarness()
+    let codec = RefusingCodec { String(describing: type(of: $0)).hasPrefix("SnapshotEnvelope") }
+    let account = try await harness.restore(snapshots: .every(3), codec: codec)
+    harness.journal.hold()
+    account.send(.deposit(0))
+    await harness.journal.waitForAppendCalls(1)
+    // Sequences 2...7: snapshots after 3 and 6; the take ends at 6.
+    for amount in 1...6 { account.send(.deposit(amount)) }
+    harness.journal.release()
+    await #expect(throws: DurableSystemError.self) { try await account.waitForCommit() }
+    guard case .encodingFailed(_, let sequence, _) = account.failure else {
+      Issue.record("failure: \(String(describing: account.failure))")
+      return
+    }
+    #expect(sequence == 6)
+    #expect(try await harness.storedEvents() == [.deposit(0)])
+    account.stop()
+  }
+
+  @Test("a take after a snapshot: the events after it are appended next, in order, with the next snapshot")
+  func eventsAfterTheSnapshotFollow() async throws {
+    let harness = DurableHarness()
+    let account = try await harness.restore(snapshots: .every(4))
+    harness.journal.hold()
+    account.send(.deposit(0))
+    await harness.journal.waitForAppendCalls(1)
+    for amount in 1...10 { account.send(.deposit(amount)) }  // sequences 2...11; snapshots at 4 and 8
+    harness.journal.release()
+    try await account.waitForCommit()
+    let calls = harness.journal.appendCalls.dropFirst()
+    #expect(calls.map { $0.map(\.expectedSequence) } == [[1], [8]])
+    #expect(calls.map { $0.map(\.events.count) } == [[7], [3]])
+    #expect(calls.map { $0.map { $0.snapshot != nil } } == [[true], [false]])
+    let history = try #require(try await harness.journal.base.load("account"))
+    #expect(history.snapshot?.sequence == 8)
+    #expect(history.events.map(\.sequence) == [9, 10, 11])
+    let restored = try await harness.restore()
+    #expect(restored.state.deposits == Array(0...10))
+    account.stop()
+    restored.stop()
+  }
+}
