@@ -41,9 +41,6 @@ public struct JSONDurableCodec: DurableCodec {
   public func encode(_ value: some Encodable) throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
-    if let envelope = value as? any JSONWrittenEnvelope, let data = try? envelope.writeJSON(with: encoder) {
-      return data
-    }
     return try encoder.encode(value)
   }
 
