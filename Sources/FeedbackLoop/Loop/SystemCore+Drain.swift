@@ -321,7 +321,8 @@ extension SystemCore {
   @inlinable
   func reportReduction(_ event: Event, from before: State, to state: State, token: EffectToken) {
     Self.reportReduction(
-      through: &monitor, event, from: before, to: state, origin: ReductionOrigin(token), source: { source(of: token) })
+      through: &monitorBox, event, from: before, to: state, origin: ReductionOrigin(token),
+      source: { source(of: token) })
   }
 
   /// Calls the monitor in place. Read from the core's stored property, the
@@ -330,13 +331,14 @@ extension SystemCore {
   /// system's loop, whose monitor is the ledger's; D4's profile). Through
   /// `inout`, which nothing else accesses during the call (only this
   /// thread, which owns the loop, or the teardown at a step boundary, writes
-  /// `monitor`), the call borrows it.
+  /// `monitorBox`), the call borrows the box, and the box's constant
+  /// monitor.
   @inlinable @inline(__always)
   static func reportReduction(
-    through monitor: inout SystemMonitor<State, Event>?, _ event: Event, from before: State, to state: State,
+    through box: inout SystemMonitorBox<State, Event>?, _ event: Event, from before: State, to state: State,
     origin: ReductionOrigin, source: () -> EventSource
   ) {
-    monitor?.reportReduction(event, from: before, to: state, origin: origin, source: source)
+    box?.monitor.reportReduction(event, from: before, to: state, origin: origin, source: source)
   }
 
   // MARK: - The fan-out

@@ -174,8 +174,8 @@ extension SystemCore {
     // it, and an Input that keeps this core must not keep what the monitor
     // captures (G9). Released outside the lock, where its captures' deinit
     // may run anything.
-    let releasedMonitor = monitor
-    monitor = nil
+    let releasedMonitor = monitorBox
+    monitorBox = nil
     unlock()
     _ = consume copy
     _ = consume releasedMonitor
