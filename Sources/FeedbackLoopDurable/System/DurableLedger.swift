@@ -348,8 +348,8 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
       let end = snapshot.map { Int($0.sequence - first) + 1 } ?? book.queued.count
       book.queuedSnapshot = []
       // The whole queue is handed over without a copy, while the loop may
-      // wait for the lock; only the events after the snapshot, fewer than
-      // the policy's interval, are copied back.
+      // wait for the lock; only the events after the snapshot (fewer than
+      // `every(n)`'s n) are copied back.
       var events: [Event] = []
       swap(&events, &book.queued)
       if end < events.count {

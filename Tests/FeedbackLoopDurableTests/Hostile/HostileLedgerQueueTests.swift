@@ -41,21 +41,6 @@ struct HostileQueueTests {
     static let all: [Policy] = [.every(1), .every(2), .every(3), .every(7), .when, .never]
   }
 
-  /// JSON, except for the records `refuses` picks.
-  struct RefusingCodec: DurableCodec {
-    struct Refused: Error {}
-    let refuses: @Sendable (any Encodable) -> Bool
-
-    func encode(_ value: some Encodable) throws -> Data {
-      if refuses(value) { throw Refused() }
-      return try JSONDurableCodec().encode(value)
-    }
-
-    func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
-      try JSONDurableCodec().decode(type, from: data)
-    }
-  }
-
   struct Harness {
     let journal = ScriptedJournal()
     let writer: JournalWriter

@@ -11,21 +11,6 @@ import Testing
 /// check that the sequence named is the record's own.
 @Suite("Encoding failures", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct EncodingFailureTests {
-  /// JSON, except for the values `refuses` picks.
-  struct RefusingCodec: DurableCodec {
-    struct Refused: Error {}
-    let refuses: @Sendable (any Encodable) -> Bool
-
-    func encode(_ value: some Encodable) throws -> Data {
-      if refuses(value) { throw Refused() }
-      return try JSONDurableCodec().encode(value)
-    }
-
-    func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
-      try JSONDurableCodec().decode(type, from: data)
-    }
-  }
-
   @Test("G16 an event that does not encode: the error names its sequence, its append stores nothing, the system stops")
   func eventFails() async throws {
     let harness = DurableHarness()
