@@ -278,8 +278,8 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       let number = table.book.nextNumber()
       guard core.isMonitored else { return }
       let started = table.effectID(number, key: id)
-      core.monitorBox?.monitor.report(.effectStarted(started))
-      core.monitorBox?.monitor.report(.effectFinished(started))
+      core.monitor?.report(.effectStarted(started))
+      core.monitor?.report(.effectFinished(started))
     }
   }
 

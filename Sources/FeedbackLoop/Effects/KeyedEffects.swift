@@ -53,14 +53,14 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
   func start(_ key: Key, effect: Effect<Event>, updates continuation: ValueUpdates<Value>?) {
     let number = book.nextNumber()
     let token = EffectToken(feedback: Int32(feedback.index), number: number)
-    if core.isMonitored { core.monitorBox?.monitor.report(.effectStarted(effectID(number, key: key))) }
+    if core.isMonitored { core.monitor?.report(.effectStarted(effectID(number, key: key))) }
     let replaced: EffectBook<Key, KeyedTask<Value>, Never>.Request?
     switch effect.operation {
     case .none:
       // Ended already: no end will look its key up.
       continuation?.finish()
       replaced = book.request(key, number: number, handle: nil, finished: true)
-      if core.isMonitored { core.monitorBox?.monitor.report(.effectFinished(effectID(number, key: key))) }
+      if core.isMonitored { core.monitor?.report(.effectFinished(effectID(number, key: key))) }
     case .send(let event):
       continuation?.finish()
       replaced = book.request(key, number: number, handle: nil, finished: false)
@@ -103,7 +103,7 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
     request.handle?.updates?.finish()
     guard !request.finished else { return }
     request.handle?.task?.cancel()
-    if core.isMonitored { core.monitorBox?.monitor.report(.effectCancelled(effectID(request.number))) }
+    if core.isMonitored { core.monitor?.report(.effectCancelled(effectID(request.number))) }
   }
 
   func cancelAll() {
@@ -117,7 +117,7 @@ final class KeyedEffects<State: Sendable, Event: Sendable, Key: Hashable & Senda
     handle?.updates?.finish()
     switch outcome {
     case .finished, .cancelled:
-      core.monitorBox?.monitor.report(.effectFinished(effectID(number, key: key)))
+      core.monitor?.report(.effectFinished(effectID(number, key: key)))
     case .failed(let error):
       core.reportUnmappedError(error, of: effectID(number, key: key))
     }

@@ -320,25 +320,18 @@ extension SystemCore {
   /// generic, it built the activity through the enum's metadata per event.
   @inlinable
   func reportReduction(_ event: Event, from before: State, to state: State, token: EffectToken) {
-    Self.reportReduction(
-      through: &monitorBox, event, from: before, to: state, origin: ReductionOrigin(token),
-      source: { source(of: token) })
-  }
-
-  /// Calls the monitor in place. Read from the core's stored property, the
-  /// monitor was copied for the call and destroyed after it: a retain and a
-  /// release of each of its closures per event (a third of a durable
-  /// system's loop, whose monitor is the ledger's; D4's profile). Through
-  /// `inout`, which nothing else accesses during the call (only this
-  /// thread, which owns the loop, or the teardown at a step boundary, writes
-  /// `monitorBox`), the call borrows the box, and the box's constant
-  /// monitor.
-  @inlinable @inline(__always)
-  static func reportReduction(
-    through box: inout SystemMonitorBox<State, Event>?, _ event: Event, from before: State, to state: State,
-    origin: ReductionOrigin, source: () -> EventSource
-  ) {
-    box?.monitor.reportReduction(event, from: before, to: state, origin: origin, source: source)
+    // Through an unretained reference to the box, whose monitor is a
+    // constant: the call borrows it. Read from a stored optional, the
+    // monitor was copied for each call and destroyed after it, a retain and
+    // a release of each of its closures per event (a third of a durable
+    // system's loop, whose monitor is the ledger's; D4's profile). The box
+    // outlives the call: only this thread, which owns the loop, releases
+    // it, at a step boundary (`destroyState`).
+    monitorBox?._withUnsafeGuaranteedRef {
+      $0.monitor.reportReduction(event, from: before, to: state, origin: ReductionOrigin(token)) {
+        source(of: token)
+      }
+    }
   }
 
   // MARK: - The fan-out

@@ -20,7 +20,7 @@ extension SystemCore {
 
   @usableFromInline
   func discard(_ event: Event, _ token: EffectToken, endsEffect: Bool) {
-    monitorBox?.monitor.report(.eventDiscarded(event, reason: .effectCancelled(effectID(of: token))))
+    monitor?.report(.eventDiscarded(event, reason: .effectCancelled(effectID(of: token))))
     if endsEffect { runtimes[Int(token.feedback)].effectEnded(token.number, outcome: .finished) }
   }
 
@@ -70,7 +70,7 @@ extension SystemCore {
     body: @escaping @Sendable (Send<Event>) async throws -> Event?,
     catch handler: (@Sendable (any Error) -> Event?)?
   ) -> Task<Void, Never> {
-    if let scope = monitorBox?.monitor.effectTaskScope {
+    if let scope = monitor?.effectTaskScope {
       return scope(effectID(of: token), hooks?.currentContext) {
         spawnEffectTask(token, options: options, body: body, catch: handler)
       }
@@ -134,7 +134,7 @@ extension SystemCore {
     environment.logger.error(
       "effect failed and its error is not mapped to an event",
       metadata: ["effect": "\(effect)", "error": "\(error)"])
-    monitorBox?.monitor.report(.effectFailed(effect, error))
+    monitor?.report(.effectFailed(effect, error))
   }
 
   /// The number of this system's effect and input tasks that have not ended.

@@ -178,7 +178,7 @@ extension SystemCore {
     monitorBox = nil
     unlock()
     _ = consume copy
-    _ = consume releasedMonitor
+    releasedMonitor?.release()
     stateStorage.deinitialize(count: 1)
   }
 }

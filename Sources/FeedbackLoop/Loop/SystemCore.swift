@@ -141,11 +141,17 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// the stopped loop under `lock`, so another thread reads it under `lock`
   /// (`submitToBusySystem`); the owner reads it freely. Boxed: inline, the
   /// monitor's six closures took 97 bytes of every system, monitored or
-  /// not (W4).
-  @exclusivity(unchecked) @usableFromInline var monitorBox: SystemMonitorBox<State, Event>?
+  /// not (W4). Retained by hand, as the reducer's cell is: the loop calls
+  /// the monitor through an unretained reference, with no access to this
+  /// field but a read (an `inout` borrow is a write to ThreadSanitizer,
+  /// and raced with another thread's read under `lock`).
+  @exclusivity(unchecked) @usableFromInline var monitorBox: Unmanaged<SystemMonitorBox<State, Event>>?
 
-  /// The monitor, copied out of its box.
-  @inlinable var monitor: SystemMonitor<State, Event>? { monitorBox?.monitor }
+  /// The monitor, copied out of its box: by the owner of the loop, or under
+  /// `lock`.
+  @inlinable var monitor: SystemMonitor<State, Event>? {
+    monitorBox?._withUnsafeGuaranteedRef { $0.monitor }
+  }
 
   /// Whether there is a monitor: tested on the hot path, where reading the
   /// optional monitor itself would retain and release its closure.
@@ -268,7 +274,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     self.reducer = .passRetained(ReducerCell(reducer))
     self.isolation = isolation
     self.environment = environment
-    self.monitorBox = monitor.map(SystemMonitorBox.init)
+    self.monitorBox = monitor.map { .passRetained(SystemMonitorBox($0)) }
     self.isMonitored = monitor != nil
     self.readsStates = monitor != nil && monitor?.countReductions == nil
     self.describesTriggers = monitor?.describesTriggers ?? false
@@ -300,6 +306,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   deinit {
     releaseRuntimes()
     reducer?.release()
+    monitorBox?.release()
     StateLink.releaseChain(&firstStateLink)
     EventLink.releaseChain(&firstEventLink)
     StateObserver.releaseChain(&firstObserver)
