@@ -4,8 +4,8 @@ import Testing
 
 @testable import FeedbackLoop
 
-/// The loop calls its monitor's reduction report through an `inout` borrow
-/// of the core's stored monitor, without a copy: nothing may free the
+/// The loop calls its monitor's reduction report through an unretained
+/// reference to the core's monitor box, without a copy: nothing may free the
 /// monitor's closures while one of them runs. These attack the borrow from
 /// inside the report (a stop, the last release, sends, another system's
 /// inline loop) and from other threads (a release, a stop, a refused send
