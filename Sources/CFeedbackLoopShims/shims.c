@@ -218,17 +218,6 @@ uint64_t fl_word_set_between_reductions(fl_loop_control *control, uint64_t bits)
   return before;
 }
 
-fl_input_control *fl_input_control_create(void) {
-  fl_input_control *control = malloc(sizeof(fl_input_control));
-  fl_lock_init(&control->lock);
-  control->target = NULL;
-  return control;
-}
-void fl_input_control_destroy(fl_input_control *control) {
-  fl_lock_destroy(&control->lock);
-  free(control);
-}
-
 static _Atomic int64_t live_tasks = 0;
 int64_t fl_live_tasks_increment(void) { return atomic_fetch_add_explicit(&live_tasks, 1, memory_order_relaxed) + 1; }
 int64_t fl_live_tasks_decrement(void) { return atomic_fetch_sub_explicit(&live_tasks, 1, memory_order_relaxed) - 1; }

@@ -11,7 +11,6 @@ struct MisuseChecksKeepTheirMessagesTests {
   /// they may stay preconditions.
   static let invariants = [
     "precondition(Value.self == Target.self",
-    "precondition(stored,",
     "precondition(queue.isEmpty,",
     "precondition(position >= 0 && position < count,",
   ]

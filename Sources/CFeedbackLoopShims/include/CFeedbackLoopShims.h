@@ -292,31 +292,6 @@ int fl_reduction_guard_form(void);
 /// word before.
 uint64_t fl_word_set_between_reductions(fl_loop_control *_Nonnull control, uint64_t bits);
 
-/// An input's lock and the pointer cell it binds to its system, written
-/// under the lock at each binding and read from any thread: one allocation.
-typedef struct fl_input_control {
-  fl_lock_t lock;
-  const void *_Nullable target;
-} fl_input_control;
-fl_input_control *_Nonnull fl_input_control_create(void);
-void fl_input_control_destroy(fl_input_control *_Nonnull control);
-static inline const void *_Nullable fl_input_target_load(fl_input_control *_Nonnull control) {
-  return atomic_load_explicit((_Atomic(const void *) *)&control->target, memory_order_acquire);
-}
-/// Stores `value` if the cell holds NULL; returns whether it did.
-static inline bool fl_input_target_store_if_null(fl_input_control *_Nonnull control, const void *_Nonnull value) {
-  const void *expected = NULL;
-  return atomic_compare_exchange_strong_explicit((_Atomic(const void *) *)&control->target, &expected, value,
-                                                 memory_order_acq_rel, memory_order_acquire);
-}
-
-/// Stores `value` and returns what the cell held: a binding that replaces an
-/// earlier one (the caller holds the input's lock).
-static inline const void *_Nullable fl_input_target_exchange(fl_input_control *_Nonnull control,
-                                                             const void *_Nonnull value) {
-  return atomic_exchange_explicit((_Atomic(const void *) *)&control->target, value, memory_order_acq_rel);
-}
-
 /// The number of effect and input tasks alive in the process.
 int64_t fl_live_tasks_increment(void);
 int64_t fl_live_tasks_decrement(void);

@@ -1,4 +1,4 @@
-import CFeedbackLoopShims
+import Synchronization
 
 /// A handle that imperative code sends events through: a button's action, a
 /// notification observer, a delegate callback (G8).
@@ -28,27 +28,25 @@ import CFeedbackLoopShims
 ///   func plusTapped() { buttons.send(.increment) }
 /// }
 /// ```
-public final class Input<Event: Sendable>: @unchecked Sendable {
-  // Sendable: the target cell is atomic and written only under the
-  // control's lock, which also guards `pending` and `replacedTargets`.
-  /// The lock and the target cell, in one allocation.
-  @usableFromInline let control = fl_input_control_create()
-  private var pending: [Event] = []
-  /// The targets of earlier bindings. A sender on another thread may be
-  /// delivering through one without retaining it (``send(_:isolation:)``),
-  /// so a replaced target lives as long as the input.
-  private var replacedTargets: [InputTarget<Event>] = []
+public final class Input<Event: Sendable>: Sendable {
+  /// The address of the bound system's target, or 0: read by every send,
+  /// without a lock, and written only by a binding, under `binding`'s lock.
+  /// It holds one retain of the target it points to. The address as an
+  /// integer: an atomic pointer would not be `Sendable`.
+  @usableFromInline let target = Atomic<UInt>(0)
+  /// What a binding changes. Inline, with the target: an input is one
+  /// allocation (the idle-systems benchmark counts one per system).
+  private let binding = InlineLocked(InputBinding<Event>())
 
   /// A new input, not bound to any system yet.
   public init() {}
 
   deinit {
-    if let target = fl_input_target_load(control) {
+    if let target = UnsafeRawPointer(bitPattern: target.load(ordering: .acquiring)) {
       // The cell holds one retain, taken by `bind` (`passRetained`): given
       // back here, once, as nothing can send through a released input.
       Unmanaged<InputTarget<Event>>.fromOpaque(target).release()
     }
-    fl_input_control_destroy(control)
   }
 
   /// Sends `event` to the bound system, or keeps it until one is bound.
@@ -57,7 +55,7 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
   /// before it returns (`caller` is filled in by the compiler).
   @inlinable
   public func send(_ event: Event, isolation caller: isolated (any Actor)? = #isolation) {
-    if let target = fl_input_target_load(control) {
+    if let target = UnsafeRawPointer(bitPattern: target.load(ordering: .acquiring)) {
       // The input holds the target for as long as it lives: no retain
       // needed. A later binding moves the replaced target's retain to
       // `replacedTargets`, never releases it, so the target stays alive
@@ -73,44 +71,57 @@ public final class Input<Event: Sendable>: @unchecked Sendable {
   /// The slow path: no system yet, or one being bound right now.
   @usableFromInline
   func sendUnbound(_ event: Event, callerIsMainActor: Bool) {
-    fl_lock_lock(&control.pointee.lock)
-    if let target = fl_input_target_load(control) {
-      fl_lock_unlock(&control.pointee.lock)
-      // Unretained: alive as long as the input, as in `send`.
-      Unmanaged<InputTarget<Event>>.fromOpaque(target).takeUnretainedValue().deliver(event, callerIsMainActor)
-      return
+    let boundMeanwhile: UnsafeRawPointer? = binding.withLock { binding in
+      if let bound = UnsafeRawPointer(bitPattern: target.load(ordering: .acquiring)) { return bound }
+      binding.pending.append(event)
+      return nil
     }
-    pending.append(event)
-    fl_lock_unlock(&control.pointee.lock)
+    // Unretained: alive as long as the input, as in `send`. Delivered
+    // outside the lock, which a delivery that binds again would take.
+    if let boundMeanwhile {
+      Unmanaged<InputTarget<Event>>.fromOpaque(boundMeanwhile).takeUnretainedValue().deliver(event, callerIsMainActor)
+    }
   }
 
   /// Binds to `target`, replacing an earlier binding (the later binding
   /// wins); returns whether there was one. The events kept so far go first,
   /// through the system's shared queue, so that a sender's events stay in
   /// order across the binding.
-  func bind<State: Sendable>(to target: InputTarget<Event>, flushingInto core: SystemCore<State, Event>) -> Bool {
-    fl_lock_lock(&control.pointee.lock)
-    defer { fl_lock_unlock(&control.pointee.lock) }
-    // Only a binding stores the target, under this lock: nil here stays nil
-    // until the store below, and `pending` is empty once a target is set.
-    if fl_input_target_load(control) == nil {
-      // The kept events are queued before the target is published: a sender
-      // that sees the target delivers behind them, never ahead (G2).
-      core.enqueueShared(pending)
-      pending = []
-      // The cell's retain, given back by `deinit` or moved to
-      // `replacedTargets` by a later binding.
-      let stored = fl_input_target_store_if_null(control, Unmanaged.passRetained(target).toOpaque())
-      precondition(stored, "FeedbackLoop: an Input's target was stored outside its lock")
-      return false
+  func bind<State: Sendable>(to newTarget: InputTarget<Event>, flushingInto core: SystemCore<State, Event>) -> Bool {
+    binding.withLock { binding in
+      // Only a binding stores the target, under this lock: nil here stays
+      // nil until the store below, and `pending` is empty once a target is set.
+      if target.load(ordering: .acquiring) == 0 {
+        // The kept events are queued before the target is published: a
+        // sender that sees the target delivers behind them, never ahead (G2).
+        core.enqueueShared(binding.pending)
+        binding.pending = []
+        // The cell's retain, given back by `deinit` or moved to
+        // `replacedTargets` by a later binding.
+        target.store(UInt(bitPattern: Unmanaged.passRetained(newTarget).toOpaque()), ordering: .releasing)
+        return false
+      }
+      let replaced = target.exchange(
+        UInt(bitPattern: Unmanaged.passRetained(newTarget).toOpaque()), ordering: .acquiringAndReleasing)
+      // The input's retain on the replaced target moves to `replacedTargets`.
+      // Non-nil: checked under this same lock above, and only a binding,
+      // under it, stores a target, never a null one.
+      binding.replacedTargets.append(
+        Unmanaged<InputTarget<Event>>.fromOpaque(UnsafeRawPointer(bitPattern: replaced).unsafelyUnwrapped)
+          .takeRetainedValue())
+      return true
     }
-    let replaced = fl_input_target_exchange(control, Unmanaged.passRetained(target).toOpaque())
-    // The input's retain on the replaced target moves to `replacedTargets`.
-    // Non-nil: checked under this same lock above, and only a binding,
-    // under it, stores a target, never a null one.
-    replacedTargets.append(Unmanaged<InputTarget<Event>>.fromOpaque(replaced.unsafelyUnwrapped).takeRetainedValue())
-    return true
   }
+}
+
+/// What an ``Input``'s lock guards.
+struct InputBinding<Event: Sendable>: Sendable {
+  /// Events sent before the first binding.
+  var pending: [Event] = []
+  /// The targets of earlier bindings. A sender on another thread may be
+  /// delivering through one without retaining it (``Input/send(_:isolation:)``),
+  /// so a replaced target lives as long as the input.
+  var replacedTargets: [InputTarget<Event>] = []
 }
 
 /// Where a bound ``Input`` delivers: a closure into its system, built where
