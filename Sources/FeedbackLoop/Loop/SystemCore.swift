@@ -153,6 +153,14 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     monitorBox?._withUnsafeGuaranteedRef { $0.monitor }
   }
 
+  /// What the monitor asks of the loop beyond its reports (the sender's
+  /// context, the events waiting), or `nil`: tested once per send.
+  @usableFromInline let hooks: MonitorHooks?
+
+  // The one-byte fields, then the feedbacks' count, share two words: a
+  // class's fields are laid out in the order written, and each gap between
+  // them cost every idle system its bytes (the idle-systems benchmark).
+
   /// Whether there is a monitor: tested on the hot path, where reading the
   /// optional monitor itself would retain and release its closure.
   @usableFromInline let isMonitored: Bool
@@ -171,18 +179,13 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
   /// per send, beside the other one-byte fields, with no reference read.
   @usableFromInline let takesSendContext: Bool
 
-  /// What the monitor asks of the loop beyond its reports (the sender's
-  /// context, the events waiting), or `nil`: tested once per send.
-  @usableFromInline let hooks: MonitorHooks?
-
   /// Whether the event buffer has a limit: then the owner's own sends go
   /// to the inbox too, where the limit counts them (G14).
   @usableFromInline let isBounded: Bool
 
   @usableFromInline let isolation: SystemIsolation
 
-  // Owned by the thread that owns the loop; next to the other one-byte
-  // fields, so that they share a word (the idle-systems benchmark).
+  // Owned by the thread that owns the loop.
   @exclusivity(unchecked) @usableFromInline var isReducing = false
 
   @exclusivity(unchecked) @usableFromInline var tornDown = false
@@ -199,6 +202,16 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
 
   /// Whether the runtimes were released; owned by the loop's thread.
   @exclusivity(unchecked) @usableFromInline var runtimesReleased = false
+
+  /// Whether `stateStorage` was destroyed; owned by the loop's thread.
+  @exclusivity(unchecked) @usableFromInline var stateDestroyed = false
+
+  /// How many feedbacks the system has: their runtimes and watermarks are
+  /// in `control`'s allocation (`Layout`, below). Four bytes, in the word
+  /// the flags above leave (the idle-systems benchmark).
+  @usableFromInline let storedFeedbackCount: UInt32
+
+  @inlinable var feedbackCount: Int { Int(storedFeedbackCount) }
 
   /// Retained by hand, released by the teardown (see ``ReducerCell``);
   /// owned by the thread that owns the loop, and `nil` only once stopped,
@@ -233,19 +246,7 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
 
   @exclusivity(unchecked) @usableFromInline var runningTasks = 0
 
-  /// The copy of the state the owner last published to readers on other
-  /// threads, and how many of them wait for it (SystemCore+Reads.swift).
-  @exclusivity(unchecked) @usableFromInline var published: State?
-
   @exclusivity(unchecked) @usableFromInline var waitingReaders = 0
-
-  // Owned by the thread that owns the loop.
-  /// Whether `stateStorage` was destroyed; owned by the loop's thread.
-  @exclusivity(unchecked) @usableFromInline var stateDestroyed = false
-
-  /// How many feedbacks the system has: their runtimes and watermarks are
-  /// in `control`'s allocation (`Layout`, below).
-  @usableFromInline let feedbackCount: Int
 
   /// The feedbacks' handlers and the observers, in chains that retain their
   /// links (see ``StateLink`` and ``Linked``).
@@ -257,6 +258,11 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
 
   @exclusivity(unchecked) @usableFromInline var pendingLocal = LocalQueue<InboxItem<State, Event>>()
 
+  /// The copy of the state the owner last published to readers on other
+  /// threads, and how many of them wait for it (SystemCore+Reads.swift).
+  @exclusivity(unchecked) @usableFromInline var published: State?
+  // Last: its size depends on `State`, and no field after it pads.
+
   @usableFromInline
   init(
     initial: consuming State,
@@ -266,7 +272,10 @@ final class SystemCore<State: Sendable, Event: Sendable>: @unchecked Sendable {
     environment: SystemEnvironment,
     monitor: SystemMonitor<State, Event>?
   ) {
-    feedbackCount = feedbacks.count
+    if feedbacks.count > Int(UInt32.max) {
+      fatalError("FeedbackLoop: a system has at most 2^32 - 1 feedbacks, not \(feedbacks.count)")
+    }
+    storedFeedbackCount = UInt32(feedbacks.count)
     let memory = UnsafeMutableRawPointer.allocate(
       byteCount: Layout.byteCount(feedbacks: feedbacks.count), alignment: Layout.alignment)
     control = memory.bindMemory(to: fl_loop_control.self, capacity: 1)
