@@ -18,10 +18,14 @@ extension EffectfulRuntime {
     case .start(let number):
       // `loop`, not `core`: an access through `core` retains and releases
       // it; the runtime's handler runs only while the system lives.
-      if loop._withUnsafeGuaranteedRef({ $0.describesTriggers }), let trigger = trigger() { triggers[number] = trigger }
+      if loop._withUnsafeGuaranteedRef({ $0.describesTriggers }), let trigger = trigger() {
+        remember(trigger, of: number)
+      }
       start(effect, number: number)
     case .wait(let number):
-      if loop._withUnsafeGuaranteedRef({ $0.describesTriggers }), let trigger = trigger() { triggers[number] = trigger }
+      if loop._withUnsafeGuaranteedRef({ $0.describesTriggers }), let trigger = trigger() {
+        remember(trigger, of: number)
+      }
       book.wait(number, effect: WaitingEffect(effect, sendContext: core.hooks?.currentContext))
       core.monitor?.report(.effectQueued(identify(number)))
     }
@@ -43,7 +47,7 @@ extension EffectfulRuntime {
     for (_, task) in cancelled { task?.cancel() }
     for (number, _) in cancelled {
       core.monitor?.report(.effectCancelled(identify(number)))
-      triggers[number] = nil
+      forgetTrigger(of: number)
     }
   }
 
@@ -56,7 +60,7 @@ extension EffectfulRuntime {
     case .failed(let error):
       core.reportUnmappedError(error, of: identify(number))
     }
-    triggers[number] = nil
+    forgetTrigger(of: number)
     // Checked first, not left to `nextWaiting`: this function is compiled
     // unspecialized, and a waiting effect's optional, whose size depends on
     // `Event`, costs a metadata look-up per call (the task-effects benchmark,
@@ -72,7 +76,29 @@ extension EffectfulRuntime {
 
   @usableFromInline
   final func identify(_ number: UInt64) -> EffectID {
-    EffectID(feedback: id, number: number, trigger: triggers[number])
+    EffectID(feedback: id, number: number, trigger: triggerDescription(of: number))
+  }
+
+  /// Keeps what started effect `number`, for the monitor (in its box:
+  /// `SystemMonitorBox.triggers`).
+  @usableFromInline
+  final func remember(_ trigger: String, of number: UInt64) {
+    let token = EffectToken(feedback: Int32(id.index), number: number)
+    core.monitorBox?._withUnsafeGuaranteedRef { $0.triggers[token] = trigger }
+  }
+
+  @usableFromInline
+  final func forgetTrigger(of number: UInt64) {
+    guard core.describesTriggers else { return }
+    let token = EffectToken(feedback: Int32(id.index), number: number)
+    core.monitorBox?._withUnsafeGuaranteedRef { _ = $0.triggers.removeValue(forKey: token) }
+  }
+
+  @usableFromInline
+  final func triggerDescription(of number: UInt64) -> String? {
+    guard core.describesTriggers else { return nil }
+    let token = EffectToken(feedback: Int32(id.index), number: number)
+    return core.monitorBox?._withUnsafeGuaranteedRef { $0.triggers[token] }
   }
 
   @inlinable
@@ -119,7 +145,7 @@ extension EffectfulRuntime {
     let id = identify(number)
     core.monitor?.report(.effectStarted(id))
     core.monitor?.report(.effectFinished(id))
-    triggers[number] = nil
+    forgetTrigger(of: number)
   }
 }
 
