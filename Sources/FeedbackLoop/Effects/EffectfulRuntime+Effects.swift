@@ -35,8 +35,12 @@ extension EffectfulRuntime {
   /// dropped: the book raises its watermark, published here for the loop.
   @inlinable
   final func cancelAll() {
+    let before = book.cancelledThrough
     let some = book.cancelAll()
-    watermark.pointee = book.cancelledThrough
+    // The slot holds what the book held: written only when that moved (no
+    // effect started since the last cancellation leaves it), which saves
+    // finding the slot on most query changes (W3).
+    if book.cancelledThrough != before { watermark.pointee = book.cancelledThrough }
     guard some else { return }
     cancelRunningAndWaiting()
   }

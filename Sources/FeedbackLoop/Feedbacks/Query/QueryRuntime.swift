@@ -43,6 +43,16 @@ final class QueryRuntime<State: Sendable, Event: Sendable, Query: Equatable & Se
   @inlinable
   func onQuery(_ current: Query?) {
     guard current != last else { return }
+    queryChanged(to: current)
+  }
+
+  /// The rarer half of ``onQuery(_:)``, kept out of line so that the
+  /// comparison, which runs for every feedback at every state, is inlined
+  /// into the handler with the query's call: passed on as an argument to a
+  /// call of its own, an optional query was read back wider than it was
+  /// written, a stall that doubled W3plain's time per event.
+  @inlinable @inline(never)
+  func queryChanged(to current: Query?) {
     last = current
     if let current {
       trigger(effects(current), because: "\(current)")
