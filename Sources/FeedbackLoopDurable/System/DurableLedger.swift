@@ -364,14 +364,14 @@ final class DurableLedger<State: Codable & Sendable, Event: Codable & Sendable>:
     do throws(DurableSystemError) {
       // A batch's snapshot is the state after its last event: the events
       // taken end at the latest snapshot (see above), so they make one batch.
-      var events: [Data] = []
-      events.reserveCapacity(queued.count)
-      for (offset, event) in zip(0..., queued) {
-        do {
-          events.append(try codec.encode(DurableEnvelope(version: schemaVersion, value: event)))
-        } catch {
-          throw .encodingFailed(systemID: systemID, sequence: taken.first + UInt64(offset), underlying: error)
-        }
+      let (codec, schemaVersion) = (codec, schemaVersion)
+      let events: [Data]
+      switch BatchEncoding.encode(queued, { try codec.encode(DurableEnvelope(version: schemaVersion, value: $0)) }) {
+      case .success(let encoded):
+        events = encoded
+      case .failure(let failure):
+        throw .encodingFailed(
+          systemID: systemID, sequence: taken.first + UInt64(failure.offset), underlying: failure.error)
       }
       var snapshot: Data?
       if let queuedSnapshot = taken.snapshot {

@@ -77,4 +77,50 @@ struct EncodingFailureTests {
     account.stop()
     restored.stop()
   }
+
+  @Test(
+    "G16 a large batch is encoded on several threads: the error names the first event that does not encode, not a later one"
+  )
+  func largeBatchNamesItsFirstFailure() async throws {
+    let harness = DurableHarness()
+    // Sequences 2...1,001 in one take: deposit(300) is sequence 301, in
+    // the split's first run, and deposit(950), in its last, fails too.
+    let codec = RefusingCodec {
+      guard let event = ($0 as? DurableEnvelope<Account.Event>)?.value else { return false }
+      return event == .deposit(300) || event == .deposit(950)
+    }
+    let account = try await harness.restore(codec: codec)
+    harness.journal.hold()
+    account.send(.deposit(0))
+    await harness.journal.waitForAppendCalls(1)
+    for amount in 1...1_000 { account.send(.deposit(amount)) }
+    harness.journal.release()
+    await #expect(throws: DurableSystemError.self) { try await account.waitForCommit() }
+    guard case .encodingFailed(_, let sequence, let underlying) = account.failure else {
+      Issue.record("failure: \(String(describing: account.failure))")
+      return
+    }
+    #expect(sequence == 301)
+    #expect(underlying is RefusingCodec.Refused)
+    #expect(try await harness.storedEvents() == [.deposit(0)])
+    #expect(harness.writer.queuedEventCount == 0)
+    account.stop()
+  }
+
+  @Test("a large batch encoded on several threads is stored whole and in order")
+  func largeBatchIsStoredInOrder() async throws {
+    let harness = DurableHarness()
+    let account = try await harness.restore(codec: BinaryDurableCodec())
+    harness.journal.hold()
+    account.send(.deposit(0))
+    await harness.journal.waitForAppendCalls(1)
+    for amount in 1...1_000 { account.send(.deposit(amount)) }
+    harness.journal.release()
+    try await account.waitForCommit()
+    #expect(harness.journal.appendCalls.dropFirst().map { $0.map(\.events.count) } == [[1_000]])
+    let restored = try await harness.restore(codec: BinaryDurableCodec())
+    #expect(restored.state.deposits == Array(0...1_000))
+    account.stop()
+    restored.stop()
+  }
 }
