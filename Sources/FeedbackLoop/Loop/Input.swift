@@ -88,18 +88,18 @@ public final class Input<Event: Sendable>: Sendable {
   /// through the system's shared queue, so that a sender's events stay in
   /// order across the binding.
   func bind<State: Sendable>(to newTarget: InputTarget<Event>, flushingInto core: SystemCore<State, Event>) -> Bool {
-    binding.withLock { binding in
+    let (replacedOne, refused) = binding.withLock { binding -> (Bool, [Event]) in
       // Only a binding stores the target, under this lock: nil here stays
       // nil until the store below, and `pending` is empty once a target is set.
       if target.load(ordering: .acquiring) == 0 {
         // The kept events are queued before the target is published: a
         // sender that sees the target delivers behind them, never ahead (G2).
-        core.enqueueShared(binding.pending)
+        let refused = core.enqueueShared(binding.pending)
         binding.pending = []
         // The cell's retain, given back by `deinit` or moved to
         // `replacedTargets` by a later binding.
         target.store(UInt(bitPattern: Unmanaged.passRetained(newTarget).toOpaque()), ordering: .releasing)
-        return false
+        return (false, refused)
       }
       let replaced = target.exchange(
         UInt(bitPattern: Unmanaged.passRetained(newTarget).toOpaque()), ordering: .acquiringAndReleasing)
@@ -109,8 +109,13 @@ public final class Input<Event: Sendable>: Sendable {
       binding.replacedTargets.append(
         Unmanaged<InputTarget<Event>>.fromOpaque(UnsafeRawPointer(bitPattern: replaced).unsafelyUnwrapped)
           .takeRetainedValue())
-      return true
+      return (true, [])
     }
+    // Reported after the lock, which a monitor that sends through this
+    // input would take again (the target is published by now, so such a
+    // send goes to the system).
+    core.reportRefusedByBuffer(refused)
+    return replacedOne
   }
 }
 

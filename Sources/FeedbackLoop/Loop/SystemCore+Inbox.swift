@@ -80,15 +80,24 @@ extension SystemCore {
 
   /// Queues events behind everything already queued, even from the owning
   /// thread (an ``Input`` hands over the events it kept before binding).
+  /// Returns those a bounded buffer refused, unreported: the caller reports
+  /// them (``reportRefusedByBuffer(_:)``) once it holds no lock of its own,
+  /// since the monitor is user code, which may send through that input.
   @usableFromInline
-  func enqueueShared(_ events: [Event]) {
-    guard !events.isEmpty else { return }
+  func enqueueShared(_ events: [Event]) -> [Event] {
+    guard !events.isEmpty else { return [] }
     lock()
     var dropped: [Event] = []
     for event in events {
       if let event = enqueueLocked(.event(event, .external)) { dropped.append(event) }
     }
     unlock()
+    return dropped
+  }
+
+  /// Reports events a bounded buffer refused (G14), in order.
+  @usableFromInline
+  func reportRefusedByBuffer(_ dropped: [Event]) {
     for event in dropped { monitor?.report(.eventDiscarded(event, reason: .bufferFull)) }
   }
 
