@@ -39,10 +39,19 @@ public struct JSONDurableCodec: DurableCodec {
   public init() {}
 
   public func encode(_ value: some Encodable) throws -> Data {
+    try Self.encoder.encode(value)
+  }
+
+  /// One encoder for every call, from every thread (the writer encodes a
+  /// large batch on several): `JSONEncoder` is `Sendable`, reads its options
+  /// under a lock of its own and encodes each value into state of its own.
+  /// Made once rather than per event, which cost each event its allocation
+  /// and its options' set-up.
+  private static let encoder: JSONEncoder = {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
-    return try encoder.encode(value)
-  }
+    return encoder
+  }()
 
   public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
     try JSONDecoder().decode(type, from: data)
