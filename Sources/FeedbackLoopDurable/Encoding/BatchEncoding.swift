@@ -51,15 +51,14 @@ enum BatchEncoding {
     var failures = [Failure?](repeating: nil, count: runs)
     encoded.withUnsafeMutableBufferPointer { encodedBuffer in
       failures.withUnsafeMutableBufferPointer { failuresBuffer in
-        let places = RunPlaces(encoded: encodedBuffer.baseAddress!, failures: failuresBuffer.baseAddress!)
+        let encoded = RunPlaces(encodedBuffer.baseAddress!)
+        let failures = RunPlaces(failuresBuffer.baseAddress!)
         DispatchQueue.concurrentPerform(iterations: runs) { run in
-          let start = count * run / runs
-          let end = count * (run + 1) / runs
-          for offset in start..<end {
+          for offset in count * run / runs..<count * (run + 1) / runs {
             do {
-              places.encoded[offset] = try encode(elements[elements.startIndex + offset])
+              encoded.base[offset] = try encode(elements[elements.startIndex + offset])
             } catch {
-              places.failures[run] = Failure(offset: offset, error: error)
+              failures.base[run] = Failure(offset: offset, error: error)
               return
             }
           }
@@ -72,15 +71,36 @@ enum BatchEncoding {
     return .success(encoded)
   }
 
+  /// `transform` of each of `items`, in order, the items cut into at most
+  /// `runs` contiguous runs done at the same time: the writer's systems,
+  /// each taking and encoding its own batch (D2: a thousand systems' small
+  /// batches, none of them large enough to be split).
+  static func map<Item: Sendable, Output>(
+    _ items: [Item], runs requested: Int, _ transform: @Sendable (Item) -> Output
+  ) -> [Output] {
+    let count = items.count
+    let runs = min(max(requested, 1), count)
+    guard runs > 1 else { return items.map(transform) }
+    var outputs = [Output?](repeating: nil, count: count)
+    outputs.withUnsafeMutableBufferPointer { buffer in
+      let outputs = RunPlaces(buffer.baseAddress!)
+      DispatchQueue.concurrentPerform(iterations: runs) { run in
+        for index in count * run / runs..<count * (run + 1) / runs { outputs.base[index] = transform(items[index]) }
+      }
+    }
+    return outputs.map { $0.unsafelyUnwrapped }
+  }
+
   /// Where the runs write their results.
-  private struct RunPlaces: @unchecked Sendable {
-    // Sendable: each run writes only its own range of `encoded` (its
-    // offsets, from `start` to `end`, which the runs do not share) and its
-    // own element of `failures` (at `run`), and `concurrentPerform`
-    // returns only after every run ended, so no element is written by two
-    // threads, or read while written. The buffers outlive the runs (the
-    // `withUnsafeMutableBufferPointer` calls around them).
-    let encoded: UnsafeMutablePointer<Data>
-    let failures: UnsafeMutablePointer<Failure?>
+  private struct RunPlaces<Value>: @unchecked Sendable {
+    // Sendable: each run writes only the elements of its own range (from
+    // `count * run / runs` to the next run's start, which the runs do not
+    // share) or its own slot (at `run`), and `concurrentPerform` returns
+    // only after every run ended, so no element is written by two threads,
+    // or read while written. The buffer outlives the runs (the
+    // `withUnsafeMutableBufferPointer` call around them).
+    let base: UnsafeMutablePointer<Value>
+
+    init(_ base: UnsafeMutablePointer<Value>) { self.base = base }
   }
 }

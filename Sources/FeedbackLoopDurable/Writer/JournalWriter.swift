@@ -112,8 +112,11 @@ public final class JournalWriter: Sendable {
     while let clients = takeReady() {
       var batches: [JournalBatch] = []
       var spans: [(client: any JournalWriterClient, range: Range<Int>)] = []
-      for client in clients {
-        let taken = client.takeBatches()
+      // Many events waiting: the systems take (and encode) their batches on
+      // several threads (BatchEncoding.swift), each system's on one.
+      let spread = clients.count > 1 && queuedEvents.load(ordering: .relaxed) >= 2 * BatchEncoding.minimumPerThread
+      let takes = BatchEncoding.map(clients, runs: spread ? BatchEncoding.maximumThreads : 1) { $0.takeBatches() }
+      for (client, taken) in zip(clients, takes) {
         queuedEvents.wrappingSubtract(taken.eventCount, ordering: .relaxed)
         guard !taken.batches.isEmpty else { continue }
         spans.append((client, batches.count..<batches.count + taken.batches.count))

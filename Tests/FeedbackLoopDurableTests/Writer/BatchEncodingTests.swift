@@ -65,6 +65,30 @@ struct BatchEncodingTests {
     #expect(threads.all == [ObjectIdentifier(caller)])
   }
 
+  @Test("a map over runs: every item once, in order, for every count and number of runs")
+  func mapKeepsOrder() {
+    for count in [0, 1, 2, 3, 7, 100, 1_001] {
+      for runs in 1...5 {
+        let items = Array(0..<count)
+        let calls = Counter()
+        let mapped = BatchEncoding.map(items, runs: runs) { item in
+          calls.increment()
+          return "\(item)"
+        }
+        #expect(mapped == items.map { "\($0)" }, "\(count) items in \(runs) runs")
+        #expect(calls.value == count)
+      }
+    }
+  }
+
+  final class Counter: @unchecked Sendable {
+    // Sendable: `count` is guarded by `lock`.
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+  }
+
   final class ThreadSet: @unchecked Sendable {
     // Sendable: `identifiers` is guarded by `lock`.
     private let lock = NSLock()

@@ -123,4 +123,70 @@ struct EncodingFailureTests {
     account.stop()
     restored.stop()
   }
+
+  @Test(
+    "many systems' batches taken on several threads: one append, in the order they were ready, each system's events whole"
+  )
+  func manySystemsTakenTogether() async throws {
+    let harness = DurableHarness()
+    let first = try await harness.restore("first")
+    var accounts: [DurableSystem<Account.State, Account.Event>] = []
+    for index in 0..<20 { accounts.append(try await harness.restore("account-\(index)")) }
+    harness.journal.hold()
+    first.send(.deposit(0))
+    await harness.journal.waitForAppendCalls(1)
+    // 20 systems, 30 events each: 600 waiting, enough to spread the takes.
+    for amount in 1...30 {
+      for account in accounts { account.send(.deposit(amount)) }
+    }
+    harness.journal.release()
+    for account in accounts { try await account.waitForCommit() }
+    let calls = harness.journal.appendCalls.dropFirst()
+    #expect(calls.count == 1)
+    #expect(calls.first?.map(\.systemID) == accounts.map(\.id))
+    #expect(calls.first?.map(\.events.count) == Array(repeating: 30, count: 20))
+    for account in accounts {
+      let restored = try await harness.restore(account.id)
+      #expect(restored.state.deposits == Array(1...30), "\(account.id)")
+      restored.stop()
+      account.stop()
+    }
+    first.stop()
+  }
+
+  @Test(
+    "G16 many systems taken on several threads, one of which does not encode: it alone fails, the others are stored")
+  func oneOfManySystemsFails() async throws {
+    let harness = DurableHarness()
+    let first = try await harness.restore("first")
+    let refusing = RefusingCodec { ($0 as? DurableEnvelope<Account.Event>)?.value == .deposit(15) }
+    var accounts: [DurableSystem<Account.State, Account.Event>] = []
+    for index in 0..<20 {
+      accounts.append(try await harness.restore("account-\(index)", codec: index == 7 ? refusing : JSONDurableCodec()))
+    }
+    harness.journal.hold()
+    first.send(.deposit(0))
+    await harness.journal.waitForAppendCalls(1)
+    for amount in 1...30 {
+      for account in accounts { account.send(.deposit(amount)) }
+    }
+    harness.journal.release()
+    for (index, account) in accounts.enumerated() {
+      if index == 7 {
+        await #expect(throws: DurableSystemError.self) { try await account.waitForCommit() }
+        guard case .encodingFailed(let systemID, let sequence, _) = account.failure else {
+          Issue.record("failure: \(String(describing: account.failure))")
+          continue
+        }
+        #expect(systemID == "account-7")
+        #expect(sequence == 15)
+      } else {
+        try await account.waitForCommit()
+        #expect(account.committedSequence == 30, "\(account.id)")
+      }
+    }
+    #expect(harness.writer.queuedEventCount == 0)
+    for account in accounts { account.stop() }
+    first.stop()
+  }
 }
