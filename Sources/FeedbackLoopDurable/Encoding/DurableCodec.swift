@@ -20,6 +20,11 @@ import Foundation
 /// What the codec encodes is a ``DurableEnvelope``: the value and the schema
 /// version the system was given, so that a later version of the app can tell
 /// what it reads.
+///
+/// The writer calls `encode` from several threads at once: a large batch of
+/// one system's events is encoded in runs on several threads, and several
+/// systems' batches at the same time. A codec must be safe to call that way
+/// (the ones above make their encoder per call, or share one that is).
 public protocol DurableCodec: Sendable {
   /// The bytes of `value`.
   func encode(_ value: some Encodable) throws -> Data
