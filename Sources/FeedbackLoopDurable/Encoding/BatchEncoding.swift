@@ -10,7 +10,11 @@ import Foundation
 /// event than SQLite's insert). A large batch is cut into contiguous runs
 /// encoded at the same time, one per core, each run's events written to
 /// their own places: the batch is the same, in the same order. A codec is
-/// `Sendable`, so it may be called from several threads at once.
+/// `Sendable`, so it may be called from several threads at once. The split
+/// is an offer, not a promise: `concurrentPerform` runs the runs on the
+/// calling thread when no other is free (a red team counted one thread in
+/// most takes of a suite running in parallel), so the batch then takes as
+/// long as before, never longer by more than the runs' hand-over.
 enum BatchEncoding {
   /// The events a thread must have for a batch to be split: below it, a
   /// thread's start and hand-over cost more than the encoding it takes.
