@@ -48,7 +48,10 @@ import Foundation
 /// | `0x0A` | a keyed container: pairs of a key (a `0x07` string) and a value, then `0x0B` |
 ///
 /// A value that encodes nothing is an empty keyed container, as JSON's
-/// `{}`. Integers are range-checked when decoded (a stored 300 does not
+/// `{}`. Keys are written in the order the value encodes them, and a
+/// `Dictionary` encodes its own in its iteration order: two equal
+/// dictionaries built apart may be stored with different bytes (they
+/// decode equal), where ``JSONDurableCodec`` sorts keys. Integers are range-checked when decoded (a stored 300 does not
 /// decode as an `Int8`). Decoding checks the whole document first: bad or
 /// truncated bytes, trailing bytes, nesting deeper than 512 levels and
 /// invalid UTF-8 each throw a `DecodingError.dataCorrupted` that says
