@@ -71,53 +71,6 @@ struct HostileConcurrentTakeTests {
     String(describing: type(of: value)).hasPrefix("SnapshotEnvelope")
   }
 
-  /// Counts reductions and discarded events of every system it monitors, and
-  /// resumes waiters at a count: the test knows its senders' events are in
-  /// without polling.
-  final class Tally: Sendable {
-    private struct Count {
-      var value = 0
-      var waiters: [(count: Int, waiter: CheckedContinuation<Void, Never>)] = []
-    }
-    private let count = Locked(Count())
-
-    var monitor: SystemMonitor<State, Event> {
-      SystemMonitor { [self] activity in
-        switch activity {
-        case .reduced, .eventDiscarded: add()
-        default: break
-        }
-      }
-    }
-
-    private func add() {
-      let reached = count.withLock { count -> [CheckedContinuation<Void, Never>] in
-        count.value += 1
-        var reached: [CheckedContinuation<Void, Never>] = []
-        count.waiters.removeAll { entry in
-          guard entry.count <= count.value else { return false }
-          reached.append(entry.waiter)
-          return true
-        }
-        return reached
-      }
-      for waiter in reached { waiter.resume() }
-    }
-
-    var value: Int { count.withLock { $0.value } }
-
-    func wait(for target: Int) async {
-      await withCheckedContinuation { waiter in
-        let reached = count.withLock { count in
-          if count.value >= target { return true }
-          count.waiters.append((target, waiter))
-          return false
-        }
-        if reached { waiter.resume() }
-      }
-    }
-  }
-
   /// The deposits stored for `id`, after checking that their sequences are
   /// 1...n.
   static func stored(
@@ -144,7 +97,7 @@ struct HostileConcurrentTakeTests {
   )
   func manySystemsManyCallers() async throws {
     let harness = DurableHarness(queue: .refuseNewEvents(limit: 1_500))
-    let tally = Tally()
+    let tally = ReductionCount(countingDiscards: true)
     let systemCount = 60
     let tasksPerSystem = 4
     let eventsPerTask = 10
@@ -278,7 +231,7 @@ struct HostileConcurrentTakeTests {
   )
   func actionsDuringConcurrentTakes() async throws {
     let harness = DurableHarness()
-    let tally = Tally()
+    let tally = ReductionCount(countingDiscards: true)
     let acted = Locked(false)
     let victims = Locked<(stop: Durable?, release: Durable?, actor: Durable?)>((nil, nil, nil))
     let extra = 1_000...1_004
@@ -430,7 +383,7 @@ struct HostileConcurrentTakeTests {
   func snapshotsInLargeBatches() async throws {
     let harness = DurableHarness()
     let first = try await harness.restore("first")
-    let tally = Tally()
+    let tally = ReductionCount(countingDiscards: true)
     // a: every(100), 1,050 events: 1...1,000 with the snapshot, then 1,001...1,050.
     let a = try await harness.restore("a", snapshots: .every(100), monitor: tally.monitor)
     // b: every(300), no snapshot encodes: fails at 900 (its take's), not 950.
@@ -570,7 +523,7 @@ struct HostileConcurrentTakeTests {
     let writer = JournalWriter(journal: journal, queue: .refuseNewEvents(limit: 5_000))
     let executor = ManualTaskExecutor()
     let logs = LogRecorder()
-    let tally = Tally()
+    let tally = ReductionCount(countingDiscards: true)
     func restore(_ id: String, snapshots: SnapshotPolicy<State> = .never, kind: HostileCodec.Kind = .json)
       async throws -> Durable
     {

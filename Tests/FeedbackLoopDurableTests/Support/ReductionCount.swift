@@ -4,20 +4,33 @@ import FeedbackLoopTesting
 import Foundation
 import Testing
 
-/// Resumes waiters once a number of reductions have been reported: a test
-/// knows its concurrent senders' events are queued without polling.
+/// Resumes waiters once a number of reductions (and, if asked, discarded
+/// events) have been reported, across every system it monitors: a test
+/// knows its concurrent senders' events are queued, or refused, without
+/// polling.
 final class ReductionCount: Sendable {
   private struct Count {
     var value = 0
     var waiters: [(count: Int, waiter: CheckedContinuation<Void, Never>)] = []
   }
   private let count = Locked(Count())
+  private let countsDiscards: Bool
+
+  init(countingDiscards: Bool = false) {
+    countsDiscards = countingDiscards
+  }
 
   var monitor: SystemMonitor<Account.State, Account.Event> {
     SystemMonitor { [self] activity in
-      if case .reduced = activity { add() }
+      switch activity {
+      case .reduced: add()
+      case .eventDiscarded where countsDiscards: add()
+      default: break
+      }
     }
   }
+
+  var value: Int { count.withLock { $0.value } }
 
   private func add() {
     let reached = count.withLock { count -> [CheckedContinuation<Void, Never>] in
