@@ -20,7 +20,7 @@ extension Store {
   public func project<ViewState: Equatable>(
     _ viewState: @escaping (State) -> ViewState
   ) -> Store<ViewState, Event> {
-    child(initial: viewState(current), state: viewState, keepsLastPart: false, forward: forward)
+    child(initial: viewState(current), state: viewState, keepsLastPart: false, route: route)
   }
 
   /// A view state through a prism that lets only some states through (the
@@ -48,7 +48,7 @@ extension Store {
     filtering prism: @escaping (State) -> ViewState?,
     initial: ViewState
   ) -> Store<ViewState, Event> {
-    child(initial: prism(current) ?? initial, state: prism, keepsLastPart: true, forward: forward)
+    child(initial: prism(current) ?? initial, state: prism, keepsLastPart: true, route: route)
   }
 
   /// A view state through a prism that lets only some states through, `nil`
@@ -62,6 +62,6 @@ extension Store {
   public func project<ViewState: Equatable>(
     filtering prism: @escaping (State) -> ViewState?
   ) -> Store<ViewState?, Event> {
-    child(initial: prism(current), state: { prism($0).map(Optional.some) }, keepsLastPart: true, forward: forward)
+    child(initial: prism(current), state: { prism($0).map(Optional.some) }, keepsLastPart: true, route: route)
   }
 }

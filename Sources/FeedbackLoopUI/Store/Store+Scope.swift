@@ -22,40 +22,31 @@ extension Store {
     state toChildState: KeyPath<State, ChildState>,
     event toEvent: @escaping (ChildEvent) -> Event
   ) -> Store<ChildState, ChildEvent> {
-    scope(state: toChildState, forward: forwarding(toEvent))
+    scope(state: toChildState, route: route.scoped(toEvent))
   }
 
-  /// The key-path scope, given the child's send.
+  /// The key-path scope, given the child's route (``EventRoute/scoped(_:)``,
+  /// made in the public scope, which is always inlined where the store is
+  /// scoped, so that its closure is specialized there for the child's event:
+  /// made in `child`, it cost a deep send about a fifth more).
   @inlinable
   func scope<ChildState, ChildEvent>(
     state toChildState: KeyPath<State, ChildState>,
-    forward: @escaping @MainActor (ChildEvent) -> Void
+    route: EventRoute<ChildEvent>
   ) -> Store<ChildState, ChildEvent> {
     refreshIfStale()
     guard let offset = MemoryLayout<State>.offset(of: toChildState), let anchor = anchorForScopes() else {
       return child(
         initial: current[keyPath: toChildState], state: { $0[keyPath: toChildState] }, keepsLastPart: false,
-        forward: forward)
+        route: route)
     }
     let (base, childOffset) = (anchor.base, anchor.offset + offset)
     let child = child(
       initial: slots.current.pointee[keyPath: toChildState],
       derive: { (base() + childOffset).assumingMemoryBound(to: ChildState.self).pointee },
-      keepsLastPart: false, forward: forward)
+      keepsLastPart: false, route: route)
     child.anchor = StoreAnchor(base: base, offset: childOffset)
     return child
-  }
-
-  /// A scoped store's send: the event, mapped, sent to this store's
-  /// system. Made in the public scope, which is always inlined where the
-  /// store is scoped, so that the closure is specialized there for the
-  /// child's event: made in `child`, it cost a deep send about a fifth more
-  /// (BENCHMARKS.md, the scoped-store benchmark). Each level still makes two calls: this
-  /// closure and the mapping.
-  @inlinable @inline(__always)
-  func forwarding<ChildEvent>(_ toEvent: @escaping (ChildEvent) -> Event) -> @MainActor (ChildEvent) -> Void {
-    let forward = self.forward
-    return { event in forward(toEvent(event)) }
   }
 
   /// A store for a child view: a part of the state, and the events the child
@@ -87,7 +78,7 @@ extension Store {
     state toChildState: @escaping (State) -> ChildState,
     event toEvent: @escaping (ChildEvent) -> Event
   ) -> Store<ChildState, ChildEvent> {
-    child(initial: toChildState(current), state: toChildState, keepsLastPart: false, forward: forwarding(toEvent))
+    child(initial: toChildState(current), state: toChildState, keepsLastPart: false, route: route.scoped(toEvent))
   }
 
   /// A store for a child view whose part of the state exists in some states
@@ -112,27 +103,27 @@ extension Store {
     event toEvent: @escaping (ChildEvent) -> Event
   ) -> Store<ChildState, ChildEvent>? {
     guard let initial = toChildState(current) else { return nil }
-    return child(initial: initial, state: toChildState, keepsLastPart: true, forward: forwarding(toEvent))
+    return child(initial: initial, state: toChildState, keepsLastPart: true, route: route.scoped(toEvent))
   }
 
   /// Makes a store that follows this one: its state is this store's
   /// through `toChildState`; a `nil` leaves the child unchanged, which
-  /// `keepsLastPart` must then say. Its events go through `forward`.
+  /// `keepsLastPart` must then say. Its events go through `route`.
   @inlinable
   func child<ChildState, ChildEvent>(
     initial: ChildState,
     state toChildState: @escaping (State) -> ChildState?,
     keepsLastPart: Bool,
-    forward: @escaping @MainActor (ChildEvent) -> Void
+    route: EventRoute<ChildEvent>
   ) -> Store<ChildState, ChildEvent> {
     // Through this store, which derives its own state first if it is stale.
-    child(initial: initial, derive: { [self] in toChildState(current) }, keepsLastPart: keepsLastPart, forward: forward)
+    child(initial: initial, derive: { [self] in toChildState(current) }, keepsLastPart: keepsLastPart, route: route)
   }
 
   /// Makes a store scoped from this one, in its tree: it derives its state
   /// with `derive` when it is read, or takes each state from the root while
   /// someone follows it (StoreTree.swift); its events go to this store's
-  /// system through `forward` (``forwarding(_:)``). Inlinable, as the
+  /// system through `route` (``EventRoute``). Inlinable, as the
   /// scopes are, so that its closures are specialized for the child's
   /// state where it is scoped.
   @inlinable
@@ -140,12 +131,12 @@ extension Store {
     initial: ChildState,
     derive: @escaping @MainActor () -> ChildState?,
     keepsLastPart: Bool,
-    forward: @escaping @MainActor (ChildEvent) -> Void
+    route: EventRoute<ChildEvent>
   ) -> Store<ChildState, ChildEvent> {
     let child = Store<ChildState, ChildEvent>(
       initial: initial,
       isDuplicate: equality(of: ChildState.self),
-      forward: forward,
+      route: route,
       stop: { [self] in self.stop() },
       processQueued: { [self] in self.processQueuedEvents() },
       owner: self)

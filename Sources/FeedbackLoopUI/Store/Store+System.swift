@@ -98,7 +98,7 @@ extension Store where State: Sendable, Event: Sendable {
     self.init(
       initial: system.state,
       isDuplicate: equality(of: State.self),
-      forward: forward,
+      route: .root(forward: forward),
       stop: stop,
       processQueued: { system.processQueuedEvents() },
       owner: owner)

@@ -75,8 +75,9 @@ public final class Store<State, Event> {
   // The pointers it is given are the store's own slots (`StateSlots`), both
   // initialized for the length of the call, which keeps none of them.
   @usableFromInline let isDuplicate: ((UnsafePointer<State>, UnsafePointer<State>) -> Bool)?
-  /// Sends an event to the root system, mapped to the root's event type.
-  @usableFromInline let forward: @MainActor (Event) -> Void
+  /// How the store's events reach the root system (a scoped store's, mapped
+  /// to the root's event type).
+  @usableFromInline let route: EventRoute<Event>
   /// Stops the root system (a scoped store asks the store it was scoped
   /// from, up to the root).
   private let stopSystem: @MainActor () -> Void
@@ -171,7 +172,7 @@ public final class Store<State, Event> {
   init(
     initial: State,
     isDuplicate: ((UnsafePointer<State>, UnsafePointer<State>) -> Bool)?,
-    forward: @escaping @MainActor (Event) -> Void,
+    route: EventRoute<Event>,
     stop: @escaping @MainActor () -> Void,
     processQueued: @escaping @MainActor () -> Void,
     owner: AnyObject
@@ -179,7 +180,7 @@ public final class Store<State, Event> {
     slots = StateSlots(initial)
     stateKeyPath = \Store.state
     self.isDuplicate = isDuplicate
-    self.forward = forward
+    self.route = route
     stopSystem = stop
     self.processQueued = processQueued
     self.owner = owner
@@ -222,7 +223,8 @@ public final class Store<State, Event> {
   /// ```
   @inlinable
   public func send(_ event: Event) {
-    forward(event)
+    route.send(event)
+    if let deliver = route.deliver { deliver() }
   }
 
   /// Sends several events, in order; each has been reduced when `send`
@@ -232,7 +234,7 @@ public final class Store<State, Event> {
   /// store.send(contentsOf: [.clear, .search("swift")])
   /// ```
   public func send(contentsOf events: some Sequence<Event>) {
-    for event in events { forward(event) }
+    for event in events { send(event) }
   }
 
   /// Stops the system: every effect and input is cancelled, no event is
