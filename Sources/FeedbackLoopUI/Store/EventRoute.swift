@@ -22,27 +22,26 @@
 @MainActor
 struct EventRoute<Event> {
   /// Sends an event: to the system, for a root store and its projections;
-  /// for a scoped store, mapped to the root's event and parked at the root
-  /// for ``deliver``.
+  /// for a scoped store, through ``park`` and then ``deliverParked``.
   @usableFromInline let send: @MainActor (Event) -> Void
-  /// Sends the event that ``send`` parked at the root; `nil` when ``send``
-  /// reaches the system itself.
-  @usableFromInline let deliver: (@MainActor () -> Void)?
   /// Where a store scoped from this one leaves its event, mapped to this
   /// store's event: parked at the root.
   @usableFromInline let park: @MainActor (Event) -> Void
   /// Sends to the system the root's event that ``park`` left.
   @usableFromInline let deliverParked: @MainActor () -> Void
+  /// Whether ``send`` reaches the system itself (a root store and its
+  /// projections).
+  @usableFromInline let sendsToTheSystem: Bool
 
   @usableFromInline
   init(
-    send: @escaping @MainActor (Event) -> Void, deliver: (@MainActor () -> Void)?,
-    park: @escaping @MainActor (Event) -> Void, deliverParked: @escaping @MainActor () -> Void
+    send: @escaping @MainActor (Event) -> Void, park: @escaping @MainActor (Event) -> Void,
+    deliverParked: @escaping @MainActor () -> Void, sendsToTheSystem: Bool
   ) {
     self.send = send
-    self.deliver = deliver
     self.park = park
     self.deliverParked = deliverParked
+    self.sendsToTheSystem = sendsToTheSystem
   }
 
   /// A root store's route: its events go to the system through `forward`,
@@ -51,22 +50,40 @@ struct EventRoute<Event> {
   static func root(forward: @escaping @MainActor (Event) -> Void) -> EventRoute {
     let slot = ParkedEvent<Event>()
     return EventRoute(
-      send: forward, deliver: nil,
+      send: forward,
       park: { event in slot.event = event },
       deliverParked: {
         if let event = slot.event.take() { forward(event) }
-      })
+      },
+      sendsToTheSystem: true)
   }
 
   /// The route of a store scoped from this one, whose events `toEvent`
   /// maps to this store's. Inlined where the store is scoped, so that its
-  /// closure is specialized there for the child's event.
+  /// closures are specialized there for the child's event.
+  ///
+  /// A store scoped straight from the root sends its mapped event to the
+  /// system itself: one level of frames is no deeper than the delivery's,
+  /// and parking would cost it a slot's write and read. Deeper, the
+  /// child's send is one closure that parks and then delivers, rather than
+  /// the store calling two: an optional second closure read from the store
+  /// at each send was retained and released around its call.
   @inlinable @inline(__always)
   func scoped<ChildEvent>(_ toEvent: @escaping (ChildEvent) -> Event) -> EventRoute<ChildEvent> {
-    let park = self.park
+    let (park, deliverParked) = (self.park, self.deliverParked)
     let parkMapped: @MainActor (ChildEvent) -> Void = { event in park(toEvent(event)) }
+    let send: @MainActor (ChildEvent) -> Void
+    if sendsToTheSystem {
+      let sendToTheSystem = self.send
+      send = { event in sendToTheSystem(toEvent(event)) }
+    } else {
+      send = { event in
+        parkMapped(event)
+        deliverParked()
+      }
+    }
     return EventRoute<ChildEvent>(
-      send: parkMapped, deliver: deliverParked, park: parkMapped, deliverParked: deliverParked)
+      send: send, park: parkMapped, deliverParked: deliverParked, sendsToTheSystem: false)
   }
 }
 

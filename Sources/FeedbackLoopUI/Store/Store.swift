@@ -224,7 +224,6 @@ public final class Store<State, Event> {
   @inlinable
   public func send(_ event: Event) {
     route.send(event)
-    if let deliver = route.deliver { deliver() }
   }
 
   /// Sends several events, in order; each has been reduced when `send`
