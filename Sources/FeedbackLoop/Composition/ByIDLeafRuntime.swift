@@ -9,10 +9,15 @@
 /// a quarter of an event). One child written in place since the last state,
 /// the case of one event for one child, costs one look-up: its tracker's;
 /// the child is read where the write left it.
+///
+/// Its table of effects is keyed by `Keying`: by child for the kinds with
+/// one effect per child (``ByChild``), by child and request for a requests
+/// feedback (``ByChildRequest``). An event feedback's logic is also asked
+/// after each event for a child (``onEvent(_:of:_:logic:)``).
 @usableFromInline
-final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable, Child: Sendable>:
-  KeyedRuntime<Parent, ParentEvent, ID, Never>
-{
+final class ByIDLeafRuntime<
+  Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable, Child: Sendable, Keying: ByIDKeying
+>: KeyedRuntime<Parent, ParentEvent, Keying.Key, Never> where Keying.ID == ID {
   /// Each child's memory, retained once by this table (see `deinit`), so
   /// that using one retains nothing.
   @exclusivity(unchecked) @usableFromInline var trackers: [ID: Unmanaged<LeafMemory>] = [:]
@@ -42,13 +47,17 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
   @usableFromInline let presence: [PresenceCheck]
   /// The effect in a tracker's box, as the parent's events of child `id`.
   @usableFromInline let effect: @Sendable (ID, EffectTrigger) -> Effect<ParentEvent>
+  /// Whether `logic` acts on its state's absence only (see `LeafPath`): a
+  /// child written in place, with no optional on the way, asks it nothing.
+  @usableFromInline let skipsWrites: Bool
 
   @inlinable
   init(
     id: FeedbackID, core: SystemCore<Parent, ParentEvent>, logic: @escaping LeafLogic,
     makeMemory: @escaping @Sendable () -> LeafMemory, offset: Int, presence: [PresenceCheck],
-    effect: @escaping @Sendable (ID, EffectTrigger) -> Effect<ParentEvent>
+    effect: @escaping @Sendable (ID, EffectTrigger) -> Effect<ParentEvent>, presenceOnly: Bool = false
   ) {
+    self.skipsWrites = presenceOnly && presence.isEmpty
     self.logic = logic
     self.makeMemory = makeMemory
     self.offset = offset
@@ -81,7 +90,10 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       storage.lastWriteGeneration == now.generation, let index = storage.lastWrite
     {
       // The one change since the last state was a child changed in place:
-      // the child, and its id, are where that write left them.
+      // the child, and its id, are where that write left them. A logic
+      // that acts on absence only has nothing to do for it: the child was
+      // there at the last state (a write in place adds none), and is still.
+      if skipsWrites { return }
       let (id, child) = storage.withContentsInPlace { $0.pointee[index] }
       // The pointer lives for the closure only, as the logic reads it.
       withUnsafePointer(to: child) { feedWritten(id, UnsafeRawPointer($0), storage: storage) }
@@ -271,15 +283,24 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
       removeEntry(id, memory)
     case .restart(let box):
       removeEntry(id, memory)
-      table.start(id, effect: effect(id, box))
+      table.start(Keying.key(id), effect: effect(id, box))
       memory.hasEntry = true
     case .restartDoingNothing:
       removeEntry(id, memory)
       let number = table.book.nextNumber()
       guard core.isMonitored else { return }
-      let started = table.effectID(number, key: id)
+      let started = table.effectID(number, key: Keying.key(id))
       core.monitor?.report(.effectStarted(started))
       core.monitor?.report(.effectFinished(started))
+    case .requestsChanged:
+      // The memory of a requests path (the only logic that says this).
+      let pending = unsafeDowncast(memory, to: PendingRequests.self)
+      for serial in pending.cancels { table.cancel(Keying.key(id, serial: serial, trigger: nil)) }
+      for (serial, box) in pending.starts {
+        table.start(Keying.key(id, serial: serial, trigger: box), effect: effect(id, box))
+      }
+      pending.cancels.removeAll(keepingCapacity: true)
+      pending.starts.removeAll(keepingCapacity: true)
     }
   }
 
@@ -289,6 +310,128 @@ final class ByIDLeafRuntime<Parent: Sendable, ParentEvent: Sendable, ID: Hashabl
   final func removeEntry(_ id: ID, _ memory: LeafMemory) {
     guard memory.hasEntry else { return }
     memory.hasEntry = false
-    table.cancel(id)
+    table.cancel(Keying.key(id))
   }
+
+  /// Child `id`'s event (a pointer to the path's event), after the state
+  /// it produced reached ``onChildren(_:)``: the event logic `eventLogic`
+  /// (the handler's, which holds it: a property read here cost a retain
+  /// and a release per event) is asked with it and the child's state, and
+  /// its step done. A child that is not
+  /// there (the event removed it, or it never was) is asked nothing, as
+  /// the recipe's path did. The child is found where the state's one
+  /// write left it when that write was its own, without a look-up.
+  @inlinable
+  final func onEvent(
+    _ event: UnsafeRawPointer, of id: ID, _ children: UnsafePointer<TrackedDictionary<ID, Child>>,
+    logic eventLogic: LeafEventLogic
+  ) {
+    // Unretained: the state `children` points into holds the storage for
+    // the whole call.
+    unowned(unsafe) let storage = children.pointee.storage
+    if storage.lastWriteGeneration == storage.log.generation, let index = storage.lastWrite {
+      let written = storage.withContentsInPlace { $0.pointee[index] }
+      if written.key == id {
+        // The pointer lives for the closure only, as the logic reads it.
+        let step = withUnsafePointer(to: written.value) { eventLogic(event, locate(UnsafeRawPointer($0))) }
+        if case .keep = step { return }
+        actOnEvent(step, for: id, address: storage.lastWriteAddress)
+        return
+      }
+    }
+    let contents = storage.contents
+    guard let index = contents.index(forKey: id) else { return }
+    // The pointer lives for the closure only, as the logic reads it.
+    let step = withUnsafePointer(to: contents.values[index]) { eventLogic(event, locate(UnsafeRawPointer($0))) }
+    if case .keep = step { return }
+    actOnEvent(step, for: id, address: 0)
+  }
+
+  /// Does an event's step for child `id`, with its memory: the entry of
+  /// `recent` at `address` when it is the child's, else `trackers[id]`.
+  /// The state reached ``onChildren(_:)`` first (the loop hands a state to
+  /// every feedback before any event), so a child that is there has its
+  /// memory.
+  @inlinable
+  final func actOnEvent(_ step: LeafStep, for id: ID, address: UInt) {
+    if address != 0, !recent.isEmpty {
+      let slot = Self.slot(of: address, among: recent.count)
+      if let memory = recent[slot].memory, recent[slot].id == id {
+        // An entry's memory is alive: `trackers` retains it (see `recent`).
+        memory._withUnsafeGuaranteedRef { act(on: step, for: id, memory: $0) }
+        return
+      }
+    }
+    guard let memory = trackers[id] else { return }
+    // Retained by `trackers`, which keeps it while the child is there.
+    memory._withUnsafeGuaranteedRef { act(on: step, for: id, memory: $0) }
+  }
+}
+
+/// How a by-id runtime keys its table of effects: by child, or by child and
+/// request. Static, so that the runtime's calls are specialized with it.
+@usableFromInline
+protocol ByIDKeying {
+  associatedtype ID: Hashable & Sendable
+  associatedtype Key: Hashable & Sendable
+  /// The key of child `id`'s one effect.
+  static func key(_ id: ID) -> Key
+  /// The key of child `id`'s request numbered `serial`, described by
+  /// `trigger` when a monitor asks (`nil`: a key to cancel by).
+  static func key(_ id: ID, serial: UInt64, trigger: EffectTrigger?) -> Key
+}
+
+/// One effect per child, keyed by its id (the query, predicate and event
+/// feedbacks): its trigger, as monitors see it, is the id.
+@usableFromInline
+enum ByChild<ID: Hashable & Sendable>: ByIDKeying {
+  @inlinable
+  static func key(_ id: ID) -> ID { id }
+
+  @inlinable
+  static func key(_ id: ID, serial: UInt64, trigger: EffectTrigger?) -> ID { id }
+}
+
+/// One effect per request of each child (the requests feedback), keyed by
+/// the child's id and the request's serial: its trigger, as monitors see
+/// it, is `id: request`, as the recipe's key (`ChildRequest`) described it.
+@usableFromInline
+enum ByChildRequest<ID: Hashable & Sendable>: ByIDKeying {
+  @inlinable
+  static func key(_ id: ID) -> ChildRequestKey<ID> { ChildRequestKey(id: id, serial: 0, trigger: nil) }
+
+  @inlinable
+  static func key(_ id: ID, serial: UInt64, trigger: EffectTrigger?) -> ChildRequestKey<ID> {
+    ChildRequestKey(id: id, serial: serial, trigger: trigger)
+  }
+}
+
+/// The key of one request of one child in a by-id table: equal and hashed
+/// by the child's id and the request's serial; described by the request.
+@usableFromInline
+struct ChildRequestKey<ID: Hashable & Sendable>: Hashable, @unchecked Sendable, CustomStringConvertible {
+  // Unchecked: `trigger` is an immutable box (`RequestEffectBox`) of a
+  // `Sendable` effect and request, read only to describe the key.
+  @usableFromInline let id: ID
+  @usableFromInline let serial: UInt64
+  @usableFromInline let trigger: EffectTrigger?
+
+  @inlinable
+  init(id: ID, serial: UInt64, trigger: EffectTrigger?) {
+    self.id = id
+    self.serial = serial
+    self.trigger = trigger
+  }
+
+  @inlinable
+  static func == (lhs: Self, rhs: Self) -> Bool { lhs.serial == rhs.serial && lhs.id == rhs.id }
+
+  @inlinable
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+    hasher.combine(serial)
+  }
+
+  @usableFromInline
+  var description: String { "\(id): \(trigger?.because ?? "")" }
 }

@@ -28,6 +28,9 @@ enum LeafStep {
   /// Cancel its effect: the new one does nothing (`.none`). No box, so no
   /// allocation, and no lift on the way is asked to embed it (the children-by-id benchmark, the nested-lifts benchmark).
   case restartDoingNothing
+  /// A requests feedback's set changed: the memory (a ``PendingRequests``)
+  /// holds the requests to cancel and to start, for the by-id runtime to do.
+  case requestsChanged
 }
 
 /// Why an effect started, described only when a monitor asks: describing
@@ -70,6 +73,22 @@ final class QueryEffectBox<Event: Sendable, Query: Sendable>: EffectBox<Event> {
   override var because: String { "\(query)" }
 }
 
+/// The effect of one request of a requests feedback, described by the
+/// request (the by-id table's key describes itself as `id: request`).
+@usableFromInline
+final class RequestEffectBox<Event: Sendable, Request: Sendable>: EffectBox<Event> {
+  @usableFromInline let request: Request
+
+  @inlinable
+  init(_ effect: Effect<Event>, request: Request) {
+    self.request = request
+    super.init(effect)
+  }
+
+  @usableFromInline
+  override var because: String { "\(request)" }
+}
+
 /// What one child's feedback remembers between its states (a query
 /// feedback: its last query), subclassed by each kind of logic; a by-id
 /// feedback keeps one per child. One object per child, so that 10,000
@@ -107,6 +126,38 @@ final class QueryMemory<Query>: LeafMemory {
 @usableFromInline
 typealias LeafLogic = @Sendable (UnsafeRawPointer?, LeafMemory) -> LeafStep
 
+/// An event feedback's logic: fed a pointer to one of the path's events
+/// (its `Event`, extracted by the lifts on the way) and a pointer to the
+/// feedback's own state that the event produced (`nil` while it does not
+/// exist). `.keep` for an effect that does nothing (running effects are
+/// left alone), `.restart` for one to start in place of the running one.
+@usableFromInline
+typealias LeafEventLogic = @Sendable (UnsafeRawPointer, UnsafeRawPointer?) -> LeafStep
+
+/// A requests feedback's memory, as the by-id runtime reads it: what its
+/// last set's change asks for, each request numbered by a serial of the
+/// child's (its key in the table, with the child's id). Emptied by the
+/// runtime once done.
+@usableFromInline
+class PendingRequests: LeafMemory {
+  @exclusivity(unchecked) @usableFromInline var cancels: [UInt64] = []
+  @exclusivity(unchecked) @usableFromInline var starts: [(serial: UInt64, box: EffectTrigger)] = []
+
+  @inlinable
+  override init() { super.init() }
+}
+
+/// A requests feedback's memory: its last set, and each request's serial.
+@usableFromInline
+final class RequestsMemory<Request: Hashable>: PendingRequests {
+  @exclusivity(unchecked) @usableFromInline var last: Set<Request> = []
+  @exclusivity(unchecked) @usableFromInline var serials: [Request: UInt64] = [:]
+  @exclusivity(unchecked) @usableFromInline var nextSerial: UInt64 = 0
+
+  @inlinable
+  override init() { super.init() }
+}
+
 /// An optional on the way to a lifted feedback's state.
 @usableFromInline
 struct PresenceCheck: Sendable {
@@ -137,14 +188,36 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let effect: @Sendable (EffectTrigger) -> Effect<Event>
   /// The feedback's kind, as monitors show it.
   @usableFromInline let kind: StaticString
+  /// An event feedback's logic (its `logic` then only cancels its effect
+  /// when its state goes); `nil` for the kinds that read states only.
+  @usableFromInline let eventLogic: LeafEventLogic?
+  /// Whether `logic` acts on its state's absence only (an event
+  /// feedback's): a child written in place, with no optional on the way
+  /// to the feedback's state, asks it nothing.
+  @usableFromInline let presenceOnly: Bool
+  /// Whether the logic keeps several effects per child (a requests
+  /// feedback's, `.requestsChanged`): its by-id table is keyed by child and
+  /// request.
+  @usableFromInline let requestsPerChild: Bool
+
+  /// Whether ``feedback(name:)`` expresses this path: one effect at a
+  /// time, fed states only. The event and requests kinds' paths serve the
+  /// lifts by id only (``byIDFeedback(name:children:embed:extract:)``);
+  /// anywhere else their recipe makes the feedback.
+  @inlinable
+  var standalone: Bool { eventLogic == nil && !requestsPerChild }
 
   @inlinable
   init(
     logic: @escaping LeafLogic, makeMemory: @escaping @Sendable () -> LeafMemory, strategy: ExecutionStrategy,
     offset: Int, presence: [PresenceCheck], effect: @escaping @Sendable (EffectTrigger) -> Effect<Event>,
-    kind: StaticString = "query"
+    kind: StaticString = "query", eventLogic: LeafEventLogic? = nil, presenceOnly: Bool = false,
+    requestsPerChild: Bool = false
   ) {
     self.kind = kind
+    self.eventLogic = eventLogic
+    self.presenceOnly = presenceOnly
+    self.requestsPerChild = requestsPerChild
     self.logic = logic
     self.makeMemory = makeMemory
     self.strategy = strategy
@@ -203,6 +276,63 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
       effect: { unsafeDowncast($0, to: EffectBox<Event>.self).effect }, kind: "predicate")
   }
 
+  /// An event feedback's logic, for its lifts by id: after each of the
+  /// child's events, `effects` is asked with the event and the state it
+  /// produced; an effect that does nothing leaves the running one alone,
+  /// another replaces it. The child's going (or its feedback's state's)
+  /// cancels it. The same steps as the event recipe's by id.
+  @inlinable
+  static func onEvent(effects: @escaping @Sendable (Event, State) -> Effect<Event>) -> LeafPath {
+    LeafPath(
+      logic: { state, _ in state == nil ? .cancel : .keep },
+      makeMemory: { LeafMemory() },
+      strategy: .cancelPrevious, offset: 0, presence: [],
+      effect: { unsafeDowncast($0, to: EffectBox<Event>.self).effect }, kind: "onEvent",
+      eventLogic: { event, state in
+        guard let state else { return .keep }
+        let event = event.assumingMemoryBound(to: Event.self).pointee
+        let effect = effects(event, state.assumingMemoryBound(to: State.self).pointee)
+        if effect.isNone { return .keep }
+        // Described by the event, as the core's event feedback describes it.
+        return .restart(QueryEffectBox(effect, query: event))
+      },
+      presenceOnly: true)
+  }
+
+  /// A requests feedback's logic (G6), for its lifts by id: each state's
+  /// set is compared with the child's last one; the requests gone are
+  /// cancelled, the new ones started (each numbered by a serial of the
+  /// child's, its key in the table with the child's id), the kept ones left
+  /// alone; the child's going cancels them all. The same steps, in the same
+  /// order, as the requests recipe's by id.
+  @inlinable
+  static func requests<Request: Hashable & Sendable>(
+    _ requests: @escaping @Sendable (State) -> Set<Request>, effects: @escaping @Sendable (Request) -> Effect<Event>
+  ) -> LeafPath {
+    LeafPath(
+      logic: { state, memory in
+        // The memory this path made: its own kind, unchecked.
+        let memory = unsafeDowncast(memory, to: RequestsMemory<Request>.self)
+        let current = state.map { requests($0.assumingMemoryBound(to: State.self).pointee) } ?? []
+        guard current != memory.last else { return .keep }
+        let previous = memory.last
+        memory.last = current
+        for request in previous.subtracting(current) {
+          if let serial = memory.serials.removeValue(forKey: request) { memory.cancels.append(serial) }
+        }
+        for request in current.subtracting(previous) {
+          memory.nextSerial &+= 1
+          memory.serials[request] = memory.nextSerial
+          memory.starts.append((memory.nextSerial, RequestEffectBox(effects(request), request: request)))
+        }
+        return .requestsChanged
+      },
+      makeMemory: { RequestsMemory<Request>() },
+      strategy: .merge, offset: 0, presence: [],
+      effect: { unsafeDowncast($0, to: EffectBox<Event>.self).effect }, kind: "requests",
+      requestsPerChild: true)
+  }
+
   /// Where the feedback's own state is in the state at `base`, or `nil` if
   /// an optional on the way is `nil`. Every offset is a stored property's
   /// (built from `MemoryLayout.offset(of:)`), and each optional is checked
@@ -229,17 +359,33 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
     }
   }
 
+  /// The event logic one level up: it is asked for the parent's events that
+  /// `extract` takes to this path's.
+  @inlinable
+  func eventLogic<ParentEvent: Sendable>(
+    extracting extract: @escaping @Sendable (ParentEvent) -> Event?
+  ) -> LeafEventLogic? {
+    guard let inner = eventLogic else { return nil }
+    return { event, state in
+      guard let own = extract(event.assumingMemoryBound(to: ParentEvent.self).pointee) else { return .keep }
+      // The pointer lives for the call only, as the logic reads it.
+      return withUnsafePointer(to: own) { inner(UnsafeRawPointer($0), state) }
+    }
+  }
+
   /// This path one level up, through the stored property `path`; `nil` if
   /// `path` is not a stored property of a struct (no offset).
   @inlinable
   func lifted<Parent: Sendable, ParentEvent: Sendable>(
-    state path: PartialKeyPath<Parent>, embed: @escaping @Sendable (Event) -> ParentEvent
+    state path: PartialKeyPath<Parent>, embed: @escaping @Sendable (Event) -> ParentEvent,
+    extract: @escaping @Sendable (ParentEvent) -> Event?
   ) -> LeafPath<Parent, ParentEvent>? {
     guard let outer = MemoryLayout<Parent>.offset(of: path) else { return nil }
     return LeafPath<Parent, ParentEvent>(
       logic: logic, makeMemory: makeMemory, strategy: strategy, offset: outer + offset,
       presence: presence.map { PresenceCheck(offset: outer + $0.offset, isPresent: $0.isPresent) },
-      effect: embedding(embed), kind: kind)
+      effect: embedding(embed), kind: kind, eventLogic: eventLogic(extracting: extract), presenceOnly: presenceOnly,
+      requestsPerChild: requestsPerChild)
   }
 
   /// This path one level up, through the stored optional `path`: absent
@@ -249,19 +395,23 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
   /// optional's.
   @inlinable
   func lifted<Parent: Sendable, ParentEvent: Sendable>(
-    optional path: KeyPath<Parent, State?>, embed: @escaping @Sendable (Event) -> ParentEvent
+    optional path: KeyPath<Parent, State?>, embed: @escaping @Sendable (Event) -> ParentEvent,
+    extract: @escaping @Sendable (ParentEvent) -> Event?
   ) -> LeafPath<Parent, ParentEvent>? {
     guard let outer = MemoryLayout<Parent>.offset(of: path) else { return nil }
     let here = PresenceCheck(offset: outer) { $0.assumingMemoryBound(to: State?.self).pointee != nil }
     return LeafPath<Parent, ParentEvent>(
       logic: logic, makeMemory: makeMemory, strategy: strategy, offset: outer + offset,
       presence: [here] + presence.map { PresenceCheck(offset: outer + $0.offset, isPresent: $0.isPresent) },
-      effect: embedding(embed), kind: kind)
+      effect: embedding(embed), kind: kind, eventLogic: eventLogic(extracting: extract), presenceOnly: presenceOnly,
+      requestsPerChild: requestsPerChild)
   }
 
-  /// The feedback for a system of `State`, named `name`.
+  /// The feedback for a system of `State`, named `name`: for the paths
+  /// that are ``standalone`` only (one effect at a time, fed states).
   @inlinable
   func feedback(name: String) -> Feedback<State, Event> {
+    assert(standalone, "an event or requests path makes feedbacks by id only")
     let (logic, makeMemory, strategy, effect, path) = (
       self.logic, self.makeMemory, self.strategy, self.effect, self
     )
@@ -274,7 +424,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
         // stored properties' (`locate`), so they stay inside `state`.
         let step = withUnsafePointer(to: state) { logic(path.locate(UnsafeRawPointer($0)), memory) }
         switch step {
-        case .keep: return
+        case .keep, .requestsChanged: return
         // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         case .cancel: runner._withUnsafeGuaranteedRef { $0.cancelAll() }
         case .restart(let box):
@@ -289,30 +439,54 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
     }
   }
 
+  /// The effect in a tracker's box, as the parent's events of child `id`.
+  @inlinable
+  func childEffect<ParentEvent: Sendable, ID: Hashable & Sendable>(
+    _ embed: @escaping @Sendable (ID, Event) -> ParentEvent
+  ) -> @Sendable (ID, EffectTrigger) -> Effect<ParentEvent> {
+    let effect = self.effect
+    return { id, box in
+      let inner = effect(box)
+      if case .none = inner.operation { return Effect<ParentEvent>(.none) }
+      return inner.map { embed(id, $0) }
+    }
+  }
+
   /// The feedback over children by id at `children` of the parent's state:
   /// one tracker per child, created when the child first appears, dropped
   /// when it goes; a state costs O(k) for the k children its events wrote,
   /// read from the dictionary's log. Children that go together (the
   /// dictionary replaced wholesale) have their effects cancelled in the
-  /// order the children appeared. See ``ByIDLeafRuntime``.
+  /// order the children appeared. An event feedback is asked, after each
+  /// parent's event that `extract` takes to a child's, with that child's
+  /// event and state; a requests feedback keeps its effects by child and
+  /// request. See ``ByIDLeafRuntime``.
   @inlinable
   func byIDFeedback<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
     name: String, children: KeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
-    embed: @escaping @Sendable (ID, Event) -> ParentEvent
+    embed: @escaping @Sendable (ID, Event) -> ParentEvent, extract: @escaping @Sendable (ParentEvent) -> (ID, Event)?
   ) -> Feedback<Parent, ParentEvent> {
-    let (logic, makeMemory, effect, leafOffset, presence) = (
-      self.logic, self.makeMemory, self.effect, self.offset, self.presence
-    )
-    let childEffect: @Sendable (ID, EffectTrigger) -> Effect<ParentEvent> = { id, box in
-      let inner = effect(box)
-      if case .none = inner.operation { return Effect<ParentEvent>(.none) }
-      return inner.map { embed(id, $0) }
+    if requestsPerChild {
+      return byIDFeedback(ByChildRequest<ID>.self, name: name, children: children, embed: embed, extract: extract)
     }
+    return byIDFeedback(ByChild<ID>.self, name: name, children: children, embed: embed, extract: extract)
+  }
+
+  /// ``byIDFeedback(name:children:embed:extract:)`` with its table keyed by `Keying`.
+  @inlinable
+  func byIDFeedback<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable, Keying: ByIDKeying>(
+    _ keying: Keying.Type, name: String, children: KeyPath<Parent, TrackedDictionary<ID, State>> & Sendable,
+    embed: @escaping @Sendable (ID, Event) -> ParentEvent, extract: @escaping @Sendable (ParentEvent) -> (ID, Event)?
+  ) -> Feedback<Parent, ParentEvent> where Keying.ID == ID {
+    let (logic, makeMemory, leafOffset, presence, eventLogic, presenceOnly) = (
+      self.logic, self.makeMemory, self.offset, self.presence, self.eventLogic, self.presenceOnly
+    )
+    let childEffect = childEffect(embed)
     let offset = MemoryLayout<Parent>.offset(of: children)
     return Feedback(name: name, kind: "byID", fileID: #fileID, line: #line) { id, core in
-      let runtime = ByIDLeafRuntime<Parent, ParentEvent, ID, State>(
+      let runtime = ByIDLeafRuntime<Parent, ParentEvent, ID, State, Keying>(
         id: id, core: core, logic: logic, makeMemory: makeMemory, offset: leafOffset, presence: presence,
-        effect: childEffect)
+        effect: childEffect, presenceOnly: presenceOnly)
       let runner = Unmanaged.passUnretained(runtime)
       if let offset {
         runtime.onEachState { parent in
@@ -326,12 +500,43 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
             runner._withUnsafeGuaranteedRef { $0.onChildren(children) }
           }
         }
+        if let eventLogic {
+          runtime.onEachEvent { event, parent in
+            guard let (child, own) = extract(event) else { return }
+            // As above: the children, inside `parent`, and the child's
+            // event, for the closure's duration.
+            withUnsafePointer(to: parent) { pointer in
+              let children = UnsafeRawPointer(pointer).advanced(by: offset)
+                .assumingMemoryBound(to: TrackedDictionary<ID, State>.self)
+              withUnsafePointer(to: own) { own in
+                // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
+                runner._withUnsafeGuaranteedRef {
+                  $0.onEvent(UnsafeRawPointer(own), of: child, children, logic: eventLogic)
+                }
+              }
+            }
+          }
+        }
       } else {
         runtime.onEachState { parent in
           // The pointer lives for the closure only, as `receive` reads it.
           withUnsafePointer(to: parent[keyPath: children]) { pointer in
             // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
             runner._withUnsafeGuaranteedRef { $0.onChildren(pointer) }
+          }
+        }
+        if let eventLogic {
+          runtime.onEachEvent { event, parent in
+            guard let (child, own) = extract(event) else { return }
+            // The pointers live for the closure only, as `onEvent` reads them.
+            withUnsafePointer(to: parent[keyPath: children]) { pointer in
+              withUnsafePointer(to: own) { own in
+                // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
+                runner._withUnsafeGuaranteedRef {
+                  $0.onEvent(UnsafeRawPointer(own), of: child, pointer, logic: eventLogic)
+                }
+              }
+            }
           }
         }
       }
@@ -341,24 +546,19 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
 }
 
 extension LeafPath {
-  /// The by-id form of ``byIDFeedback(name:children:embed:)`` that further
-  /// lifts compose (ByIDPath.swift); `nil` if `children` is not a stored
-  /// property (no offset), where the lifts keep the recipe's path.
+  /// The by-id form of ``byIDFeedback(name:children:embed:extract:)`` that
+  /// further lifts compose (ByIDPath.swift); `nil` if `children` is not a
+  /// stored property (no offset), where the lifts keep the recipe's path.
   @inlinable
   func byIDPath<Parent: Sendable, ParentEvent: Sendable, ID: Hashable & Sendable>(
     children: KeyPath<Parent, TrackedDictionary<ID, State>>,
-    embed: @escaping @Sendable (ID, Event) -> ParentEvent
+    embed: @escaping @Sendable (ID, Event) -> ParentEvent, extract: @escaping @Sendable (ParentEvent) -> (ID, Event)?
   ) -> (any ByIDPath<Parent, ParentEvent>)? {
     guard let offset = MemoryLayout<Parent>.offset(of: children) else { return nil }
-    let effect = self.effect
-    return ByIDLeafPath<Parent, ParentEvent, ID, State>(
+    return ByIDLeafPath<Parent, ParentEvent, ID, State, Event>(
       logic: logic, makeMemory: makeMemory, leafOffset: self.offset, leafPresence: presence,
-      effect: { id, box in
-        let inner = effect(box)
-        if case .none = inner.operation { return Effect<ParentEvent>(.none) }
-        return inner.map { embed(id, $0) }
-      },
-      childrenOffset: offset, childrenPresence: [])
+      effect: childEffect(embed), eventLogic: eventLogic, presenceOnly: presenceOnly,
+      requestsPerChild: requestsPerChild, extract: extract, childrenOffset: offset, childrenPresence: [])
   }
 }
 

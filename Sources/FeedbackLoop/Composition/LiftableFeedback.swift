@@ -28,7 +28,9 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   /// recipe makes it, generically.
   @usableFromInline let built: Feedback<State, Event>?
   /// The feedback's lifts composed into one path, for the kinds that have
-  /// one (the query and predicate feedbacks) and lifts with an offset.
+  /// one and lifts with an offset: the query and predicate feedbacks, and
+  /// for their lifts by id only, the event and requests feedbacks (see
+  /// `LeafPath.standalone`).
   @usableFromInline let path: LeafPath<State, Event>?
   /// For a feedback lifted by id through a ``LeafPath`` at a stored
   /// property: its way to the children, which further lifts compose (see
@@ -47,11 +49,12 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// The recipe lifted, and the path too where it composes: the fast form
-  /// when both exist.
+  /// when both exist and the path makes a feedback of its own (the recipe
+  /// makes the event and requests kinds', their paths kept for a lift by id).
   @inlinable
   static func lifted(_ recipe: any FeedbackRecipe<State, Event>, path: LeafPath<State, Event>?) -> LiftableFeedback {
     guard let path else { return LiftableFeedback(recipe) }
-    return LiftableFeedback(recipe, built: path.feedback(name: recipe.name), path: path)
+    return LiftableFeedback(recipe, built: path.standalone ? path.feedback(name: recipe.name) : nil, path: path)
   }
 
   /// The text of a feedback's label, for the `@inlinable` constructors.
@@ -152,6 +155,7 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   ///   return .run { _ in await analytics.track("played", state.track) }
   /// }
   /// ```
+  @inlinable
   public static func onEvent(
     strategy: ExecutionStrategy = .cancelPrevious,
     name: String? = nil,
@@ -159,14 +163,25 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     line: UInt = #line,
     effects: @escaping @Sendable (Event, State) -> Effect<Event>
   ) -> LiftableFeedback {
-    LiftableFeedback(
-      EventRecipe(
-        name: FeedbackLabel(explicit: name, kind: "onEvent", fileID: fileID, line: line).text,
-        strategy: strategy, isPresent: { _ in true },
-        evaluate: { event, state in
-          let effect = effects(event, state)
-          return effect.isNone ? nil : (effect, "\(event)")
-        }))
+    let label = label(name, kind: "onEvent", fileID: fileID, line: line)
+    return LiftableFeedback(
+      eventRecipe(label, strategy: strategy, effects: effects),
+      built: Feedback.onEvent(strategy: strategy, name: label, effects: effects),
+      path: .onEvent(effects: effects))
+  }
+
+  /// The event feedback's recipe, for the lifts that have no path (a
+  /// computed property on the way) and the lifts into a single child.
+  @usableFromInline
+  static func eventRecipe(
+    _ label: String, strategy: ExecutionStrategy, effects: @escaping @Sendable (Event, State) -> Effect<Event>
+  ) -> any FeedbackRecipe<State, Event> {
+    EventRecipe(
+      name: label, strategy: strategy, isPresent: { _ in true },
+      evaluate: { event, state in
+        let effect = effects(event, state)
+        return effect.isNone ? nil : (effect, "\(event)")
+      })
   }
 
   /// A keyed feedback (G6), spelled as
@@ -180,6 +195,7 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   ///   .task { try await .loaded(url, loader.load(url)) } catch: { .failed(url, $0) }
   /// }
   /// ```
+  @inlinable
   public static func requests<Request: Hashable & Sendable>(
     _ requests: @escaping @Sendable (State) -> Set<Request>,
     name: String? = nil,
@@ -187,10 +203,21 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     line: UInt = #line,
     effects: @escaping @Sendable (Request) -> Effect<Event>
   ) -> LiftableFeedback {
-    LiftableFeedback(
-      RequestsRecipe(
-        name: FeedbackLabel(explicit: name, kind: "requests", fileID: fileID, line: line).text,
-        requests: requests, effects: effects))
+    let label = label(name, kind: "requests", fileID: fileID, line: line)
+    return LiftableFeedback(
+      requestsRecipe(label, requests, effects: effects),
+      built: Feedback.requests(requests, name: label, effects: effects),
+      path: .requests(requests, effects: effects))
+  }
+
+  /// The requests feedback's recipe, for the lifts that have no path (a
+  /// computed property on the way) and the lifts into a single child.
+  @usableFromInline
+  static func requestsRecipe<Request: Hashable & Sendable>(
+    _ label: String, _ requests: @escaping @Sendable (State) -> Set<Request>,
+    effects: @escaping @Sendable (Request) -> Effect<Event>
+  ) -> any FeedbackRecipe<State, Event> {
+    RequestsRecipe(name: label, requests: requests, effects: effects)
   }
 
   /// This feedback, lifted into a parent whose state holds the child's at
@@ -207,12 +234,14 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     name prefix: String
   ) -> LiftableFeedback<Parent, Case.Parent> where Case.Child == Event {
     let embed: @Sendable (Event) -> Case.Parent = { event.embed($0) }
+    let extract: @Sendable (Case.Parent) -> Event? = { event.extract($0) }
     let lifted: any FeedbackRecipe<Parent, Case.Parent> = recipe.lifted(
-      ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: { event.extract($0) }))
+      ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: extract))
     if let byID, let outer = MemoryLayout<Parent>.offset(of: path) {
-      return .liftedByID(lifted, byID.lifted(offset: outer, presence: nil, embed: embed))
+      return .liftedByID(lifted, byID.lifted(offset: outer, presence: nil, embed: embed, extract: extract))
     }
-    return LiftableFeedback<Parent, Case.Parent>.lifted(lifted, path: self.path?.lifted(state: path, embed: embed))
+    return LiftableFeedback<Parent, Case.Parent>.lifted(
+      lifted, path: self.path?.lifted(state: path, embed: embed, extract: extract))
   }
 
   /// This feedback, lifted into a parent whose state holds the child's as
@@ -228,14 +257,16 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
     name prefix: String
   ) -> LiftableFeedback<Parent, Case.Parent> where Case.Child == Event {
     let embed: @Sendable (Event) -> Case.Parent = { event.embed($0) }
+    let extract: @Sendable (Case.Parent) -> Event? = { event.extract($0) }
     let lifted: any FeedbackRecipe<Parent, Case.Parent> = recipe.lifted(
-      ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: { event.extract($0) }))
+      ChildScope(prefix: prefix, state: { $0[keyPath: path] }, embed: embed, extract: extract))
     if let byID, let outer = MemoryLayout<Parent>.offset(of: path) {
       // An `Optional`'s payload starts at its own offset 0 (see `LeafPath`).
       let here = PresenceCheck(offset: outer) { $0.assumingMemoryBound(to: State?.self).pointee != nil }
-      return .liftedByID(lifted, byID.lifted(offset: outer, presence: here, embed: embed))
+      return .liftedByID(lifted, byID.lifted(offset: outer, presence: here, embed: embed, extract: extract))
     }
-    return LiftableFeedback<Parent, Case.Parent>.lifted(lifted, path: self.path?.lifted(optional: path, embed: embed))
+    return LiftableFeedback<Parent, Case.Parent>.lifted(
+      lifted, path: self.path?.lifted(optional: path, embed: embed, extract: extract))
   }
 
   /// This feedback, lifted into a parent whose state holds children by id:
@@ -262,14 +293,15 @@ public struct LiftableFeedback<State: Sendable, Event: Sendable>: Sendable {
   ) -> LiftableFeedback<Parent, Case.Parent>? where Case.Child == Event {
     let children = storedProjection(path)
     let embed: @Sendable (Case.ID, Event) -> Case.Parent = { event.embed($0, $1) }
+    let extract: @Sendable (Case.Parent) -> (Case.ID, Event)? = { event.extract($0) }
     guard
       let lifted = recipe.liftedByID(
-        ChildrenScope(prefix: prefix, children: { children($0) }, embed: embed, extract: { event.extract($0) }))
+        ChildrenScope(prefix: prefix, children: { children($0) }, embed: embed, extract: extract))
     else { return nil }
     guard let leaf = self.path else { return LiftableFeedback<Parent, Case.Parent>(lifted) }
     return LiftableFeedback<Parent, Case.Parent>(
-      lifted, built: leaf.byIDFeedback(name: lifted.name, children: path, embed: embed),
-      byID: leaf.byIDPath(children: path, embed: embed))
+      lifted, built: leaf.byIDFeedback(name: lifted.name, children: path, embed: embed, extract: extract),
+      byID: leaf.byIDPath(children: path, embed: embed, extract: extract))
   }
 
   /// A feedback lifted by id, lifted once more through `byID`: built by
