@@ -326,9 +326,20 @@ final class ByIDLeafRuntime<
     _ event: UnsafeRawPointer, of id: ID, _ children: UnsafePointer<TrackedDictionary<ID, Child>>,
     logic eventLogic: LeafEventLogic
   ) {
-    // Unretained: the state `children` points into holds the storage for
-    // the whole call.
-    unowned(unsafe) let storage = children.pointee.storage
+    // The state that `children` points into keeps the storage alive for
+    // the whole call (see `onChildren(_:)`): an `unowned(unsafe)` copy of
+    // it cost a retain and a release per event.
+    Unmanaged.passUnretained(children.pointee.storage)._withUnsafeGuaranteedRef {
+      onEvent(event, of: id, storage: $0, logic: eventLogic)
+    }
+  }
+
+  /// ``onEvent(_:of:_:logic:)`` with the children's storage, which the
+  /// caller guarantees alive.
+  @inlinable
+  final func onEvent(
+    _ event: UnsafeRawPointer, of id: ID, storage: TrackedStorage<[ID: Child], ID>, logic eventLogic: LeafEventLogic
+  ) {
     if storage.lastWriteGeneration == storage.log.generation, let index = storage.lastWrite {
       let written = storage.withContentsInPlace { $0.pointee[index] }
       if written.key == id {
