@@ -38,8 +38,8 @@ struct BinaryKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encodeNil(forKey key: Key) throws { if begin(key) { writer.writeNil() } }
   mutating func encode(_ value: Bool, forKey key: Key) throws { if begin(key) { writer.write(value) } }
   mutating func encode(_ value: String, forKey key: Key) throws { if begin(key) { writer.write(value) } }
-  mutating func encode(_ value: Double, forKey key: Key) throws { if begin(key) { writer.write(value) } }
-  mutating func encode(_ value: Float, forKey key: Key) throws { if begin(key) { writer.write(value) } }
+  mutating func encode(_ value: Double, forKey key: Key) throws { if begin(key) { try writer.write(value) } }
+  mutating func encode(_ value: Float, forKey key: Key) throws { if begin(key) { try writer.write(value) } }
   mutating func encode(_ value: Int, forKey key: Key) throws { if begin(key) { writer.writeSigned(Int64(value)) } }
   mutating func encode(_ value: Int8, forKey key: Key) throws { if begin(key) { writer.writeSigned(Int64(value)) } }
   mutating func encode(_ value: Int16, forKey key: Key) throws { if begin(key) { writer.writeSigned(Int64(value)) } }
@@ -54,6 +54,14 @@ struct BinaryKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
     if begin(key) { writer.writeUnsigned(UInt64(value)) }
   }
   mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { writer.writeUnsigned(value) } }
+  mutating func encode(_ value: Int128, forKey key: Key) throws {
+    try writer.refuseWideUnlessJSON(value, codingPath: codingPath + [key])
+    if begin(key) { writer.writeJSONNumber(value.description) }
+  }
+  mutating func encode(_ value: UInt128, forKey key: Key) throws {
+    try writer.refuseWideUnlessJSON(value, codingPath: codingPath + [key])
+    if begin(key) { writer.writeJSONNumber(value.description) }
+  }
 
   mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
     guard begin(key) else { throw writer.recordedFailure }
@@ -104,8 +112,8 @@ struct BinaryUnkeyedEncoder: UnkeyedEncodingContainer {
   mutating func encodeNil() throws { if begin() { writer.writeNil() } }
   mutating func encode(_ value: Bool) throws { if begin() { writer.write(value) } }
   mutating func encode(_ value: String) throws { if begin() { writer.write(value) } }
-  mutating func encode(_ value: Double) throws { if begin() { writer.write(value) } }
-  mutating func encode(_ value: Float) throws { if begin() { writer.write(value) } }
+  mutating func encode(_ value: Double) throws { if begin() { try writer.write(value) } }
+  mutating func encode(_ value: Float) throws { if begin() { try writer.write(value) } }
   mutating func encode(_ value: Int) throws { if begin() { writer.writeSigned(Int64(value)) } }
   mutating func encode(_ value: Int8) throws { if begin() { writer.writeSigned(Int64(value)) } }
   mutating func encode(_ value: Int16) throws { if begin() { writer.writeSigned(Int64(value)) } }
@@ -116,6 +124,14 @@ struct BinaryUnkeyedEncoder: UnkeyedEncodingContainer {
   mutating func encode(_ value: UInt16) throws { if begin() { writer.writeUnsigned(UInt64(value)) } }
   mutating func encode(_ value: UInt32) throws { if begin() { writer.writeUnsigned(UInt64(value)) } }
   mutating func encode(_ value: UInt64) throws { if begin() { writer.writeUnsigned(value) } }
+  mutating func encode(_ value: Int128) throws {
+    try writer.refuseWideUnlessJSON(value, codingPath: codingPath)
+    if begin() { writer.writeJSONNumber(value.description) }
+  }
+  mutating func encode(_ value: UInt128) throws {
+    try writer.refuseWideUnlessJSON(value, codingPath: codingPath)
+    if begin() { writer.writeJSONNumber(value.description) }
+  }
 
   mutating func encode<Value: Encodable>(_ value: Value) throws {
     guard begin() else { throw writer.recordedFailure }
@@ -148,8 +164,8 @@ struct BinarySingleValueEncoder: SingleValueEncodingContainer {
   mutating func encodeNil() throws { if writer.claimSingle(slot) { writer.writeNil() } }
   mutating func encode(_ value: Bool) throws { if writer.claimSingle(slot) { writer.write(value) } }
   mutating func encode(_ value: String) throws { if writer.claimSingle(slot) { writer.write(value) } }
-  mutating func encode(_ value: Double) throws { if writer.claimSingle(slot) { writer.write(value) } }
-  mutating func encode(_ value: Float) throws { if writer.claimSingle(slot) { writer.write(value) } }
+  mutating func encode(_ value: Double) throws { if writer.claimSingle(slot) { try writer.write(value) } }
+  mutating func encode(_ value: Float) throws { if writer.claimSingle(slot) { try writer.write(value) } }
   mutating func encode(_ value: Int) throws { if writer.claimSingle(slot) { writer.writeSigned(Int64(value)) } }
   mutating func encode(_ value: Int8) throws { if writer.claimSingle(slot) { writer.writeSigned(Int64(value)) } }
   mutating func encode(_ value: Int16) throws { if writer.claimSingle(slot) { writer.writeSigned(Int64(value)) } }
@@ -164,6 +180,14 @@ struct BinarySingleValueEncoder: SingleValueEncodingContainer {
     if writer.claimSingle(slot) { writer.writeUnsigned(UInt64(value)) }
   }
   mutating func encode(_ value: UInt64) throws { if writer.claimSingle(slot) { writer.writeUnsigned(value) } }
+  mutating func encode(_ value: Int128) throws {
+    try writer.refuseWideUnlessJSON(value, codingPath: codingPath)
+    if writer.claimSingle(slot) { writer.writeJSONNumber(value.description) }
+  }
+  mutating func encode(_ value: UInt128) throws {
+    try writer.refuseWideUnlessJSON(value, codingPath: codingPath)
+    if writer.claimSingle(slot) { writer.writeJSONNumber(value.description) }
+  }
 
   mutating func encode<Value: Encodable>(_ value: Value) throws {
     guard writer.claimSingle(slot) else { throw writer.recordedFailure }

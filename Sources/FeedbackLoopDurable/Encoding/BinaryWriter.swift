@@ -9,6 +9,12 @@ import Foundation
 /// `encode(to:)` returns. A write to a frame already closed cannot be put
 /// in its place; it is recorded as ``failure`` and thrown at the end
 /// (the `Encoder` calls that open containers cannot throw).
+///
+/// ``JSONDurableCodec`` uses it too, with `forJSON`: the document is then
+/// only a step on the way to JSON text (``JSONTranscoder``), never stored,
+/// and the writer writes the few types JSONEncoder treats in its own way as
+/// JSONEncoder does, and records as a ``failure`` what the transcoder could
+/// not write as JSONEncoder would (the codec then asks JSONEncoder).
 final class BinaryWriter {
   enum Kind {
     /// A place for exactly one value (the root, a key's or an element's
@@ -37,8 +43,15 @@ final class BinaryWriter {
   @exclusivity(unchecked) private var frames: [Frame] = []
   @exclusivity(unchecked) private var nextID = 0
   @exclusivity(unchecked) private(set) var failure: EncodingError?
+  /// True when the root value encoded nothing at all, which JSONEncoder
+  /// refuses (a nested one is `{}` in both).
+  @exclusivity(unchecked) private(set) var rootEncodedNothing = false
 
-  init() {
+  /// Whether the document is for ``JSONTranscoder`` rather than stored.
+  let forJSON: Bool
+
+  init(forJSON: Bool = false) {
+    self.forJSON = forJSON
     bytes.reserveCapacity(64)
     frames.reserveCapacity(8)
   }
@@ -76,6 +89,7 @@ final class BinaryWriter {
       case .keyed, .unkeyed: bytes.append(BinaryTag.end.rawValue)
       case .slot:
         if bytes.count == frame.start {
+          if frames.isEmpty { rootEncodedNothing = true }
           bytes.append(BinaryTag.keyed.rawValue)
           bytes.append(BinaryTag.end.rawValue)
         }
@@ -183,9 +197,27 @@ final class BinaryWriter {
     } else if Value.self == Bool.self {
       write(value as! Bool)
     } else if Value.self == Double.self {
-      write(value as! Double)
+      try write(value as! Double)
     } else if Value.self == Data.self {
       write(value as! Data)
+    } else if forJSON {
+      return encodeKnownToJSON(value)
+    } else {
+      return false
+    }
+    return true
+  }
+
+  /// The types JSONEncoder writes in its own way rather than through their
+  /// `encode(to:)`: a URL as its `absoluteString`, a `Decimal` as a number.
+  /// (JSONEncoder's casts also match an optional of them; an optional's
+  /// `encode(to:)` comes back here with the unwrapped value, to the same
+  /// text.)
+  private func encodeKnownToJSON<Value: Encodable>(_ value: Value) -> Bool {
+    if Value.self == URL.self {
+      write((value as! URL).absoluteString)
+    } else if Value.self == Decimal.self {
+      writeJSONNumber((value as! Decimal).description)
     } else {
       return false
     }
@@ -208,12 +240,14 @@ final class BinaryWriter {
     writeVarint(value)
   }
 
-  func write(_ value: Double) {
+  func write(_ value: Double) throws {
+    if forJSON, !value.isFinite { throw nonFinite(value) }
     bytes.append(BinaryTag.double.rawValue)
     withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
   }
 
-  func write(_ value: Float) {
+  func write(_ value: Float) throws {
+    if forJSON, !value.isFinite { throw nonFinite(value) }
     bytes.append(BinaryTag.float.rawValue)
     withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
   }
@@ -234,6 +268,39 @@ final class BinaryWriter {
   }
 
   func writeKey(_ key: some CodingKey) { write(key.stringValue) }
+
+  /// Before a 128-bit integer: the binary format has no tag for one, so it
+  /// refuses it as the standard library's default for an `Encoder` that
+  /// does not implement these calls does (before writing anything); JSON
+  /// writes it as JSONEncoder does, a number.
+  func refuseWideUnlessJSON<Wide: FixedWidthInteger>(
+    _ value: Wide, codingPath: @autoclosure () -> [any CodingKey]
+  ) throws {
+    guard forJSON else {
+      throw EncodingError.invalidValue(
+        value,
+        EncodingError.Context(
+          codingPath: codingPath(), debugDescription: "Encoder has not implemented support for \(Wide.self)"))
+    }
+  }
+
+  /// A number's JSON text, as JSONEncoder writes it.
+  func writeJSONNumber(_ text: String) {
+    bytes.append(JSONTranscoder.numberTag)
+    var text = text
+    text.withUTF8 { utf8 in
+      writeVarint(UInt64(utf8.count))
+      bytes.append(contentsOf: utf8)
+    }
+  }
+
+  /// JSON has no NaN nor infinity and JSONEncoder throws for one; the
+  /// codec asks JSONEncoder, for its error exactly (or for what the type
+  /// writes instead, if it catches this one).
+  private func nonFinite(_ value: some BinaryFloatingPoint) -> EncodingError {
+    fail("Unable to encode \(type(of: value)).\(value) directly in JSON.")
+    return recordedFailure
+  }
 
   private func writeVarint(_ value: UInt64) {
     var rest = value

@@ -32,27 +32,68 @@ public protocol DurableCodec: Sendable {
   func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value
 }
 
-/// The default ``DurableCodec``: Foundation's JSON, keys sorted so that the
-/// same value always gives the same bytes.
+/// The default ``DurableCodec``: JSON, keys sorted so that the same value
+/// always gives the same bytes: exactly the bytes of Foundation's
+/// `JSONEncoder` with `.sortedKeys` and its default strategies, written
+/// faster (BENCHMARKS.md, D1-encode). Decoding is `JSONDecoder`'s.
 ///
 /// ```swift
 /// let cart = try await DurableSystem.restore(
 ///   id: "cart-42", writer: writer, initial: Cart(), reduce: Cart.reduce,
 ///   codec: JSONDurableCodec())
 /// ```
+///
+/// ## Why it does not call JSONEncoder
+///
+/// The writer encodes each event before the transaction that stores it, so
+/// the encoding adds to every commit, and JSONEncoder's was most of the
+/// writer's cost for a small event (about 7.8 µs, in boxed values, generic
+/// metadata look-ups and reference counting: BENCHMARKS.md, D1-encode).
+/// This codec writes the value with ``BinaryDurableCodec``'s writer (bytes
+/// straight into one buffer), then turns that document into JSON text in
+/// one pass over its bytes, by JSONEncoder's rules: members sorted by the
+/// UTF-8 bytes of their keys (`"B"` before `"a"`, `"a10"` before `"a9"`),
+/// `/` written `\/`, a `Double` as `1` rather than `1.0`, `Data` in
+/// base64, a `Date` as its seconds since 2001, a `URL` as its
+/// `absoluteString`, a `Decimal` as a number. The journals it writes are
+/// the ones it wrote before, byte for byte, and tools that read JSON
+/// journals read them as before.
+///
+/// A value this path cannot write exactly as JSONEncoder would is encoded
+/// by JSONEncoder itself, so its `encode(to:)` runs twice: a type that
+/// writes to a container after a later sibling of it was written (the
+/// types `Codable` synthesizes never do), one that writes a key twice in a
+/// container (JSONEncoder keeps the last value), keys that are equal as
+/// `String`s but not in bytes, NaN or an infinity (JSONEncoder's
+/// `EncodingError.invalidValue`, with its coding path, is thrown), a
+/// top-level value that encodes nothing, nesting 512 deep. An error that a
+/// value's own `encode(to:)` throws is thrown as it is, the value encoded
+/// once. Only `userInfo` is not passed on: it is empty, as this codec's
+/// JSONEncoder's was.
 public struct JSONDurableCodec: DurableCodec {
   public init() {}
 
   public func encode(_ value: some Encodable) throws -> Data {
-    try Self.encoder.encode(value)
+    // A writer per call: calls come from several threads at once.
+    let writer = BinaryWriter(forJSON: true)
+    do {
+      try writer.encodeRoot(value)
+    } catch {
+      // Thrown by the value itself, not for the writer's sake: as JSONEncoder would.
+      guard writer.failure != nil else { throw error }
+      return try Self.foundationEncoder.encode(value)
+    }
+    guard !writer.rootEncodedNothing, let json = JSONTranscoder.json(from: writer.bytes) else {
+      return try Self.foundationEncoder.encode(value)
+    }
+    return json
   }
 
-  /// One encoder for every call, from every thread (the writer encodes a
-  /// large batch on several): `JSONEncoder` is `Sendable`, reads its options
-  /// under a lock of its own and encodes each value into state of its own.
-  /// Made once rather than per event, which cost each event its allocation
-  /// and its options' set-up.
-  private static let encoder: JSONEncoder = {
+  /// JSONEncoder, for the values the fast path cannot write exactly as it
+  /// does; one for every call, from every thread: `JSONEncoder` is
+  /// `Sendable`, reads its options under a lock of its own and encodes each
+  /// value into state of its own.
+  private static let foundationEncoder: JSONEncoder = {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     return encoder
