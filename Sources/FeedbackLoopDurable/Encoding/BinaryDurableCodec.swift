@@ -21,7 +21,11 @@ import Foundation
 /// that stores it, so the encoding adds to every commit. Foundation's JSON
 /// encoder builds a tree of boxed values and looks up generic metadata at
 /// each level; this codec writes bytes straight into one buffer, one tag
-/// byte before each value, in the order `Codable` hands them over. It stays
+/// byte before each value, in the order `Codable` hands them over.
+/// ``JSONDurableCodec`` now writes with the same writer, then turns its
+/// bytes into JSONEncoder's text (keys sorted, numbers printed, `Data` in
+/// base64) in a second pass: that pass, and JSON's larger numbers and
+/// `Data`, are what this codec saves (BENCHMARKS.md, D1-encode). It stays
 /// self-describing, as JSON is, because a restore relies on it: it reads
 /// an envelope's `version` alone before its `value`, and a migration reads
 /// a value with the type of an older version, so a reader must find a key
