@@ -2,9 +2,11 @@ import FeedbackLoopDurable
 import Foundation
 
 /// D1-encode, a reference for D1 and D4: what the writer's encoding of one
-/// event costs, as the durable system does it (`JSONDurableCodec`, a new
-/// `JSONEncoder` per value, through `DurableEnvelope`), with one
-/// `JSONEncoder` reused, and with `BinaryDurableCodec`, in ns per event.
+/// event costs, as the durable system does it (`JSONDurableCodec`, through
+/// `DurableEnvelope`: the binary writer and a transcoder to JSONEncoder's
+/// bytes since branch `s14-json`), with one `JSONEncoder` reused (what
+/// `JSONDurableCodec` was; the two must write the same bytes), and with
+/// `BinaryDurableCodec`, in ns per event.
 enum EncodingCost {
   static let eventCount = 100_000
 
