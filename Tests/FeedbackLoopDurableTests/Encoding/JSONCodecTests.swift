@@ -367,9 +367,9 @@ struct JSONCodecTests {
   @Test("numbers: doubles and floats as JSONEncoder prints them, integers at their limits")
   func numbers() throws {
     let doubles: [Double] = [
-      0, -0.0, 1, -1, 0.1, 0.5, 1.5, 100, 1e-5, 1e-4, 1e15, 1e16, 1e17, 123_456_789_012_345_680, 5e-324,
+      0, -0.0, 1, -1, 0.1, 0.5, 1.5, 100, 1e-5, 1e-4, 1e15, 1e16, 1e17, 123_456_789_012_345_680, .leastNonzeroMagnitude,
       .leastNormalMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1.5e300, 2.5e-300, .pi, 1.0 / 3.0,
-      4_294_967_296, 9_007_199_254_740_993,
+      4_294_967_296, 9_007_199_254_740_992, 9_007_199_254_740_994,
     ]
     let floats: [Float] = [
       0, -0.0, 1, 0.1, 1e-5, 3.4e38, 16_777_216, .leastNonzeroMagnitude, .greatestFiniteMagnitude, .pi, 1.0 / 3.0,
