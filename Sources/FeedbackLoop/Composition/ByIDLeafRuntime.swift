@@ -380,9 +380,11 @@ final class ByIDLeafRuntime<
 }
 
 /// How a by-id runtime keys its table of effects: by child, or by child and
-/// request. Static, so that the runtime's calls are specialized with it.
+/// request. Static, so that the runtime's calls are specialized with it;
+/// its metatype is sendable because the feedback's `@Sendable` closures
+/// capture it.
 @usableFromInline
-protocol ByIDKeying {
+protocol ByIDKeying: SendableMetatype {
   associatedtype ID: Hashable & Sendable
   associatedtype Key: Hashable & Sendable
   /// The key of child `id`'s one effect.
