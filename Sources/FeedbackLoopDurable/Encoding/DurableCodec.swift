@@ -33,9 +33,10 @@ public protocol DurableCodec: Sendable {
 }
 
 /// The default ``DurableCodec``: JSON, keys sorted so that the same value
-/// always gives the same bytes: exactly the bytes of Foundation's
-/// `JSONEncoder` with `.sortedKeys` and its default strategies, written
-/// faster (BENCHMARKS.md, D1-encode). Decoding is `JSONDecoder`'s.
+/// always gives the same bytes, on every platform: on Linux exactly the
+/// bytes of Foundation's `JSONEncoder` with `.sortedKeys` and its default
+/// strategies, written faster (BENCHMARKS.md, D1-encode). Decoding is
+/// `JSONDecoder`'s.
 ///
 /// ```swift
 /// let cart = try await DurableSystem.restore(
@@ -55,9 +56,13 @@ public protocol DurableCodec: Sendable {
 /// UTF-8 bytes of their keys (`"B"` before `"a"`, `"a10"` before `"a9"`),
 /// `/` written `\/`, a `Double` as `1` rather than `1.0`, `Data` in
 /// base64, a `Date` as its seconds since 2001, a `URL` as its
-/// `absoluteString`, a `Decimal` as a number. The journals it writes are
-/// the ones it wrote before, byte for byte, and tools that read JSON
-/// journals read them as before.
+/// `absoluteString`, a `Decimal` as a number. On Linux the journals it
+/// writes are the ones it wrote before, byte for byte. Apple's Foundation
+/// sorts keys with a locale's numeric comparison instead, so on Apple
+/// platforms the bytes can differ from JSONEncoder's there (an object
+/// whose keys differ in case or in digits lists them in another order);
+/// they decode to the same values, and tools that read JSON journals read
+/// them as before.
 ///
 /// A value this path cannot write exactly as JSONEncoder would is encoded
 /// by JSONEncoder itself, so its `encode(to:)` runs twice: a type that

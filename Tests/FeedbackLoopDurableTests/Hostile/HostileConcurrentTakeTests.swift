@@ -607,7 +607,7 @@ struct HostileConcurrentTakeTests {
   }
 
   @Test(
-    "the shared JSONEncoder, from 8 threads at once, gives a fresh sorted-keys encoder's bytes; the binary codec its own"
+    "the JSON codec, from 8 threads at once, gives a fresh sorted-keys JSONEncoder's bytes; the binary codec its own"
   )
   func codecsFromManyThreads() throws {
     let threads = 8
@@ -630,9 +630,9 @@ struct HostileConcurrentTakeTests {
       for (index, sample) in samples[seed].enumerated() {
         let envelope = DurableEnvelope(version: seed, value: sample)
         do {
-          let shared = try json.encode(envelope)
+          let written = try json.encode(envelope)
           let own = try binary.encode(envelope)
-          if shared != expected[seed][index].json { mismatches.withLock { $0.append("json \(seed)/\(index)") } }
+          if written != expected[seed][index].json { mismatches.withLock { $0.append("json \(seed)/\(index)") } }
           if own != expected[seed][index].binary { mismatches.withLock { $0.append("binary \(seed)/\(index)") } }
           let decoded = try binary.decode(DurableEnvelope<Sample>.self, from: own).value
           if decoded != sample { mismatches.withLock { $0.append("binary round trip \(seed)/\(index)") } }
