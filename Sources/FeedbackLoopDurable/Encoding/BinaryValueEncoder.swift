@@ -64,8 +64,15 @@ struct BinaryKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func encode<Value: Encodable>(_ value: Value, forKey key: Key) throws {
-    guard begin(key) else { throw writer.recordedFailure }
-    try writer.encodeValue(value, key: key)
+    guard writer.activate(id) else { throw writer.recordedFailure }
+    let mark = writer.mark
+    writer.writeKey(key)
+    do {
+      try writer.encodeValue(value, key: key)
+    } catch {
+      writer.rollBack(to: mark, in: id)
+      throw error
+    }
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
@@ -134,8 +141,15 @@ struct BinaryUnkeyedEncoder: UnkeyedEncodingContainer {
   }
 
   mutating func encode<Value: Encodable>(_ value: Value) throws {
-    guard begin() else { throw writer.recordedFailure }
-    try writer.encodeValue(value, key: BinaryIndexKey(count - 1))
+    guard writer.activate(id) else { throw writer.recordedFailure }
+    let mark = writer.mark
+    do {
+      try writer.encodeValue(value, key: BinaryIndexKey(count))
+      count += 1
+    } catch {
+      writer.rollBack(to: mark, in: id)
+      throw error
+    }
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(

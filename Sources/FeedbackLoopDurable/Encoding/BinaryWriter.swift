@@ -103,6 +103,30 @@ final class BinaryWriter {
     close(above: index - 1)
   }
 
+  /// How far the writer is: its bytes and its open frames.
+  struct Mark {
+    let bytes: Int
+    let frames: Int
+  }
+
+  var mark: Mark { Mark(bytes: bytes.count, frames: frames.count) }
+
+  /// Forgets a container's member or element whose value threw, written
+  /// since `mark` while container `id` was the innermost frame: a caller
+  /// that catches the error (`try? container.encode(value, forKey: key)`,
+  /// a common way to skip what cannot be encoded) then finds nothing
+  /// stored for it, as JSONEncoder stores nothing, rather than its key and
+  /// the value's first half. Only if the container is still open where it
+  /// was; a value that wrote to an outer container meanwhile (and closed
+  /// this one) is left as it is, its error recorded or thrown.
+  func rollBack(to mark: Mark, in id: Int) {
+    guard frames.count >= mark.frames, mark.frames > 0, frames[mark.frames - 1].id == id,
+      bytes.count >= mark.bytes
+    else { return }
+    frames.removeSubrange(mark.frames...)
+    bytes.removeSubrange(mark.bytes...)
+  }
+
   /// The failure recorded, to throw from a container's write.
   var recordedFailure: EncodingError {
     failure ?? .invalidValue((), EncodingError.Context(codingPath: [], debugDescription: "the encoding failed"))
