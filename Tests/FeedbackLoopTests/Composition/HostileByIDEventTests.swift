@@ -584,6 +584,65 @@ import Testing
     }
   }
 
+  struct Hosts: Sendable, Equatable {
+    var padding = "the children are not at offset 0"
+    var items: TrackedDictionary<Int, ByIDEventAndRequestsTests.Host> = [:]
+    var computedItems: TrackedDictionary<Int, ByIDEventAndRequestsTests.Host> {
+      get { items }
+      set { items = newValue }
+    }
+  }
+
+  @Test(
+    "an event feedback inside an optional of a child by id, the optional and children coming and going: as the recipe")
+  func insideAnOptionalOfAChildAgainstTheRecipe() {
+    typealias HostsEvent = ByIDEventAndRequestsTests.HostsEvent
+    let script: [HostsEvent] = [
+      .add(1), .item(1, .sub(.set(3))), .item(1, .open), .item(1, .sub(.set(3))), .add(2), .item(2, .open),
+      .item(2, .sub(.set(5))), .item(1, .close), .item(1, .sub(.set(7))), .item(1, .open), .item(1, .sub(.set(2))),
+      .item(2, .open),  // a fresh optional, while 2's effect runs
+      .item(2, .sub(.set(-1))), .add(2),  // 2 replaced by a host without its optional
+      .item(2, .sub(.set(9))), .item(1, .sub(.set(11))),
+    ]
+    for monitored in [true, false] {
+      var runs: [([String], [String], [String], Hosts)] = []
+      for computed in [false, true] {
+        let harness = Harness()
+        let gate = Gate()
+        let seen = Log<String>()
+        let activity = ActivityLog<Hosts, HostsEvent>()
+        let own = Reducer<Hosts, HostsEvent> { state, event in
+          if case .add(let id) = event { state.items[id] = ByIDEventAndRequestsTests.Host(id: id) }
+        }
+        let host = ByIDEventAndRequestsTests.host(gate: gate, seen: seen)
+        let system = System(
+          initial: Hosts(),
+          feature: .combine(
+            name: "hosts", Feature(name: "hosts", reducer: own),
+            computed
+              ? host.lifted(children: \Hosts.computedItems, event: ByIDEventAndRequestsTests.ToHost()).feature
+              : host.lifted(children: \Hosts.items, event: ByIDEventAndRequestsTests.ToHost()).feature),
+          environment: harness.environment, monitor: monitored ? activity.monitor : nil)
+        for event in script {
+          system.send(event)
+          harness.settle()
+        }
+        gate.open()
+        harness.settle()
+        runs.append(
+          (
+            activity.started.compactMap(\.trigger), activity.cancelled.compactMap(\.trigger).sorted(), seen.entries,
+            system.state
+          ))
+        system.stop()
+      }
+      #expect(runs[0].0 == runs[1].0, "monitored \(monitored)")
+      #expect(runs[0].1 == runs[1].1, "monitored \(monitored)")
+      #expect(runs[0].2 == runs[1].2, "monitored \(monitored)")
+      #expect(runs[0].3 == runs[1].3, "monitored \(monitored)")
+    }
+  }
+
   @Test(
     "G2 sends from many threads, each to its own children, adding, re-adding and removing them: each child's feedback sees exactly its events, in order"
   )
