@@ -73,8 +73,21 @@ public protocol DurableCodec: Sendable {
 /// `EncodingError.invalidValue`, with its coding path, is thrown), a
 /// top-level value that encodes nothing, nesting 512 deep. An error that a
 /// value's own `encode(to:)` throws is thrown as it is, the value encoded
-/// once. Only `userInfo` is not passed on: it is empty, as this codec's
-/// JSONEncoder's was.
+/// once, and a member or element whose value threw, which the caller
+/// caught (`try? container.encode(value, forKey: key)`), is left out, as
+/// JSONEncoder leaves it out. Only `userInfo` is not passed on: it is
+/// empty, as this codec's JSONEncoder's was.
+///
+/// What a type sees while it encodes itself differs from JSONEncoder in
+/// corners no synthesized `Codable` reaches (HostileJSONCodecTests keeps
+/// each as a disabled test): the `codingPath` below a nested container
+/// includes that container's key (JSONEncoder's leaves it out), so an
+/// error a type builds from `encoder.codingPath` there has the longer
+/// path; an unkeyed container asked for twice, or copied, counts its own
+/// elements (`count`); a container's `codingPath` read after it was closed
+/// is its parent's; a super encoder kept past its parent's next write
+/// writes at once rather than when released; and in the fallback above, the
+/// second run's outcome is the one returned.
 public struct JSONDurableCodec: DurableCodec {
   public init() {}
 
