@@ -9,10 +9,11 @@
 /// predictor holds (about 30 here), and every return past it mispredicts. A
 /// scoped store's send cost about 15 ns more for each level after the
 /// first, ten levels 2.6 to 2.8 times a root store's send (BENCHMARKS.md,
-/// "Scoped stores' depth"). So a scoped store's `send` leaves the root's
-/// event at the root (`park`), and sends it to the system only once the
-/// levels have returned (`deliverParked`), from the frame of the store's
-/// own `send`.
+/// "W12scoped: a scoped store's send no longer nests the loop under its
+/// levels"). So the `send` of a store scoped two or more levels deep
+/// leaves the root's event at the root (`park`), and sends it to the
+/// system only once the levels have returned (`deliverParked`), from the
+/// frame of the store's own `send`.
 ///
 /// Nothing runs between the two but returns: the mapping closures have all
 /// run when the root's event is parked. A mapping that itself sends through
