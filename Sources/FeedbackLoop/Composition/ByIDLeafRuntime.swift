@@ -423,7 +423,7 @@ enum ByChildRequest<ID: Hashable & Sendable>: ByIDKeying {
 /// by the child's id and the request's serial; described by the request.
 @usableFromInline
 struct ChildRequestKey<ID: Hashable & Sendable>: Hashable, @unchecked Sendable, CustomStringConvertible {
-  // Unchecked: `trigger` is an immutable box (`RequestEffectBox`) of a
+  // Unchecked: `trigger` is an immutable box (`DescribedEffectBox`) of a
   // `Sendable` effect and request, read only to describe the key.
   @usableFromInline let id: ID
   @usableFromInline let serial: UInt64

@@ -58,35 +58,20 @@ class EffectBox<Event: Sendable>: EffectTrigger {
   }
 }
 
-/// The effect of a query, described by the query.
+/// An effect described by what started it: a query, an event, a request
+/// (the by-id table's key describes itself as `id: request`).
 @usableFromInline
-final class QueryEffectBox<Event: Sendable, Query: Sendable>: EffectBox<Event> {
-  @usableFromInline let query: Query
+final class DescribedEffectBox<Event: Sendable, Trigger: Sendable>: EffectBox<Event> {
+  @usableFromInline let trigger: Trigger
 
   @inlinable
-  init(_ effect: Effect<Event>, query: Query) {
-    self.query = query
+  init(_ effect: Effect<Event>, trigger: Trigger) {
+    self.trigger = trigger
     super.init(effect)
   }
 
   @usableFromInline
-  override var because: String { "\(query)" }
-}
-
-/// The effect of one request of a requests feedback, described by the
-/// request (the by-id table's key describes itself as `id: request`).
-@usableFromInline
-final class RequestEffectBox<Event: Sendable, Request: Sendable>: EffectBox<Event> {
-  @usableFromInline let request: Request
-
-  @inlinable
-  init(_ effect: Effect<Event>, request: Request) {
-    self.request = request
-    super.init(effect)
-  }
-
-  @usableFromInline
-  override var because: String { "\(request)" }
+  override var because: String { "\(trigger)" }
 }
 
 /// What one child's feedback remembers between its states (a query
@@ -245,7 +230,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
         // A query's effect that does nothing is not described either:
         // the runtimes consult `because` only for an effect that runs.
         if effect.isNone { return .restartDoingNothing }
-        return .restart(QueryEffectBox(effect, query: current))
+        return .restart(DescribedEffectBox(effect, trigger: current))
       },
       makeMemory: { QueryMemory<Query>() },
       strategy: strategy, offset: 0, presence: [],
@@ -269,7 +254,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
         let value = state.assumingMemoryBound(to: State.self).pointee
         guard predicate(value) else { return cancelsWhenFalse ? .cancel : .keep }
         // Described by the state, as a query's effect is by its query.
-        return .restart(QueryEffectBox(effects(value), query: value))
+        return .restart(DescribedEffectBox(effects(value), trigger: value))
       },
       makeMemory: { LeafMemory() },
       strategy: strategy, offset: 0, presence: [],
@@ -294,7 +279,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
         let effect = effects(event, state.assumingMemoryBound(to: State.self).pointee)
         if effect.isNone { return .keep }
         // Described by the event, as the core's event feedback describes it.
-        return .restart(QueryEffectBox(effect, query: event))
+        return .restart(DescribedEffectBox(effect, trigger: event))
       },
       presenceOnly: true)
   }
@@ -323,7 +308,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
         for request in current.subtracting(previous) {
           memory.nextSerial &+= 1
           memory.serials[request] = memory.nextSerial
-          memory.starts.append((memory.nextSerial, RequestEffectBox(effects(request), request: request)))
+          memory.starts.append((memory.nextSerial, DescribedEffectBox(effects(request), trigger: request)))
         }
         return .requestsChanged
       },
