@@ -61,7 +61,7 @@ struct ByIDRecipe<
         onChild(id, child)
       }
       func inAppearanceOrder(_ ids: [ID: UInt64]) -> [ID] { ids.sorted { $0.value < $1.value }.map(\.key) }
-      runtime.onEachState { parent in
+      runtime.onEachState { parent, _ in
         guard let current = children(parent) else {
           // The children's container itself went (an optional parent):
           // every child went with it.

@@ -92,22 +92,20 @@ struct ByIDLeafPath<State: Sendable, Event: Sendable, ID: Hashable & Sendable, C
         presence: path.leafPresence, effect: path.effect, presenceOnly: path.presenceOnly)
       let runner = Unmanaged.passUnretained(runtime)
       let (offset, presence) = (path.childrenOffset, path.childrenPresence)
-      runtime.onEachState { state in
+      runtime.onEachState { _, stored in
         // The offsets are stored properties' (`MemoryLayout.offset(of:)`
         // gave them) and each optional is checked before the path goes
         // into it, so the sum is the children, inside `state`, for the
-        // closure's duration.
-        withUnsafePointer(to: state) { pointer in
-          let base = UnsafeRawPointer(pointer)
-          for check in presence where !check.isPresent(base + check.offset) {
-            // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
-            runner._withUnsafeGuaranteedRef { $0.onChildrenGone() }
-            return
-          }
-          let children = (base + offset).assumingMemoryBound(to: TrackedDictionary<ID, Child>.self)
+        // call's duration.
+        let base = UnsafeRawPointer(stored)
+        for check in presence where !check.isPresent(base + check.offset) {
           // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
-          runner._withUnsafeGuaranteedRef { if !$0.sawChildren(children) { $0.onChildren(children) } }
+          runner._withUnsafeGuaranteedRef { $0.onChildrenGone() }
+          return
         }
+        let children = (base + offset).assumingMemoryBound(to: TrackedDictionary<ID, Child>.self)
+        // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
+        runner._withUnsafeGuaranteedRef { if !$0.sawChildren(children) { $0.onChildren(children) } }
       }
       if let eventLogic = path.eventLogic {
         let extract = path.extract

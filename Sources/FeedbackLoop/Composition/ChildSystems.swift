@@ -165,7 +165,7 @@ final class ChildSystemsRuntime<
     self.outcome = outcome
     super.init(id: id, core: core)
     // `unowned(unsafe) self`: the system keeps this handler and the runtime until it stops; none runs after.
-    onEachState { [unowned(unsafe) self] state in self.reconcile(requests(state)) }
+    onEachState { [unowned(unsafe) self] state, _ in self.reconcile(requests(state)) }
     let monitor = core.monitor
     let logger = core.environment.logger
     onEachEvent { event, _ in

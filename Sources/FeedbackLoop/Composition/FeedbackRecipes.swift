@@ -91,7 +91,7 @@ struct PredicateRecipe<State: Sendable, Event: Sendable>: FeedbackRecipe {
     return Feedback(name: name, kind: "predicate", fileID: #fileID, line: #line) { id, core in
       let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
       let runner = runtime.unretained
-      runtime.onEachState { state in
+      runtime.onEachState { state, _ in
         switch evaluate(state) {
         // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         case .absent: runner._withUnsafeGuaranteedRef { $0.cancelAll() }
@@ -155,7 +155,7 @@ struct EventRecipe<State: Sendable, Event: Sendable>: FeedbackRecipe {
         // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         runner._withUnsafeGuaranteedRef { $0.trigger(effect, because: because) }
       }
-      runtime.onEachState { state in
+      runtime.onEachState { state, _ in
         // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         if !isPresent(state) { runner._withUnsafeGuaranteedRef { $0.cancelAll() } }
       }

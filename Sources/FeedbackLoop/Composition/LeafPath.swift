@@ -277,10 +277,10 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
       let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
       let runner = runtime.unretained
       let memory = makeMemory()
-      runtime.onEachState { state in
-        // The pointer lives for the closure only; the path's offsets are
-        // stored properties' (`locate`), so they stay inside `state`.
-        let step = withUnsafePointer(to: state) { logic(path.locate(UnsafeRawPointer($0)), memory) }
+      runtime.onEachState { _, stored in
+        // The pointer lives for the call only; the path's offsets are
+        // stored properties' (`locate`), so they stay inside the state.
+        let step = logic(path.locate(UnsafeRawPointer(stored)), memory)
         switch step {
         case .keep, .requestsChanged: return
         // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
@@ -347,16 +347,14 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
         effect: childEffect, presenceOnly: presenceOnly)
       let runner = Unmanaged.passUnretained(runtime)
       if let offset {
-        runtime.onEachState { parent in
+        runtime.onEachState { _, stored in
           // `offset` is the stored property's (`MemoryLayout.offset(of:)`
-          // gave it), so the sum is the children, inside `parent`, for the
-          // closure's duration.
-          withUnsafePointer(to: parent) { pointer in
-            let children = UnsafeRawPointer(pointer).advanced(by: offset)
-              .assumingMemoryBound(to: TrackedDictionary<ID, State>.self)
-            // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
-            runner._withUnsafeGuaranteedRef { $0.onChildren(children) }
-          }
+          // gave it), so the sum is the children, inside the state, for the
+          // call's duration.
+          let children = UnsafeRawPointer(stored).advanced(by: offset)
+            .assumingMemoryBound(to: TrackedDictionary<ID, State>.self)
+          // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
+          runner._withUnsafeGuaranteedRef { $0.onChildren(children) }
         }
         if let eventLogic {
           runtime.onEachEvent { event, parent in
@@ -376,7 +374,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
           }
         }
       } else {
-        runtime.onEachState { parent in
+        runtime.onEachState { parent, _ in
           // The pointer lives for the closure only, as `receive` reads it.
           withUnsafePointer(to: parent[keyPath: children]) { pointer in
             // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.

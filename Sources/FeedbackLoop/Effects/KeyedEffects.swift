@@ -190,7 +190,7 @@ extension KeyedRuntime where Key == Value {
     let runtime = KeyedRuntime(id: id, core: core)
     let table = runtime.table
     let last = Memory(Set<Key>())
-    runtime.onEachState { state in
+    runtime.onEachState { state, _ in
       let current = requests(state)
       // Equal sets (in particular the same storage, O(1)) change nothing.
       guard current != last.value else { return }
@@ -217,7 +217,7 @@ extension KeyedRuntime where Value: Equatable {
     let runtime = KeyedRuntime(id: id, core: core)
     let table = runtime.table
     let last = Memory([Key: Value]())
-    runtime.onEachState { state in
+    runtime.onEachState { state, _ in
       let current = requests(state)
       guard current != last.value else { return }
       for key in last.value.keys where current[key] == nil { table.cancel(key) }

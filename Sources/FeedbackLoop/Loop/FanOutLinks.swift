@@ -19,14 +19,31 @@ final class StateLink<State>: Linked {
   // `next` is unchecked for exclusivity, like the loop's own fields: only
   // the owning thread touches it, and a dynamic check per handler per state
   // cost more than the handlers of the hundred-feedbacks benchmark.
-  @usableFromInline let call: (State) -> Void
+  @usableFromInline let call: StateHandler<State>
   @exclusivity(unchecked) @usableFromInline var next: Unmanaged<StateLink>?
 
   @usableFromInline
-  init(_ call: @escaping (State) -> Void) {
+  init(_ call: @escaping StateHandler<State>) {
     self.call = call
   }
 }
+
+/// A feedback's per-state handler: the state, and where the system stores
+/// it, valid for the call only.
+///
+/// A handler that reads parts of the state at known offsets (a lifted
+/// feedback's path, `LeafPath` and `ByIDPath`) reads them through `stored`:
+/// `withUnsafePointer(to: state)` copies the whole value to the stack
+/// first, and a 170-byte state copied by each such handler of each event
+/// was a sixth of the mixed-levels benchmark (W7bmix-10). Nothing writes
+/// the storage while the handlers run: only the loop's thread writes it, in
+/// the reducer, between two passes. One closure with both, rather than two
+/// kinds of handler: a link that chose between two closures cost a retain
+/// and a release of the chosen one per call (the children benchmark W7single
+/// went from 44 to 54 ns), and a second closure field would make the link a
+/// larger allocation (the idle-systems benchmark).
+@usableFromInline
+typealias StateHandler<State> = (_ state: State, _ stored: UnsafePointer<State>) -> Void
 
 /// A feedback's per-event handler, linked to the next one; see ``StateLink``.
 @usableFromInline

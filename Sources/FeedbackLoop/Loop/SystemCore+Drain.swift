@@ -260,7 +260,7 @@ extension SystemCore {
     // is free.
     guard _isPOD(State.self) else { return fanOutLendingState(event) }
     let current = state
-    fanOut(event, current)
+    fanOut(event, current, in: stateStorage)
   }
 
   /// Reduces in place; returns `false`, reducing nothing, if the system
@@ -351,8 +351,11 @@ extension SystemCore {
   /// stopped. Ending the pass at whichever observer that stop happened to
   /// reach let a state sequence, or a UI store, end without the system's
   /// last state, depending on timing (an effect that stops its system).
+  ///
+  /// `storage` is where `current` is stored, for the handlers that read
+  /// the state in place (``StateHandler``).
   @inlinable @inline(__always)
-  func fanOut(_ event: Event, _ current: State) {
+  func fanOut(_ event: Event, _ current: State, in storage: UnsafePointer<State>) {
     // Each chain retains its links, and only this thread, which owns the
     // loop, unlinks or releases one (an observer's removal is an item of
     // this queue, handled after the pass; the chains go at the teardown, at
@@ -365,7 +368,7 @@ extension SystemCore {
     while let link = stateLink {
       if isStopping { break }
       stateLink = link._withUnsafeGuaranteedRef {
-        $0.call(current)
+        $0.call(current, storage)
         return $0.next
       }
     }
@@ -387,7 +390,7 @@ extension SystemCore {
     }
   }
 
-  /// ``fanOut(_:_:)`` with the state as it is in its storage, lent without
+  /// ``fanOut(_:_:in:)`` with the state as it is in its storage, lent without
   /// a copy: no retain and no release of what the state holds (a child
   /// collection's storage, the children-by-id benchmark in BENCHMARKS.md).
   ///
@@ -415,7 +418,7 @@ extension SystemCore {
       UnsafeMutableRawPointer(slot).copyMemory(
         from: UnsafeRawPointer(stateStorage), byteCount: MemoryLayout<State>.size)
       let lent = slot.move()
-      fanOut(event, lent)
+      fanOut(event, lent, in: stateStorage)
       // Back into the temporary, which is not deinitialized: the bits were
       // the storage's, and it still owns them.
       slot.initialize(to: consume lent)
@@ -445,7 +448,7 @@ extension SystemCore {
     while let link = stateLink {
       if isStopping { return }
       let current = link.takeUnretainedValue()
-      current.call(initial)
+      withUnsafePointer(to: initial) { current.call(initial, $0) }
       stateLink = current.next
     }
     var observer = firstObserver

@@ -16,7 +16,7 @@ final class DerivingRuntime<State: Sendable, Event: Sendable, Derived: Sendable>
     self.effects = effects
     super.init(id: id, core: core, strategy: strategy)
     // `unowned(unsafe) self`: the system keeps this handler and the runtime until it stops; none runs after.
-    onEachState { [unowned(unsafe) self] state in self.continuation?.yield(state) }
+    onEachState { [unowned(unsafe) self] state, _ in self.continuation?.yield(state) }
   }
 
   override func start() {

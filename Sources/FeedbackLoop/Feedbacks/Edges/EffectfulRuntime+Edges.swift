@@ -11,7 +11,7 @@ extension EffectfulRuntime {
     let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
     let runner = runtime.unretained
     let wasNonNil = Memory(false)
-    runtime.onEachState { state in
+    runtime.onEachState { state, _ in
       let current = query(state)
       switch (wasNonNil.value, current) {
       case (false, let value?):

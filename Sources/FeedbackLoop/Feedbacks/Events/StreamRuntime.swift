@@ -13,7 +13,7 @@ final class StreamRuntime<State: Sendable, Event: Sendable>: FeedbackRuntime<Sta
     self.body = body
     super.init(id: id, core: core)
     // `unowned(unsafe) self`: the system keeps this handler and the runtime until it stops; none runs after.
-    onEachState { [unowned(unsafe) self] state in self.continuation?.yield(state) }
+    onEachState { [unowned(unsafe) self] state, _ in self.continuation?.yield(state) }
   }
 
   override func start() {

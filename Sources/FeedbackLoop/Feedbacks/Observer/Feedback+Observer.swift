@@ -41,9 +41,11 @@ extension Feedback {
   ) -> Feedback {
     Feedback(name: name, kind: "observer", fileID: fileID, line: line) { id, core in
       let runtime = FeedbackRuntime(id: id, core: core)
-      // The observer itself is the handler the loop calls: built here, in
-      // the caller's module, with no closure of the library's around it.
-      runtime.onEachState(makeObserver())
+      // Built here, in the caller's module, so that the handler around the
+      // observer is specialized; the handler is also given where the state
+      // is stored (`StateHandler`), which an observer has no use for.
+      let observer = makeObserver()
+      runtime.onEachState { state, _ in observer(state) }
       return runtime
     }
   }

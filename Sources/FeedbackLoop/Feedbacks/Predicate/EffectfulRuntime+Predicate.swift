@@ -8,7 +8,7 @@ extension EffectfulRuntime {
   ) -> FeedbackRuntime<State, Event> {
     let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
     let runner = runtime.unretained
-    runtime.onEachState { state in
+    runtime.onEachState { state, _ in
       // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
       if predicate(state) { runner._withUnsafeGuaranteedRef { $0.trigger(effects(state), because: "\(state)") } }
     }
@@ -26,7 +26,7 @@ extension EffectfulRuntime {
   ) -> FeedbackRuntime<State, Event> {
     let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
     let runner = runtime.unretained
-    runtime.onEachState { state in
+    runtime.onEachState { state, _ in
       if predicate(state) {
         // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         runner._withUnsafeGuaranteedRef { $0.trigger(effects(state), because: "\(state)") }

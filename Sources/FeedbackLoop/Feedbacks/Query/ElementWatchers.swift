@@ -37,7 +37,7 @@ final class ElementWatchers<State: Sendable, Event: Sendable, Element: Equatable
     if let existing = shared.byKey[elements] { return existing as! ElementWatchers }
     let made = ElementWatchers(elements: elements)
     shared.byKey[elements] = made
-    StateLink.append(StateLink { state in made.onState(state) }, to: &core.firstStateLink)
+    StateLink.append(StateLink { state, _ in made.onState(state) }, to: &core.firstStateLink)
     return made
   }
 

@@ -10,7 +10,7 @@ extension EffectfulRuntime {
     // The handler captures the runtime alone, so its context is the runtime:
     // no closure context and no box for the last query (the idle-systems benchmark). The system
     // keeps the handler, which keeps the runtime; the runtime keeps neither.
-    runtime.onEachState { state in runtime.onState(state) }
+    runtime.onEachState { state, _ in runtime.onState(state) }
     return runtime
   }
 }

@@ -20,7 +20,7 @@ extension KeyedRuntime where Key == Value {
     let runtime = KeyedRuntime(id: id, core: core)
     let table = runtime.table
     let cursor = Memory(ChangeCursor())
-    runtime.onEachState { state in
+    runtime.onEachState { state, _ in
       let current = requests(state)
       switch current.changes(since: cursor.value) {
       case .unchanged:
@@ -65,7 +65,7 @@ extension KeyedRuntime where Value: Equatable {
     let table = runtime.table
     let cursor = Memory(ChangeCursor())
     let handedOut = Memory<[Key: Value]>([:])
-    runtime.onEachState { state in
+    runtime.onEachState { state, _ in
       let current = requests(state)
       switch current.changes(since: cursor.value) {
       case .unchanged:

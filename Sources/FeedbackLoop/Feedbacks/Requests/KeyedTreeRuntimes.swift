@@ -23,7 +23,7 @@ extension KeyedRuntime where Key == Value {
     let runtime = KeyedRuntime(id: id, core: core)
     let table = runtime.table
     let last = Memory<TreeSet<Key>>([])
-    runtime.onEachState { state in
+    runtime.onEachState { state, _ in
       let current = requests(state)
       // One structural walk finds the requests in either set but not both
       // (at once for the same storage), measured faster than the two
@@ -66,7 +66,7 @@ extension KeyedRuntime where Value: Equatable {
     let runtime = KeyedRuntime(id: id, core: core)
     let table = runtime.table
     let last = Memory<TreeDictionary<Key, Value>>([:])
-    runtime.onEachState { state in
+    runtime.onEachState { state, _ in
       let current = requests(state)
       let removed = last.value.keys.subtracting(current.keys)
       let added = current.keys.subtracting(last.value.keys)

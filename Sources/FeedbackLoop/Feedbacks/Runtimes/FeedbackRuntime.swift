@@ -27,11 +27,12 @@ class FeedbackRuntime<State: Sendable, Event: Sendable> {
   }
 
   /// Has `handler` called with each new state, after each reduction and for
-  /// the initial state, in the order of the feedbacks. Called while the
-  /// system is made; the system keeps the handler, not the runtime, so that
-  /// a runtime carries no field for a handler it may not have.
+  /// the initial state, in the order of the feedbacks, with where the system
+  /// stores it (see ``StateHandler``). Called while the system is made; the
+  /// system keeps the handler, not the runtime, so that a runtime carries no
+  /// field for a handler it may not have.
   @inlinable
-  final func onEachState(_ handler: @escaping (State) -> Void) {
+  final func onEachState(_ handler: @escaping StateHandler<State>) {
     StateLink.append(StateLink(handler), to: &core.firstStateLink)
   }
 
