@@ -88,7 +88,7 @@ struct ByIDRecipe<
         cursor.value = current.changeCursor
       }
       if let onEvent = handlers.onEvent {
-        runtime.onEachEvent { event, parent in onEvent(event, parent) }
+        runtime.onEachEvent { event, parent, _ in onEvent(event, parent) }
       }
       return runtime
     }

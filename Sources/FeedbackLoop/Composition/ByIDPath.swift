@@ -109,19 +109,17 @@ struct ByIDLeafPath<State: Sendable, Event: Sendable, ID: Hashable & Sendable, C
       }
       if let eventLogic = path.eventLogic {
         let extract = path.extract
-        runtime.onEachEvent { event, state in
+        runtime.onEachEvent { event, _, stored in
           guard let (child, own) = extract(event) else { return }
-          // As above: the children, inside `state`, while they are there,
-          // and the child's event, for the closure's duration.
-          withUnsafePointer(to: state) { pointer in
-            let base = UnsafeRawPointer(pointer)
-            for check in presence where !check.isPresent(base + check.offset) { return }
-            let children = (base + offset).assumingMemoryBound(to: TrackedDictionary<ID, Child>.self)
-            withUnsafePointer(to: own) { own in
-              // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
-              runner._withUnsafeGuaranteedRef {
-                $0.onEvent(UnsafeRawPointer(own), of: child, children, logic: eventLogic)
-              }
+          // As above: the children, inside the state, while they are
+          // there, and the child's event, for the call's duration.
+          let base = UnsafeRawPointer(stored)
+          for check in presence where !check.isPresent(base + check.offset) { return }
+          let children = (base + offset).assumingMemoryBound(to: TrackedDictionary<ID, Child>.self)
+          withUnsafePointer(to: own) { own in
+            // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
+            runner._withUnsafeGuaranteedRef {
+              $0.onEvent(UnsafeRawPointer(own), of: child, children, logic: eventLogic)
             }
           }
         }

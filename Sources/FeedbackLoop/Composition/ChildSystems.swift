@@ -168,7 +168,7 @@ final class ChildSystemsRuntime<
     onEachState { [unowned(unsafe) self] state, _ in self.reconcile(requests(state)) }
     let monitor = core.monitor
     let logger = core.environment.logger
-    onEachEvent { event, _ in
+    onEachEvent { event, _, _ in
       guard let (id, childEvent) = route(event) else { return }
       if let child = children[id] {
         child.send(childEvent)

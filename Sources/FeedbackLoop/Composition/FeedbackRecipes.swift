@@ -150,7 +150,7 @@ struct EventRecipe<State: Sendable, Event: Sendable>: FeedbackRecipe {
     return Feedback(name: name, kind: "onEvent", fileID: #fileID, line: #line) { id, core in
       let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
       let runner = runtime.unretained
-      runtime.onEachEvent { event, state in
+      runtime.onEachEvent { event, state, _ in
         guard let (effect, because) = evaluate(event, state) else { return }
         // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
         runner._withUnsafeGuaranteedRef { $0.trigger(effect, because: because) }

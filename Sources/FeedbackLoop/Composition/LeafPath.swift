@@ -357,18 +357,16 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
           runner._withUnsafeGuaranteedRef { $0.onChildren(children) }
         }
         if let eventLogic {
-          runtime.onEachEvent { event, parent in
+          runtime.onEachEvent { event, _, stored in
             guard let (child, own) = extract(event) else { return }
-            // As above: the children, inside `parent`, and the child's
-            // event, for the closure's duration.
-            withUnsafePointer(to: parent) { pointer in
-              let children = UnsafeRawPointer(pointer).advanced(by: offset)
-                .assumingMemoryBound(to: TrackedDictionary<ID, State>.self)
-              withUnsafePointer(to: own) { own in
-                // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
-                runner._withUnsafeGuaranteedRef {
-                  $0.onEvent(UnsafeRawPointer(own), of: child, children, logic: eventLogic)
-                }
+            // As above: the children, inside the state, and the child's
+            // event, for the call's duration.
+            let children = UnsafeRawPointer(stored).advanced(by: offset)
+              .assumingMemoryBound(to: TrackedDictionary<ID, State>.self)
+            withUnsafePointer(to: own) { own in
+              // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.
+              runner._withUnsafeGuaranteedRef {
+                $0.onEvent(UnsafeRawPointer(own), of: child, children, logic: eventLogic)
               }
             }
           }
@@ -382,7 +380,7 @@ struct LeafPath<State: Sendable, Event: Sendable>: Sendable {
           }
         }
         if let eventLogic {
-          runtime.onEachEvent { event, parent in
+          runtime.onEachEvent { event, parent, _ in
             guard let (child, own) = extract(event) else { return }
             // The pointers live for the closure only, as `onEvent` reads them.
             withUnsafePointer(to: parent[keyPath: children]) { pointer in

@@ -48,14 +48,20 @@ typealias StateHandler<State> = (_ state: State, _ stored: UnsafePointer<State>)
 /// A feedback's per-event handler, linked to the next one; see ``StateLink``.
 @usableFromInline
 final class EventLink<State, Event>: Linked {
-  @usableFromInline let call: (Event, State) -> Void
+  @usableFromInline let call: EventHandler<State, Event>
   @exclusivity(unchecked) @usableFromInline var next: Unmanaged<EventLink>?
 
   @usableFromInline
-  init(_ call: @escaping (Event, State) -> Void) {
+  init(_ call: @escaping EventHandler<State, Event>) {
     self.call = call
   }
 }
+
+/// A feedback's per-event handler: the event, the state it produced, and
+/// where the system stores that state, valid for the call only (see
+/// ``StateHandler``).
+@usableFromInline
+typealias EventHandler<State, Event> = (_ event: Event, _ state: State, _ stored: UnsafePointer<State>) -> Void
 
 /// A callback that receives every state of a system, in order, on the loop's
 /// thread, and a way to tell it the system stopped: the last chain the

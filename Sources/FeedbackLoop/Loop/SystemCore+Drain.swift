@@ -376,7 +376,7 @@ extension SystemCore {
     while let link = eventLink {
       if isStopping { break }
       eventLink = link._withUnsafeGuaranteedRef {
-        $0.call(event, current)
+        $0.call(event, current, storage)
         return $0.next
       }
     }

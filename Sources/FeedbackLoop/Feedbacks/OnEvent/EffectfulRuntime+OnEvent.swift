@@ -8,7 +8,7 @@ extension EffectfulRuntime {
   ) -> FeedbackRuntime<State, Event> {
     let runtime = EffectfulRuntime(id: id, core: core, strategy: strategy)
     let runner = runtime.unretained
-    runtime.onEachEvent { event, state in
+    runtime.onEachEvent { event, state, _ in
       let effect = effects(event, state)
       if case .none = effect.operation { return }
       // Unretained `runner`: the system keeps this handler and its runtime alive while it can run.

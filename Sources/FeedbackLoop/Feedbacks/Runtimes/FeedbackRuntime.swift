@@ -39,7 +39,7 @@ class FeedbackRuntime<State: Sendable, Event: Sendable> {
   /// Has `handler` called with each event and the state it produced, after
   /// each reduction; see ``onEachState(_:)``.
   @inlinable
-  final func onEachEvent(_ handler: @escaping (Event, State) -> Void) {
+  final func onEachEvent(_ handler: @escaping EventHandler<State, Event>) {
     EventLink.append(EventLink(handler), to: &core.firstEventLink)
   }
 
