@@ -31,6 +31,10 @@
 //   timings --once W1        one run, no warm-up: for profilers (perf, callgrind)
 //   timings --cpu-time W12 W14  the processor time of each run instead of its wall-clock
 //                            time (for a loaded machine: see Trial.timedOnProcessor)
+//   timings --paired W10refalone W10ref  the two workloads' runs in turns, and the ratio of
+//                            each pair (the first's time over the second's): a host whose
+//                            speed changes from one minute to the next changes both runs
+//                            of a pair alike, so a ratio target is read from the pairs
 import Workloads
 
 #if canImport(Glibc)
@@ -44,8 +48,14 @@ let once = arguments.contains("--once")
 arguments.removeAll { $0 == "--once" }
 let onProcessor = arguments.contains("--cpu-time")
 arguments.removeAll { $0 == "--cpu-time" }
+let paired = arguments.contains("--paired")
+arguments.removeAll { $0 == "--paired" }
 let measurable = Workloads.timed + Workloads.references + Workloads.store + Workloads.threads
 let requested = arguments.isEmpty ? measurable.map(\.id) : arguments
+if paired, requested.count != 2 || requested.contains(where: { ["W4", "W5", "W5-tasks"].contains($0) }) {
+  print("--paired takes two per-operation workloads, e.g. --paired W10refalone W10ref")
+  exit(2)
+}
 let known = Set(measurable.map(\.id) + ["W4", "W5", "W5-tasks"])
 for id in requested where !known.contains(id) {
   print("unknown workload \(id); known: \(known.sorted().joined(separator: " "))")
@@ -63,6 +73,33 @@ func mebibytes(_ bytes: Int?) -> String {
 func format(_ value: Double) -> String {
   let rounded = (value * 100).rounded() / 100
   return "\(rounded)"
+}
+
+/// One run of `workload`, in nanoseconds per operation.
+func timedRun(_ workload: Workload) async -> Double {
+  let trial = workload.makeTrial()
+  let elapsed = onProcessor ? await trial.timedOnProcessor() : await trial.timed()
+  return nanoseconds(elapsed) / Double(workload.operations)
+}
+
+if paired {
+  let (first, second) = (
+    measurable.first { $0.id == requested[0] }!, measurable.first { $0.id == requested[1] }!
+  )
+  _ = await timedRun(first)  // warm-up
+  _ = await timedRun(second)
+  var ratios: [Double] = []
+  for _ in 0..<max(first.runs, second.runs) {
+    let (a, b) = (await timedRun(first), await timedRun(second))
+    print("PAIR \(first.id) \(format(a)) \(second.id) \(format(b)) ratio \(format(a / b))")
+    ratios.append(a / b)
+  }
+  ratios.sort()
+  print(
+    "\(first.id) / \(second.id): median ratio \(format(ratios[ratios.count / 2]))"
+      + " (min \(format(ratios.first!)), max \(format(ratios.last!)); \(ratios.count) pairs)")
+  print("MEASURED \(first.id)/\(second.id) \(format(ratios[ratios.count / 2]))")
+  exit(0)
 }
 
 for id in requested {
@@ -99,11 +136,7 @@ for id in requested {
     let workload = measurable.first { $0.id == id }!
     if !once { _ = await workload.makeTrial().timed() }  // warm-up
     var perOperation: [Double] = []
-    for _ in 0..<(once ? 1 : workload.runs) {
-      let trial = workload.makeTrial()
-      let elapsed = onProcessor ? await trial.timedOnProcessor() : await trial.timed()
-      perOperation.append(nanoseconds(elapsed) / Double(workload.operations))
-    }
+    for _ in 0..<(once ? 1 : workload.runs) { perOperation.append(await timedRun(workload)) }
     perOperation.sort()
     let median = perOperation[perOperation.count / 2]
     print(
