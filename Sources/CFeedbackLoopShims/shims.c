@@ -36,31 +36,20 @@ static uint64_t monotonic_nanoseconds(void) {
   return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
-/// Picoseconds per `fl_spin_pause`, 0 until measured. Two threads that
-/// measure at once store close values; either will do.
-static _Atomic uint64_t picoseconds_per_pause = 0;
-
-static uint64_t measure_pause(void) {
-  // The shortest of three short trials: a trial the thread was preempted in
-  // is long, and would make every later spin too short.
-  uint64_t best = UINT64_MAX;
-  for (int trial = 0; trial < 3; trial++) {
-    uint64_t start = monotonic_nanoseconds();
-    for (int i = 0; i < 64; i++) fl_spin_pause();
-    uint64_t elapsed = monotonic_nanoseconds() - start;
-    if (elapsed < best) best = elapsed;
-  }
-  uint64_t picoseconds = best * 1000 / 64;
-  return picoseconds < 500 ? 500 : picoseconds;
-}
-
 void fl_spin_for(uint64_t nanoseconds) {
-  uint64_t per = atomic_load_explicit(&picoseconds_per_pause, memory_order_relaxed);
-  if (per == 0) {
-    per = measure_pause();
-    atomic_store_explicit(&picoseconds_per_pause, per, memory_order_relaxed);
-  }
-  for (uint64_t left = nanoseconds * 1000 / per; left > 0; left--) fl_spin_pause();
+  // On the clock, not a number of pauses timed once: in a virtual machine a
+  // `pause` costs 15 to 40 ns in one process and 200 or more in another
+  // (the hypervisor may trap pause loops), so a count measured at the first
+  // call made a 400 ns pause 230 ns in one process of six, and the readers
+  // of that process took the owner's lines twice as often (the reader
+  // benchmarks W10 and W10alt, BENCHMARKS.md, "W10 and W10alt: the pause on
+  // the clock"). Reading the clock (a vDSO
+  // call, 30 to 70 ns there) between pauses keeps the length whatever a
+  // pause costs; the reader waits for nothing meanwhile.
+  uint64_t start = monotonic_nanoseconds();
+  do {
+    fl_spin_pause();
+  } while (monotonic_nanoseconds() - start < nanoseconds);
 }
 void fl_loop_control_destroy(fl_loop_control *control) { fl_lock_destroy(&control->lock); }
 

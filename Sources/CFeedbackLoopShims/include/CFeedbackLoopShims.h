@@ -156,9 +156,10 @@ static inline void fl_spin_pause(void) {
 }
 /// Gives the processor to another thread.
 void fl_yield(void);
-/// Spins for about `nanoseconds` with `fl_spin_pause`, whose length differs
-/// by processor (about 23 ns on the AMD EPYC of BENCHMARKS.md, 40 on recent
-/// Intel, a few on others): the first call times a few of them, once.
+/// Spins for about `nanoseconds` with `fl_spin_pause`, reading the monotonic
+/// clock between pauses: a pause's length differs by processor (about 23 ns
+/// on the AMD EPYC of BENCHMARKS.md, 40 on recent Intel, a few on others)
+/// and, in a virtual machine, from one process to the next.
 void fl_spin_for(uint64_t nanoseconds);
 
 void fl_loop_control_init(fl_loop_control *_Nonnull control);

@@ -94,8 +94,11 @@ extension SystemCore {
   /// reference-state reader benchmark, BENCHMARKS.md): 3 µs, so that a
   /// poller of such a state costs the owner less than half in every run,
   /// for a paced poller's 0.2 to 0.3 million reads a second instead of
-  /// 0.4 to 0.6.
-  @inlinable static var pollingPause: UInt64 { 400 }
+  /// 0.4 to 0.6. An optimistic read pauses 300 ns on the clock (about
+  /// 340 with the clock's own reads): with 400 the reader of an `Int`
+  /// went above a microsecond a read in one run of twelve, with 300 the
+  /// sender kept 50% to 62% and the reader stayed under (W10, W10reads).
+  @inlinable static var pollingPause: UInt64 { 300 }
   @inlinable static var pollingPauseThroughOwner: UInt64 { 3_000 }
 
   // Inlinable, so that the copy is specialized for the user's `State`:
