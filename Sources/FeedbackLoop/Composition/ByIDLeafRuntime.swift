@@ -104,15 +104,26 @@ final class ByIDLeafRuntime<
       return
     case .changed(let touched):
       // A tracker fed the same child twice keeps its effect: repeated ids
-      // need no de-duplication.
-      for id in touched { reconcile(id, children) }
+      // need no de-duplication. A child's logic may stop the system (a
+      // query that calls `stop()`): the pass ends before the next child, as
+      // the fan-out ends it before the next feedback.
+      for id in touched {
+        if core.isStopping { return }
+        reconcile(id, children)
+      }
     case .unknown:
       let contents = storage.contents
       let gone = trackers.filter { contents[$0.key] == nil }
       // Unretained reads: `trackers` still retains every memory here.
       let inOrder = gone.sorted { $0.value.takeUnretainedValue().appeared < $1.value.takeUnretainedValue().appeared }
-      for (id, _) in inOrder { reconcile(id, children) }
-      for id in contents.keys { reconcile(id, children) }
+      for (id, _) in inOrder {
+        if core.isStopping { return }
+        reconcile(id, children)
+      }
+      for id in contents.keys {
+        if core.isStopping { return }
+        reconcile(id, children)
+      }
     }
   }
 
@@ -141,7 +152,10 @@ final class ByIDLeafRuntime<
     let inOrder = trackers.sorted {
       $0.value.takeUnretainedValue().appeared < $1.value.takeUnretainedValue().appeared
     }
-    for (id, _) in inOrder { feed(id, nil) }
+    for (id, _) in inOrder {
+      if core.isStopping { return }
+      feed(id, nil)
+    }
   }
 
   /// Feeds child `id`'s state (or its absence) to its tracker, and acts on

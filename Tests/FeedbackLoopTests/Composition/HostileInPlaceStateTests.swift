@@ -474,8 +474,12 @@ import Testing
       harness.settle()
     }
     #expect(second.isStopped)
-    // The stopper saw 99 (the rest of its own handler may still feed other children of that pass).
-    #expect(stoppingLog.entries.contains { if case .saw(_, _, let probe) = $0 { probe.value == 99 } else { false } })
+    // The stopper saw 99, and its handler fed no other child after it: the
+    // pass ends at the child whose query stopped the system.
+    let stopperEntries = stoppingLog.entries
+    let stopped = stopperEntries.firstIndex { if case .saw(_, _, let probe) = $0 { probe.value == 99 } else { false } }
+    #expect(stopped != nil)
+    if let stopped { #expect(stopped == stopperEntries.count - 1, "the stopper's handler went on after stop()") }
     // The stopping pass went no further than the stopper.
     Self.check(Array(stopLog.entries.dropLast()), shapes: Shape.allCases, expected: Self.expected)
     if case .state(let last) = stopLog.entries.last {
