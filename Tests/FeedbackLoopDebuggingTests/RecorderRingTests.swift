@@ -73,10 +73,11 @@ import Testing
       }
     }
     reader.start()
-    await withTaskGroup(of: Void.self) { group in
-      for _ in 0..<8 {
-        group.addTask { for _ in 0..<500 { system.send(1) } }
-      }
+    // The senders are threads too: the reader spins until they are done,
+    // and senders on the concurrency pool would keep it spinning for as
+    // long as other tests hold the pool.
+    await Self.onThreads(8) { _ in
+      for _ in 0..<500 { system.send(1) }
     }
     reading.finish()
     let moments = recorder.moments
@@ -134,15 +135,13 @@ import Testing
       }
     }
     for reader in readers { reader.start() }
-    await withTaskGroup(of: Void.self) { group in
-      for sender in 0..<4 {
-        group.addTask {
-          for index in 0..<500 {
-            system.send(1)
-            // Stopped by one sender midway: the rest are refused as stopped.
-            if sender == 0, index == 250 { system.stop() }
-          }
-        }
+    // Threads, not tasks: the readers spin until the senders are done (see
+    // sendersRefusalsAndReaders).
+    await Self.onThreads(4) { sender in
+      for index in 0..<500 {
+        system.send(1)
+        // Stopped by one sender midway: the rest are refused as stopped.
+        if sender == 0, index == 250 { system.stop() }
       }
     }
     reading.finish()
@@ -204,6 +203,26 @@ import Testing
 
   static func label(_ count: Int) -> String { "a heap-allocated count of \(count)" }
   static func count(in label: String) -> Int { Int(label.split(separator: " ").last ?? "") ?? -1 }
+
+  /// Runs `body(index)` on `count` new threads (not the concurrency
+  /// pool's) and returns once all have ended, suspending the calling task
+  /// meanwhile: no thread of the pool waits for them.
+  static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    let left = Locked(count)
+    await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+      for index in 0..<count {
+        Thread {
+          body(index)
+          if left.withLock({ left in
+            left -= 1
+            return left == 0
+          }) {
+            finished.resume()
+          }
+        }.start()
+      }
+    }
+  }
 
   /// The reader thread's flags.
   final class Reading: @unchecked Sendable {
