@@ -109,7 +109,11 @@ extension HostileTests {
       }
     }
     let app = router.start()
-    let reader = ReelReader(app)
+    // The reader stops by itself at the first reel in which every driver
+    // ended: it spins only while the drivers write, however long this task
+    // then waits for the concurrency pool.
+    let driverCount = drivers.count
+    let reader = ReelReader(app) { $0.endedDrivers.count == driverCount }
     reader.start()
     // Events from many threads, then each driver's end, while the reader
     // reads; each event and each end changes the reel's storage.
@@ -118,7 +122,7 @@ extension HostileTests {
       drivers[index].end()
     }
     for await reel in app.states where reel.endedDrivers.count == drivers.count { break }
-    let reads = reader.stop()
+    let reads = await reader.stop()
     #expect(reads.count > 0)
     #expect(reads.problems.isEmpty, "\(reads.problems.prefix(3))")
     #expect(Set(app.state.endedDrivers.map(\.driver)) == Set(drivers.indices.map { "d\($0)" }))
@@ -127,26 +131,30 @@ extension HostileTests {
   }
 }
 
-/// Reads a router's state on a thread of its own until stopped, checking
-/// each reel it reads: its previous frames within its memory and older
-/// than its frame, its ended drivers never fewer than at the read before.
-final class ReelReader: @unchecked Sendable {
-  // Sendable: `stopping` and `result` are guarded by `lock`; `app` is a
-  // system (Sendable); `finished` is a semaphore.
-  private let lock = NSLock()
-  private var stopping = false
-  private var result = (count: 0, problems: [String]())
-  private let finished = DispatchSemaphore(value: 0)
+/// Reads a router's state on a thread of its own until it reads a reel for
+/// which `done` holds, or until stopped, checking each reel it reads: its
+/// previous frames within its memory and older than its frame, its ended
+/// drivers never fewer than at the read before.
+final class ReelReader: Sendable {
+  private let stopping = Locked(false)
+  private let result = Locked((count: 0, problems: [String]()))
+  private let ended: AsyncStream<Never>
+  private let ends: AsyncStream<Never>.Continuation
   private let app: System<Reel<Int>, CycleEvent>
+  private let done: @Sendable (Reel<Int>) -> Bool
 
-  init(_ app: System<Reel<Int>, CycleEvent>) { self.app = app }
+  init(_ app: System<Reel<Int>, CycleEvent>, until done: @escaping @Sendable (Reel<Int>) -> Bool) {
+    self.app = app
+    self.done = done
+    (ended, ends) = AsyncStream<Never>.makeStream()
+  }
 
   func start() {
     Thread { [self] in
       var count = 0
       var problems: [String] = []
       var ended = 0
-      while !lock.withLock({ stopping }) {
+      while !stopping.withLock({ $0 }) {
         let reel = app.state
         // Read as a deque: `Array` of an empty deque writes the standard
         // library's shared empty array (see Reel.description).
@@ -157,17 +165,19 @@ final class ReelReader: @unchecked Sendable {
         if endedDrivers.count < ended { problems.append("ended \(endedDrivers) after \(ended)") }
         ended = endedDrivers.count
         count += 1
+        if done(reel) { break }
       }
-      lock.withLock { result = (count, problems) }
-      finished.signal()
+      result.withLock { $0 = (count, problems) }
+      ends.finish()
     }.start()
   }
 
-  /// Stops the reader and waits for its thread to end.
-  func stop() -> (count: Int, problems: [String]) {
-    lock.withLock { stopping = true }
-    finished.wait()
-    return lock.withLock { result }
+  /// Stops the reader and returns what it read once its thread has ended,
+  /// suspending the calling task meanwhile (no thread of the pool waits).
+  func stop() async -> (count: Int, problems: [String]) {
+    stopping.withLock { $0 = true }
+    for await _ in ended {}
+    return result.withLock { $0 }
   }
 }
 

@@ -21,15 +21,20 @@ import Testing
       }
     }
     let app = router.start()
-    let readers = DispatchGroup()
+    let (readerEnded, readerEnds) = AsyncStream<Never>.makeStream()
     let stop = Locked(false)
     let problems = Locked<[String]>([])
     // One reader: the machine may have two cores, which two spinning
-    // readers would take from the loop and the drivers.
-    do {
-      DispatchQueue.global().async(group: readers) {
+    // readers would take from the loop and the drivers. It stops by itself
+    // at the first reel in which every key ended, so it spins only while
+    // the keys write, however long this task then waits for the pool; and
+    // on a thread of its own, not one of Dispatch's, on which Swift's tasks
+    // run.
+    let keyCount = keys.count
+    Thread {
+      do {
         var last = app.state
-        while !stop.withLock({ $0 }) {
+        while !stop.withLock({ $0 }) && last.endedDrivers.count < keyCount {
           let reel = app.state
           if reel == last, reel.description != last.description {
             problems.withLock { $0.append("equal, described apart") }
@@ -42,14 +47,16 @@ import Testing
           last = reel
         }
       }
-    }
+      readerEnds.finish()
+    }.start()
     DispatchQueue.concurrentPerform(iterations: keys.count) { index in
       for n in 0..<300 { keys[index].experience(n) }
       keys[index].end()
     }
     for await reel in app.states where reel.endedDrivers.count == keys.count { break }
     stop.withLock { $0 = true }
-    readers.wait()
+    // Suspends, instead of blocking a thread of the pool, until the reader ends.
+    for await _ in readerEnded {}
     #expect(problems.withLock { $0 }.isEmpty)
     app.stop()
   }
