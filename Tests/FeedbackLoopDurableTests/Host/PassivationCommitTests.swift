@@ -111,13 +111,15 @@ struct PassivationCommitTests {
     await host.stop()
   }
 
-  /// Waits for `semaphore` on a thread of its own, not the test's.
+  /// Waits for `semaphore` on a thread of its own, not the test's, nor
+  /// one of Dispatch's: Swift's tasks run on Dispatch's worker threads, so
+  /// a worker blocked here is one fewer for them until Dispatch notices.
   private func wait(for semaphore: DispatchSemaphore) async {
     await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
+      Thread {
         semaphore.wait()
         continuation.resume()
-      }
+      }.start()
     }
   }
 }

@@ -18,29 +18,33 @@ struct HostileInputInlineTests {
   static func pick(_ plain: Int, sanitized small: Int) -> Int { sanitized ? small : plain }
 
   /// Runs `body(index)` on `count` threads that start together (each waits
-  /// until all are ready), and returns once all of them ended.
+  /// until all are ready), and returns once all of them ended. Only these
+  /// threads wait: the calling task suspends, and no thread of Dispatch's,
+  /// on which Swift's tasks run, is blocked meanwhile.
   static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-    let ready = DispatchGroup()
     let go = DispatchSemaphore(value: 0)
-    let finished = DispatchGroup()
-    for index in 0..<count {
-      ready.enter()
-      finished.enter()
-      let thread = Thread {
-        ready.leave()
-        go.wait()
-        body(index)
-        finished.leave()
-      }
-      thread.stackSize = 1 << 20
-      thread.start()
-    }
+    let counts = Locked((ready: 0, finished: 0))
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      DispatchQueue.global().async {
-        ready.wait()
-        for _ in 0..<count { go.signal() }
-        finished.wait()
-        continuation.resume()
+      for index in 0..<count {
+        let thread = Thread {
+          // The last one ready lets every thread go, itself included.
+          if counts.withLock({ counts in
+            counts.ready += 1
+            return counts.ready == count
+          }) {
+            for _ in 0..<count { go.signal() }
+          }
+          go.wait()
+          body(index)
+          if counts.withLock({ counts in
+            counts.finished += 1
+            return counts.finished == count
+          }) {
+            continuation.resume()
+          }
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
       }
     }
   }
