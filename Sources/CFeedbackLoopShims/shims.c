@@ -43,9 +43,9 @@ void fl_spin_for(uint64_t nanoseconds) {
   // call made a 400 ns pause 230 ns in one process of six, and the readers
   // of that process took the owner's lines twice as often (the reader
   // benchmarks W10 and W10alt, BENCHMARKS.md, "W10 and W10alt: the pause on
-  // the clock"). Reading the clock (a vDSO
-  // call, 30 to 70 ns there) between pauses keeps the length whatever a
-  // pause costs; the reader waits for nothing meanwhile.
+  // the clock"). Reading the clock (a vDSO call, 30 to 70 ns there) between
+  // pauses keeps the length whatever a pause costs; the reader waits for
+  // nothing meanwhile.
   uint64_t start = monotonic_nanoseconds();
   do {
     fl_spin_pause();

@@ -95,7 +95,7 @@ struct ByIDLeafPath<State: Sendable, Event: Sendable, ID: Hashable & Sendable, C
       runtime.onEachState { _, stored in
         // The offsets are stored properties' (`MemoryLayout.offset(of:)`
         // gave them) and each optional is checked before the path goes
-        // into it, so the sum is the children, inside `state`, for the
+        // into it, so the sum is the children, inside the state, for the
         // call's duration.
         let base = UnsafeRawPointer(stored)
         for check in presence where !check.isPresent(base + check.offset) {

@@ -38,10 +38,10 @@ final class StateLink<State>: Linked {
 /// was a sixth of the mixed-levels benchmark (W7bmix-10). Nothing writes
 /// the storage while the handlers run: only the loop's thread writes it, in
 /// the reducer, between two passes. One closure with both, rather than two
-/// kinds of handler: a link that chose between two closures cost a retain
-/// and a release of the chosen one per call (the children benchmark W7single
-/// went from 44 to 54 ns), and a second closure field would make the link a
-/// larger allocation (the idle-systems benchmark).
+/// kinds of handler: a link that chose between two closures (an enum)
+/// retained and released the chosen one per call (a fifth of the lone
+/// child benchmark W7single's profile), and a second closure field would
+/// make the link a larger allocation (the idle-systems benchmark).
 @usableFromInline
 typealias StateHandler<State> = (_ state: State, _ stored: UnsafePointer<State>) -> Void
 

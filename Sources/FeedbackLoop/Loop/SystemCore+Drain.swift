@@ -352,8 +352,8 @@ extension SystemCore {
   /// reach let a state sequence, or a UI store, end without the system's
   /// last state, depending on timing (an effect that stops its system).
   ///
-  /// `storage` is where `current` is stored, for the handlers that read
-  /// the state in place (``StateHandler``).
+  /// `storage` is where the system stores the state that `current` is, for
+  /// the handlers that read it in place (``StateHandler``).
   @inlinable @inline(__always)
   func fanOut(_ event: Event, _ current: State, in storage: UnsafePointer<State>) {
     // Each chain retains its links, and only this thread, which owns the
