@@ -15,6 +15,9 @@ import Testing
 @Suite("Hostile Input inline", .runsLeftoverJobs, .timeLimit(.minutes(1)))
 struct HostileInputInlineTests {
   static let sanitized = ProcessInfo.processInfo.environment["FEEDBACKLOOP_SANITIZER"] != nil
+  /// For the systems that take an input bound elsewhere before: the notice
+  /// each logs goes to a recorder, so that a passing run stays quiet.
+  static let quiet = SystemEnvironment(logger: LogRecorder().logger)
   static func pick(_ plain: Int, sanitized small: Int) -> Int { sanitized ? small : plain }
 
   /// Runs `body(index)` on `count` threads that start together (each waits
@@ -97,7 +100,8 @@ struct HostileInputInlineTests {
           var previous: System<Int, Int>?
           for next in 0..<bindings {
             let system = System(
-              initial: -1, reduceReturning: Self.reduce, feedbacks: [.input(input)], monitor: logs[next].monitor)
+              initial: -1, reduceReturning: Self.reduce, feedbacks: [.input(input)], environment: Self.quiet,
+              monitor: logs[next].monitor)
             systems.append(system)
             // Stopped, kept: what it is sent after is reported, not lost.
             previous?.stop()
@@ -149,7 +153,8 @@ struct HostileInputInlineTests {
           var current: System<Int, Int>?
           for next in 0..<bindings {
             let system = System(
-              initial: -1, reduceReturning: Self.reduce, feedbacks: [.input(input)], monitor: logs[next].monitor)
+              initial: -1, reduceReturning: Self.reduce, feedbacks: [.input(input)], environment: Self.quiet,
+              monitor: logs[next].monitor)
             current = system  // the earlier one is released here, senders still sending to it maybe
           }
           last.value = current
@@ -193,14 +198,16 @@ struct HostileInputInlineTests {
         for holder in holders { holder.value = input }
         weakInput = input
         first.value = System(
-          initial: -1, reduceReturning: Self.reduce, feedbacks: [.input(input!)], monitor: logs[0].monitor)
+          initial: -1, reduceReturning: Self.reduce, feedbacks: [.input(input!)], environment: Self.quiet,
+          monitor: logs[0].monitor)
         firstCore = first.value?.core
         input = nil
         await Self.onThreads(5) { index in
           if index == 4 {
             if let mine = holders[index].value {
               second.value = System(
-                initial: -1, reduceReturning: Self.reduce, feedbacks: [.input(mine)], monitor: logs[1].monitor)
+                initial: -1, reduceReturning: Self.reduce, feedbacks: [.input(mine)], environment: Self.quiet,
+                monitor: logs[1].monitor)
             }
             secondCoreSeen.value = second.value != nil
             first.value = nil
@@ -293,7 +300,8 @@ struct HostileInputInlineTests {
     var input: Input<Int>? = Input<Int>()
     do {
       let first = System(initial: 0, reduceReturning: Self.reduce, feedbacks: [.input(input!)])
-      let second = System(initial: 0, reduceReturning: Self.reduce, feedbacks: [.input(input!)])
+      let second = System(
+        initial: 0, reduceReturning: Self.reduce, feedbacks: [.input(input!)], environment: Self.quiet)
       firstCore = first.core
       secondCore = second.core
       input?.send(7)
@@ -402,7 +410,8 @@ struct HostileInputInlineTests {
         if event == 50 {
           input.send(49)  // still bound here: queued behind 50
           made.value = System(
-            initial: 0, reduceReturning: Self.reduce, feedbacks: [.input(input)], monitor: later.monitor)
+            initial: 0, reduceReturning: Self.reduce, feedbacks: [.input(input)], environment: Self.quiet,
+            monitor: later.monitor)
           input.send(51)  // the later binding wins
         }
         return event
@@ -436,7 +445,7 @@ struct HostileInputInlineTests {
               made.append(
                 System(
                   initial: -1, reduceReturning: Self.reduce, feedbacks: [.input(input)],
-                  monitor: logs[state - 1].monitor))
+                  environment: Self.quiet, monitor: logs[state - 1].monitor))
             }
           }
         ])
