@@ -75,7 +75,10 @@ func format(_ value: Double) -> String {
   return "\(rounded)"
 }
 
-/// One run of `workload`, in nanoseconds per operation.
+/// One run of `workload`, in nanoseconds per operation. On the main actor,
+/// as the top-level code that calls it: the UI store's workloads make their
+/// trials there.
+@MainActor
 func timedRun(_ workload: Workload) async -> Double {
   let trial = workload.makeTrial()
   let elapsed = onProcessor ? await trial.timedOnProcessor() : await trial.timed()
