@@ -107,23 +107,14 @@ final class ByIDLeafRuntime<
       // need no de-duplication. A child's logic may stop the system (a
       // query that calls `stop()`): the pass ends before the next child, as
       // the fan-out ends it before the next feedback.
-      for id in touched {
-        if core.isStopping { return }
-        reconcile(id, children)
-      }
+      for id in touched where !core.isStopping { reconcile(id, children) }
     case .unknown:
       let contents = storage.contents
       let gone = trackers.filter { contents[$0.key] == nil }
       // Unretained reads: `trackers` still retains every memory here.
       let inOrder = gone.sorted { $0.value.takeUnretainedValue().appeared < $1.value.takeUnretainedValue().appeared }
-      for (id, _) in inOrder {
-        if core.isStopping { return }
-        reconcile(id, children)
-      }
-      for id in contents.keys {
-        if core.isStopping { return }
-        reconcile(id, children)
-      }
+      for (id, _) in inOrder where !core.isStopping { reconcile(id, children) }
+      for id in contents.keys where !core.isStopping { reconcile(id, children) }
     }
   }
 
@@ -152,10 +143,7 @@ final class ByIDLeafRuntime<
     let inOrder = trackers.sorted {
       $0.value.takeUnretainedValue().appeared < $1.value.takeUnretainedValue().appeared
     }
-    for (id, _) in inOrder {
-      if core.isStopping { return }
-      feed(id, nil)
-    }
+    for (id, _) in inOrder where !core.isStopping { feed(id, nil) }
   }
 
   /// Feeds child `id`'s state (or its absence) to its tracker, and acts on
